@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+// `npm run bench -- <name>`: runs bench/<name>.ts; the benchmark prints one JSON object on stdout.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const name = process.argv[2];
+const available = readdirSync(join(root, 'bench')).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+if (!name || !/^[a-z0-9-]+$/.test(name) || !existsSync(join(root, 'bench', `${name}.ts`))) {
+  process.stderr.write(`usage: npm run bench -- <name>\navailable: ${available.join(', ') || '(none)'}\n`);
+  process.exit(2);
+}
+const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench', `${name}.ts`), ...process.argv.slice(3)], { stdio: 'inherit', cwd: root });
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -1,0 +1,2 @@
+// larkmux command (placeholder).
+export {};

@@ -1,0 +1,2 @@
+// Daemon entry point (placeholder).
+export {};

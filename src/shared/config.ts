@@ -1,0 +1,157 @@
+// config.json: the one schema (zod) for LARKMUX_HOME/config.json, with `${ENV}` secrets and errors that name the fix.
+import { z } from 'zod';
+
+/** Adapter ids the worker knows; `custom` is written as an object (command + patterns). */
+export const CLI_IDS = ['claude-code', 'codex', 'gemini', 'shell'] as const;
+export const CliIdSchema = z.enum(CLI_IDS);
+export type KnownCliId = z.infer<typeof CliIdSchema>;
+
+export const CustomCliSchema = z.strictObject({
+  command: z.string().min(1).describe('Program to run (looked up on PATH)'),
+  args: z.array(z.string()).default([]).describe('Arguments, passed as an argv (no shell)'),
+  readyPattern: z.string().min(1).describe('Regex that matches the screen when the program waits for input'),
+  busyPattern: z.string().optional().describe('Regex that matches the screen while the program works'),
+});
+export type CustomCli = z.infer<typeof CustomCliSchema>;
+
+export const CliSpecSchema = z.union([CliIdSchema, CustomCliSchema]);
+export type CliSpec = z.infer<typeof CliSpecSchema>;
+
+/** Feishu's app id shape; the SDK's long connection silently refuses anything else. */
+export const APP_ID_RE = /^cli_[0-9a-fA-F]{16}$/;
+
+const domainSchema = z
+  .union([z.enum(['feishu', 'lark']), z.url({ protocol: /^https?$/ })])
+  .default('feishu')
+  .describe('feishu, lark, or a base URL (private deployment or test server)');
+
+export const BotConfigSchema = z.strictObject({
+  name: z.string().min(1).max(64).regex(/^[A-Za-z0-9_.-]+$/, 'use letters, digits, "_", "." or "-"').describe('Short name of this bot in logs and status'),
+  appId: z.string().regex(APP_ID_RE, 'must look like cli_ followed by 16 hex digits (Feishu console → Credentials)').describe('App ID from the Feishu developer console'),
+  appSecret: z.string().min(1).describe('App secret; write "${LARK_APP_SECRET}" to read it from the environment'),
+  domain: domainSchema,
+  events: z.enum(['websocket', 'webhook']).default('websocket').describe('websocket (long connection, no public URL needed) or webhook'),
+  encryptKey: z.string().optional().describe('Webhook only: the event Encrypt Key (enables signature checks)'),
+  verificationToken: z.string().optional().describe('Webhook only: the Verification Token'),
+  cli: CliSpecSchema.default('claude-code').describe('claude-code, codex, gemini, shell, or { command, args, readyPattern, busyPattern }'),
+  workingDir: z.string().min(1).default('~').describe('Folder new sessions start in'),
+  projects: z.array(z.string().min(1)).default([]).describe('Folders offered by the project picker'),
+  allowedUsers: z.array(z.string().min(1)).default([]).describe('open_ids who may talk and operate'),
+  allowedChats: z.array(z.string().min(1)).default([]).describe('chat_ids whose members may talk'),
+  groupScope: z.enum(['thread', 'chat']).default('thread').describe('In groups: one session per topic (thread) or per chat'),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _'), z.string()).default({}).describe("Extra environment for this bot's CLI"),
+  maxLiveWorkers: z.number().int().min(1).max(1000).default(30).describe('Worker processes kept alive; idle ones beyond are detached'),
+  maxLiveClis: z.number().int().min(1).max(1000).default(20).describe('CLIs kept running; least recently used idle ones beyond are stopped'),
+});
+export type BotConfig = z.infer<typeof BotConfigSchema>;
+
+export const ConfigSchema = z.strictObject({
+  web: z
+    .strictObject({
+      port: z.number().int().min(0).max(65535).default(7680).describe('Port of the web terminal (0 = any free port)'),
+      host: z.string().min(1).default('0.0.0.0').describe('Address the web terminal listens on'),
+      publicUrl: z.url({ protocol: /^https?$/ }).optional().describe('URL people open (behind TLS or a tunnel)'),
+    })
+    .prefault({}),
+  tmux: z
+    .strictObject({
+      socket: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'a tmux -L socket name: letters, digits, "_", "." or "-"').nullable().default(null).describe('tmux -L socket name; null = your default tmux server'),
+    })
+    .prefault({}),
+  bots: z.array(BotConfigSchema).default([]),
+});
+export type Config = z.infer<typeof ConfigSchema>;
+
+export type ConfigResult =
+  | { ok: true; config: Config; secrets: string[] }
+  | { ok: false; errors: string[] };
+
+/** Keys whose values are secrets: they are never echoed, only named. */
+const SECRET_KEYS = new Set(['appSecret', 'encryptKey', 'verificationToken']);
+
+const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Replaces `${NAME}` in every string with the environment's value; missing names are errors naming the field. */
+export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, path: string[] = [], errors: string[] = []): unknown {
+  if (typeof value === 'string') {
+    return value.replace(ENV_REF, (_m, name: string) => {
+      const v = env[name];
+      if (v === undefined) {
+        errors.push(`${fieldName(path)}: environment variable ${name} is not set; export it before starting larkmux or write the value in the file`);
+        return '';
+      }
+      return v;
+    });
+  }
+  if (Array.isArray(value)) return value.map((v, i) => substituteEnv(v, env, [...path, String(i)], errors));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteEnv(v, env, [...path, k], errors)]));
+  }
+  return value;
+}
+
+function fieldName(path: readonly (string | number | symbol)[]): string {
+  if (path.length === 0) return 'config';
+  return path.map((p, i) => (typeof p === 'number' || /^\d+$/.test(String(p)) ? `[${String(p)}]` : `${i ? '.' : ''}${String(p)}`)).join('');
+}
+
+/** A message per zod issue that names the field and what to write; values are never included. */
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const field = fieldName(issue.path);
+  const last = issue.path[issue.path.length - 1];
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return `${field}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove them or check the spelling (see docs/configuration.md)`;
+    case 'invalid_type':
+      return `${field}: expected ${issue.expected}; fix the value's type (see docs/configuration.md)`;
+    case 'invalid_value':
+      return `${field}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    default: {
+      // Messages we wrote ourselves (regex hints) are safe; zod's own never contain the input.
+      const msg = typeof last === 'string' && SECRET_KEYS.has(last) ? 'invalid value' : issue.message;
+      return `${field}: ${msg}`;
+    }
+  }
+}
+
+/** Validates a parsed config.json. Never throws; never puts a secret value into an error. */
+export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env): ConfigResult {
+  const errors: string[] = [];
+  const substituted = substituteEnv(raw, env, [], errors);
+  if (errors.length) return { ok: false, errors };
+  const res = ConfigSchema.safeParse(substituted);
+  if (!res.success) return { ok: false, errors: res.error.issues.map(describeIssue) };
+  const config = res.data;
+  const names = new Set<string>();
+  const ids = new Set<string>();
+  config.bots.forEach((b, i) => {
+    if (names.has(b.name)) errors.push(`bots[${i}].name: "${b.name}" is used by another bot; give each bot its own name`);
+    if (ids.has(b.appId)) errors.push(`bots[${i}].appId: ${b.appId} appears twice; one entry per app`);
+    names.add(b.name);
+    ids.add(b.appId);
+  });
+  if (errors.length) return { ok: false, errors };
+  const secrets = config.bots.flatMap((b) => [b.appSecret, b.encryptKey, b.verificationToken]).filter((s): s is string => !!s && s.length >= 4);
+  return { ok: true, config, secrets };
+}
+
+/** Parses the text of config.json (JSON syntax errors become one clear line). */
+export function parseConfigText(text: string, env: NodeJS.ProcessEnv = process.env): ConfigResult {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    // V8's message quotes the text around the error, which may be a secret: report only the position.
+    const pos = /position (\d+)/.exec((e as Error).message)?.[1];
+    const where = pos === undefined ? '' : ` at ${lineCol(text, Number(pos))}`;
+    return { ok: false, errors: [`config.json is not valid JSON${where}; fix the syntax (a missing comma or quote is the usual cause)`] };
+  }
+  return parseConfig(raw, env);
+}
+
+function lineCol(text: string, pos: number): string {
+  const before = text.slice(0, pos);
+  const line = before.split('\n').length;
+  const col = pos - before.lastIndexOf('\n');
+  return `line ${line}, column ${col}`;
+}

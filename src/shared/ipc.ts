@@ -1,0 +1,137 @@
+// The daemon ⇄ worker protocol (DESIGN §5): two discriminated unions, defined once, parsed on receipt.
+import { z } from 'zod';
+import { CliSpecSchema } from './config.js';
+import { KeyNameSchema } from './keys.js';
+
+/** Bumped whenever a message changes shape; a worker refuses an `init` of another version. */
+export const IPC_PROTOCOL_VERSION = 1;
+
+/** Caps keep one bad message from eating memory; 1 MiB of text is far above any chat message. */
+export const IPC_LIMITS = {
+  text: 1_048_576,
+  screenText: 262_144,
+  id: 256,
+  png: 16 * 1024 * 1024,
+  options: 32,
+  logTail: 65_536,
+} as const;
+
+const id = z.string().min(1).max(IPC_LIMITS.id);
+const text = z.string().max(IPC_LIMITS.text);
+
+export const DisplayModeSchema = z.enum(['screenshot', 'text', 'hidden']);
+export type DisplayMode = z.infer<typeof DisplayModeSchema>;
+
+export const SessionStatusSchema = z.enum(['starting', 'working', 'idle', 'waiting', 'limited', 'exited']);
+export type SessionStatus = z.infer<typeof SessionStatusSchema>;
+
+export const BackendKindSchema = z.enum(['tmux', 'pty']);
+export type BackendKind = z.infer<typeof BackendKindSchema>;
+
+export const RequesterSchema = z.strictObject({ userId: id, name: z.string().max(256).optional() });
+export type Requester = z.infer<typeof RequesterSchema>;
+
+const size = { cols: z.number().int().min(10).max(1000), rows: z.number().int().min(5).max(500) };
+
+// ── daemon → worker ──────────────────────────────────────────────────────────
+
+export const InitMsg = z.strictObject({
+  type: z.literal('init'),
+  protocol: z.literal(IPC_PROTOCOL_VERSION),
+  sessionId: z.string().regex(/^[0-9a-f]{32}$/),
+  sessionKey: id,
+  home: z.string().min(1).max(4096),
+  cli: CliSpecSchema,
+  cwd: z.string().min(1).max(4096),
+  env: z.record(z.string(), z.string().max(65_536)),
+  backend: BackendKindSchema,
+  tmuxSocket: z.string().nullable(),
+  tmuxName: z.string().regex(/^lmx-[0-9a-f]{8}$/),
+  /** `new` starts a fresh CLI; `resume` starts it with its native session id; `attach` takes over a live pane. */
+  resume: z.strictObject({ mode: z.enum(['new', 'resume', 'attach']), nativeSessionId: z.string().max(IPC_LIMITS.id).optional() }),
+  display: DisplayModeSchema,
+  ...size,
+});
+
+export const InputMsg = z.strictObject({ type: z.literal('input'), turnId: id, text, requester: RequesterSchema });
+export const RawInputMsg = z.strictObject({ type: z.literal('raw_input'), turnId: id, text: z.string().max(4096) });
+export const KeyMsg = z.strictObject({ type: z.literal('key'), key: KeyNameSchema, by: RequesterSchema.optional() });
+export const SelectionChoiceMsg = z.strictObject({
+  type: z.literal('selection_choice'),
+  promptId: id,
+  optionIndex: z.number().int().min(0).max(IPC_LIMITS.options - 1),
+  by: RequesterSchema.optional(),
+});
+export const SetDisplayMsg = z.strictObject({ type: z.literal('set_display'), mode: DisplayModeSchema });
+export const CaptureNowMsg = z.strictObject({ type: z.literal('capture_now') });
+export const ResizeMsg = z.strictObject({ type: z.literal('resize'), ...size });
+export const CloseMsg = z.strictObject({ type: z.literal('close'), mode: z.enum(['kill', 'detach']) });
+
+export const DaemonToWorkerSchema = z.discriminatedUnion('type', [
+  InitMsg, InputMsg, RawInputMsg, KeyMsg, SelectionChoiceMsg, SetDisplayMsg, CaptureNowMsg, ResizeMsg, CloseMsg,
+]);
+export type DaemonToWorker = z.infer<typeof DaemonToWorkerSchema>;
+
+// ── worker → daemon ──────────────────────────────────────────────────────────
+
+export const ReadyMsg = z.strictObject({ type: z.literal('ready'), webPort: z.number().int().min(0).max(65535), viewToken: z.string().min(16).max(256) });
+export const StatusMsg = z.strictObject({
+  type: z.literal('status'),
+  status: SessionStatusSchema,
+  screenText: z.string().max(IPC_LIMITS.screenText).optional(),
+  detail: z.string().max(1024).optional(),
+});
+export const ScreenshotMsg = z.strictObject({
+  type: z.literal('screenshot'),
+  png: z.instanceof(Uint8Array).refine((b) => b.byteLength > 0 && b.byteLength <= IPC_LIMITS.png, 'png must be 1 byte to 16 MiB'),
+  hash: z.string().regex(/^[0-9a-f]{8,128}$/),
+  ...size,
+});
+export const SelectionOptionSchema = z.strictObject({ label: z.string().min(1).max(512) });
+export const SelectionMsg = z.strictObject({
+  type: z.literal('selection'),
+  promptId: id,
+  title: z.string().max(4096),
+  options: z.array(SelectionOptionSchema).min(1).max(IPC_LIMITS.options),
+  defaultIndex: z.number().int().min(0).max(IPC_LIMITS.options - 1),
+  kind: z.enum(['startup', 'permission', 'menu']),
+});
+export const InputDeliveredMsg = z.strictObject({
+  type: z.literal('input_delivered'),
+  turnId: id,
+  evidence: z.enum(['transcript', 'busy', 'composer_cleared', 'echo']),
+  enterRetries: z.number().int().min(0).max(10).default(0),
+});
+export const InputFailedMsg = z.strictObject({ type: z.literal('input_failed'), turnId: id, reason: z.string().max(1024) });
+export const FinalOutputMsg = z.strictObject({ type: z.literal('final_output'), turnId: id.optional(), text });
+export const CliIdentityMsg = z.strictObject({
+  type: z.literal('cli_identity'),
+  nativeSessionId: z.string().min(1).max(IPC_LIMITS.id),
+  transcriptPath: z.string().max(4096).optional(),
+  pid: z.number().int().positive().optional(),
+});
+export const CliExitMsg = z.strictObject({ type: z.literal('cli_exit'), code: z.number().int().nullable(), logTail: z.string().max(IPC_LIMITS.logTail) });
+export const ErrorMsg = z.strictObject({ type: z.literal('error'), code: z.string().min(1).max(64), message: z.string().max(4096) });
+export const HeartbeatMsg = z.strictObject({ type: z.literal('heartbeat'), at: z.number() });
+
+export const WorkerToDaemonSchema = z.discriminatedUnion('type', [
+  ReadyMsg, StatusMsg, ScreenshotMsg, SelectionMsg, InputDeliveredMsg, InputFailedMsg, FinalOutputMsg, CliIdentityMsg, CliExitMsg, ErrorMsg, HeartbeatMsg,
+]);
+export type WorkerToDaemon = z.infer<typeof WorkerToDaemonSchema>;
+
+export type ParseResult<T> = { ok: true; msg: T } | { ok: false; reason: string };
+
+function reasonOf(err: z.ZodError): string {
+  return err.issues
+    .slice(0, 5)
+    .map((i) => `${i.path.length ? i.path.join('.') : 'message'}: ${i.message}`)
+    .join('; ');
+}
+
+function parseWith<T>(schema: z.ZodType<T>, raw: unknown): ParseResult<T> {
+  const res = schema.safeParse(raw);
+  return res.success ? { ok: true, msg: res.data } : { ok: false, reason: reasonOf(res.error) };
+}
+
+export const parseDaemonToWorker = (raw: unknown): ParseResult<DaemonToWorker> => parseWith(DaemonToWorkerSchema, raw);
+export const parseWorkerToDaemon = (raw: unknown): ParseResult<WorkerToDaemon> => parseWith(WorkerToDaemonSchema, raw);

@@ -1,0 +1,2 @@
+// Worker entry point: wired in issue 2 (placeholder until then).
+export {};
