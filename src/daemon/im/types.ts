@@ -1,0 +1,77 @@
+// The IM adapter contract: what the daemon's core needs from a chat platform (Feishu/Lark now, others later).
+import type { CardActionValue, CardModel } from '../../shared/card-model.js';
+
+/** Where a message lives: the chat, and the topic root when it is in a thread. */
+export interface ChatPlace {
+  chatId: string;
+  chatType: 'p2p' | 'group';
+  /** Root message id of the topic/thread, when the message is in one. */
+  rootId?: string;
+  threadId?: string;
+}
+
+/** An inbound user message, already validated and normalised by the adapter. */
+export interface InboundMessage {
+  kind: 'message';
+  appId: string;
+  /** Platform event id (dedupe key when present) and message id (always the dedupe fallback). */
+  eventId?: string;
+  messageId: string;
+  place: ChatPlace;
+  senderId: string;
+  senderType: 'user' | 'bot' | 'app';
+  /** Plain text with mention placeholders of *this* bot removed and other mentions rendered as @name. */
+  text: string;
+  /** True when this bot was @-mentioned. */
+  mentionsBot: boolean;
+  /** Message types we do not handle (image, file, …) arrive with text '' and this set. */
+  unsupportedType?: string;
+  createTime: number;
+}
+
+/** A tap on a card button. */
+export interface InboundCardAction {
+  kind: 'card_action';
+  appId: string;
+  eventId?: string;
+  messageId: string;
+  chatId: string;
+  operatorId: string;
+  value: CardActionValue;
+}
+
+export type InboundEvent = InboundMessage | InboundCardAction;
+
+/** What the adapter answers to a card tap right away (must be fast: Feishu waits 3 s). */
+export interface CardActionReply {
+  toast?: { type: 'info' | 'success' | 'error' | 'warning'; content: string };
+}
+
+export type ImResult<T> = { ok: true; value: T } | { ok: false; code: string; message: string; retryable: boolean };
+
+export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'stopped';
+
+export interface ImHandlers {
+  onEvent(ev: InboundEvent): Promise<CardActionReply | void>;
+  onState?(state: ConnectionState, detail?: string): void;
+}
+
+/** A handle on a card the adapter sent; the adapter keeps the platform ids (RenderState). */
+export interface CardRef {
+  messageId: string;
+}
+
+export interface ImAdapter {
+  readonly appId: string;
+  readonly botName: string;
+  connect(handlers: ImHandlers): Promise<ImResult<void>>;
+  state(): { state: ConnectionState; detail?: string };
+  sendText(place: ChatPlace, text: string, replyTo?: string): Promise<ImResult<{ messageId: string }>>;
+  sendCard(place: ChatPlace, card: CardModel, replyTo?: string): Promise<ImResult<CardRef>>;
+  /** Replaces a card's content (latest wins; the adapter coalesces and rate-limits). */
+  updateCard(ref: CardRef, card: CardModel): Promise<ImResult<void>>;
+  uploadImage(png: Uint8Array): Promise<ImResult<{ imageRef: string }>>;
+  react(messageId: string, emoji: string): Promise<ImResult<void>>;
+  dmUser(userId: string, text: string): Promise<ImResult<{ messageId: string }>>;
+  dispose(): Promise<void>;
+}

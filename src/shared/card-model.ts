@@ -1,0 +1,77 @@
+// The IM-agnostic card model (DESIGN §7): the core says what a card shows; each IM adapter renders it.
+import { z } from 'zod';
+import { KeyNameSchema } from './keys.js';
+import { DisplayModeSchema, SessionStatusSchema } from './ipc.js';
+
+/** A button's effect, sent back by the IM when someone taps it. Small on purpose: it travels in callbacks. */
+export const CardActionValueSchema = z.discriminatedUnion('action', [
+  z.strictObject({ action: z.literal('key'), sessionId: z.string(), key: KeyNameSchema }),
+  z.strictObject({ action: z.literal('display'), sessionId: z.string(), mode: DisplayModeSchema }),
+  z.strictObject({ action: z.literal('select'), sessionId: z.string(), promptId: z.string(), optionIndex: z.number().int().min(0) }),
+  z.strictObject({ action: z.literal('write_link'), sessionId: z.string() }),
+  z.strictObject({ action: z.literal('close'), sessionId: z.string() }),
+  z.strictObject({ action: z.literal('project'), anchorKey: z.string(), path: z.string() }),
+  z.strictObject({ action: z.literal('screen'), sessionId: z.string() }),
+]);
+export type CardActionValue = z.infer<typeof CardActionValueSchema>;
+
+export const CardButtonSchema = z.strictObject({
+  label: z.string(),
+  style: z.enum(['default', 'primary', 'danger']).default('default'),
+  /** A callback button carries a value; a link button carries a URL. */
+  value: CardActionValueSchema.optional(),
+  url: z.string().optional(),
+});
+export type CardButton = z.infer<typeof CardButtonSchema>;
+
+export const StreamingCardSchema = z.strictObject({
+  kind: z.literal('stream'),
+  sessionId: z.string(),
+  title: z.string(),
+  subtitle: z.string().optional(),
+  status: SessionStatusSchema,
+  display: DisplayModeSchema,
+  /** Present when display = screenshot and an image has been uploaded (adapter fills the IM's image key). */
+  image: z.strictObject({ ref: z.string(), width: z.number().optional(), height: z.number().optional() }).optional(),
+  /** Shown when display = text, or as a fallback when the image cannot be shown. */
+  screenText: z.string().optional(),
+  notice: z.string().optional(),
+  keys: z.array(KeyNameSchema),
+  buttons: z.array(CardButtonSchema),
+  frozen: z.boolean(),
+});
+export type StreamingCard = z.infer<typeof StreamingCardSchema>;
+
+export const SelectionCardSchema = z.strictObject({
+  kind: z.literal('selection'),
+  sessionId: z.string(),
+  promptId: z.string(),
+  title: z.string(),
+  options: z.array(z.strictObject({ label: z.string() })),
+  defaultIndex: z.number().int().min(0),
+  /** Once answered: who chose what; the card then shows no buttons. */
+  answered: z.strictObject({ by: z.string(), optionIndex: z.number().int().min(0) }).optional(),
+});
+export type SelectionCard = z.infer<typeof SelectionCardSchema>;
+
+export const PickerCardSchema = z.strictObject({
+  kind: z.literal('picker'),
+  anchorKey: z.string(),
+  title: z.string(),
+  projects: z.array(z.strictObject({ label: z.string(), path: z.string() })),
+  chosen: z.string().optional(),
+});
+export type PickerCard = z.infer<typeof PickerCardSchema>;
+
+export const CardModelSchema = z.discriminatedUnion('kind', [StreamingCardSchema, SelectionCardSchema, PickerCardSchema]);
+export type CardModel = z.infer<typeof CardModelSchema>;
+
+/** Header colour per status; the Feishu adapter maps these names onto its template colours. */
+export const STATUS_LOOK = {
+  starting: { colour: 'blue', label: 'Starting' },
+  working: { colour: 'orange', label: 'Working' },
+  waiting: { colour: 'red', label: 'Waiting for you' },
+  idle: { colour: 'green', label: 'Idle' },
+  limited: { colour: 'purple', label: 'Rate limited' },
+  exited: { colour: 'grey', label: 'Exited' },
+} as const;
