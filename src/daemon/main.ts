@@ -1,2 +1,70 @@
-// Daemon entry point (placeholder).
-export {};
+// Daemon entry point: takes the pid lock, reads config, wires the Daemon and shuts it down on signals.
+import { pathToFileURL } from 'node:url';
+import { readConfigFile } from '../shared/config-file.js';
+import { createLogger, registerSecret } from '../shared/log.js';
+import { larkmuxPaths, resolveHome } from '../shared/paths.js';
+import { Daemon } from './daemon.js';
+import { acquirePidLock } from './pid-lock.js';
+
+/** Exit codes the `larkmux` command understands. */
+export const DAEMON_EXIT = { ok: 0, crashed: 1, alreadyRunning: 3, badConfig: 78 } as const;
+
+export async function runDaemon(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const paths = larkmuxPaths(resolveHome(env));
+  const log = createLogger({ file: paths.logFile, name: 'daemon' });
+
+  const lock = acquirePidLock(paths.pidFile);
+  if (!lock.ok) {
+    const why = lock.code === 'running' ? `another daemon is running (pid ${lock.pid})` : lock.message;
+    log.warn(`not starting: ${why}`);
+    process.stderr.write(`larkmux daemon: not starting: ${why}\n`);
+    process.exitCode = lock.code === 'running' ? DAEMON_EXIT.alreadyRunning : DAEMON_EXIT.crashed;
+    return;
+  }
+
+  const cfg = readConfigFile(paths.config, env);
+  if (!cfg.ok) {
+    for (const e of cfg.errors) log.error(`config: ${e}`);
+    process.stderr.write(`larkmux daemon: ${paths.config} is invalid:\n${cfg.errors.map((e) => `  - ${e}`).join('\n')}\n`);
+    lock.release();
+    process.exitCode = DAEMON_EXIT.badConfig;
+    return;
+  }
+  for (const s of cfg.secrets) registerSecret(s);
+
+  let stopping: Promise<void> | null = null;
+  const shutdown = (why: string) => {
+    if (stopping) return stopping;
+    log.info({ why }, 'shutting down');
+    stopping = daemon
+      .stop()
+      .catch((err) => log.error({ err }, 'error while stopping'))
+      .finally(() => {
+        lock.release();
+        process.exit(DAEMON_EXIT.ok);
+      });
+    return stopping;
+  };
+  const daemon = new Daemon({ paths, config: cfg.config, configExists: cfg.exists, log, onStopRequested: () => void shutdown('stop requested') });
+
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGHUP', () => log.info('SIGHUP ignored (use larkmux restart)'));
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled rejection'));
+  process.on('uncaughtException', (err) => {
+    log.fatal({ err }, 'uncaught exception; exiting');
+    lock.release();
+    process.exit(DAEMON_EXIT.crashed);
+  });
+
+  try {
+    await daemon.start();
+  } catch (err) {
+    log.fatal({ err }, 'daemon failed to start');
+    process.stderr.write(`larkmux daemon: failed to start: ${(err as Error).message}\n`);
+    lock.release();
+    process.exit(DAEMON_EXIT.crashed);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) void runDaemon();

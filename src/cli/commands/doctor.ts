@@ -1,0 +1,26 @@
+// `larkmux doctor`: one line per check (OK/WARN/FAIL) with the fix; exits 1 when anything FAILs.
+import { readConfigFile } from '../../shared/config-file.js';
+import { DOCTOR_CHECKS } from '../doctor/checks.js';
+import type { DoctorLine } from '../doctor/types.js';
+import { EXIT, type CliCommand } from '../types.js';
+
+export const doctor: CliCommand = {
+  name: 'doctor',
+  summary: 'Check this machine: node, tmux, fonts, CLIs, config',
+  flags: [{ name: 'json', description: 'Print machine-readable JSON' }],
+  async run({ flags, paths, env, out }) {
+    const cfg = readConfigFile(paths.config, env);
+    const ctx = { paths, env, config: cfg.ok ? cfg.config : null };
+    const lines: DoctorLine[] = [];
+    for (const check of DOCTOR_CHECKS) {
+      try {
+        lines.push(...(await check(ctx)));
+      } catch (err) {
+        lines.push({ level: 'FAIL', label: 'doctor', detail: `a check crashed: ${(err as Error).message}` });
+      }
+    }
+    if (flags.json) out(JSON.stringify(lines, null, 2));
+    else for (const l of lines) out(`${l.level.padEnd(4)} ${l.label.padEnd(18)} ${l.detail}${l.fix ? `\n     fix: ${l.fix}` : ''}`);
+    return lines.some((l) => l.level === 'FAIL') ? EXIT.failure : EXIT.ok;
+  },
+};

@@ -1,0 +1,10 @@
+// Every `larkmux` subcommand, in the order `larkmux help` lists them.
+import type { CliCommand } from '../types.js';
+import { doctor } from './doctor.js';
+import { logs } from './logs.js';
+import { restart } from './restart.js';
+import { start } from './start.js';
+import { status } from './status.js';
+import { stop } from './stop.js';
+
+export const COMMANDS: CliCommand[] = [start, stop, restart, status, logs, doctor];

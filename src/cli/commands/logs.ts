@@ -1,0 +1,47 @@
+// `larkmux logs [-f]`: the last lines of the daemon log, optionally following it.
+import { createReadStream, existsSync, statSync, watchFile, unwatchFile } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { EXIT, type CliCommand } from '../types.js';
+
+export const LOG_TAIL = { defaultLines: 100, followPollMs: 250 } as const;
+
+export const logs: CliCommand = {
+  name: 'logs',
+  summary: 'Print the daemon log (-f to follow)',
+  flags: [
+    { name: 'follow', short: 'f', description: 'Keep printing new lines' },
+    { name: 'lines', short: 'n', value: 'N', description: `How many lines to show (default ${LOG_TAIL.defaultLines})` },
+  ],
+  async run({ flags, paths, out, err }) {
+    const n = flags.lines === undefined ? LOG_TAIL.defaultLines : Number(flags.lines);
+    if (!Number.isInteger(n) || n < 0) {
+      err('--lines needs a whole number');
+      return EXIT.usage;
+    }
+    if (!existsSync(paths.logFile)) {
+      out(`no log yet at ${paths.logFile} (start the daemon with: larkmux start)`);
+      return flags.follow ? EXIT.failure : EXIT.ok;
+    }
+    const text = await readFile(paths.logFile, 'utf8');
+    const lines = text.split('\n').filter(Boolean);
+    for (const l of lines.slice(-n)) out(l);
+    if (!flags.follow) return EXIT.ok;
+    let pos = statSync(paths.logFile).size;
+    await new Promise<void>((resolve) => {
+      const onChange = () => {
+        const size = statSync(paths.logFile).size;
+        if (size < pos) pos = 0; // truncated or rotated
+        if (size === pos) return;
+        const stream = createReadStream(paths.logFile, { start: pos, end: size - 1, encoding: 'utf8' });
+        pos = size;
+        stream.on('data', (d) => process.stdout.write(d));
+      };
+      watchFile(paths.logFile, { interval: LOG_TAIL.followPollMs }, onChange);
+      process.once('SIGINT', () => {
+        unwatchFile(paths.logFile, onChange);
+        resolve();
+      });
+    });
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,42 @@
+// `larkmux status`: daemon pid and uptime, bots and their connections, sessions (`--json` for scripts).
+import { daemonState } from '../daemon-process.js';
+import { EXIT, type CliCommand } from '../types.js';
+
+function duration(sec: number): string {
+  const d = Math.floor(sec / 86400);
+  const h = Math.floor((sec % 86400) / 3600);
+  const m = Math.floor((sec % 3600) / 60);
+  const s = sec % 60;
+  return d ? `${d}d ${h}h` : h ? `${h}h ${m}m` : m ? `${m}m ${s}s` : `${s}s`;
+}
+
+export const status: CliCommand = {
+  name: 'status',
+  summary: 'Show the daemon, its bots and sessions',
+  flags: [{ name: 'json', description: 'Print machine-readable JSON' }],
+  async run({ flags, paths, out }) {
+    const state = await daemonState(paths);
+    if (!state.running) {
+      if (flags.json) out(JSON.stringify({ running: false, home: paths.home }));
+      else out(`larkmux is not running${state.stalePid ? ` (stale pid file for ${state.stalePid})` : ''}. Start it with: larkmux start`);
+      return EXIT.notRunning;
+    }
+    const st = state.status;
+    if (flags.json) {
+      out(JSON.stringify(st, null, 2));
+      return EXIT.ok;
+    }
+    out(`larkmux ${st.version} running: pid ${st.pid}, up ${duration(st.uptimeSec)}, home ${st.home}`);
+    if (st.webUrl) out(`web terminal: ${st.webUrl}`);
+    if (st.notice) out(`note: ${st.notice}`);
+    out(`bots (${st.bots.length}):`);
+    for (const b of st.bots) {
+      out(`  ${b.name.padEnd(16)} ${b.appId}  ${b.state}${b.detail ? ` (${b.detail})` : ''}  workers ${b.liveWorkers}/${b.maxLiveWorkers}  clis ${b.liveClis}/${b.maxLiveClis}`);
+    }
+    out(`sessions (${st.sessions.length}), live workers ${st.workers}:`);
+    for (const s of st.sessions) {
+      out(`  ${s.id.slice(0, 8)}  ${s.bot.padEnd(12)} ${s.cli.padEnd(12)} ${s.status.padEnd(8)} ${s.lifecycle.padEnd(9)} ${s.cwd}`);
+    }
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,81 @@
+// The doctor's checks, in the order they are printed: runtime, tmux, config, CLIs, home folder, platform.
+import { execFile } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { readConfigFile } from '../../shared/config-file.js';
+import type { DoctorCheck, DoctorLine } from './types.js';
+import { which } from './which.js';
+
+const run = promisify(execFile);
+
+/** Oldest versions known to work: Node for the pinned dependencies, tmux for pipe-pane -O and control mode flags. */
+export const MIN_VERSIONS = { node: [20, 19], tmux: [3, 2] } as const;
+
+function atLeast(v: number[], min: readonly number[]): boolean {
+  for (let i = 0; i < min.length; i++) {
+    const a = v[i] ?? 0;
+    const b = min[i] ?? 0;
+    if (a !== b) return a > b;
+  }
+  return true;
+}
+
+const nodeCheck: DoctorCheck = () => {
+  const v = process.versions.node.split('.').map(Number);
+  const ok = atLeast(v, MIN_VERSIONS.node);
+  return [{ level: ok ? 'OK' : 'FAIL', label: 'node', detail: `v${process.versions.node}`, fix: ok ? undefined : `install Node.js ${MIN_VERSIONS.node.join('.')} or newer` }];
+};
+
+const tmuxCheck: DoctorCheck = async ({ env }) => {
+  const path = which('tmux', env);
+  if (!path) {
+    return [{ level: 'WARN', label: 'tmux', detail: 'not found: sessions run under a plain pty and will not survive a restart', fix: 'apt-get install tmux (or your system’s package manager)' }];
+  }
+  try {
+    const { stdout } = await run(path, ['-V'], { timeout: 5000 });
+    const m = /(\d+)\.(\d+)/.exec(stdout);
+    const v = m ? [Number(m[1]), Number(m[2])] : [0, 0];
+    const ok = atLeast(v, MIN_VERSIONS.tmux);
+    return [{ level: ok ? 'OK' : 'FAIL', label: 'tmux', detail: `${stdout.trim()} (${path})`, fix: ok ? undefined : `tmux ${MIN_VERSIONS.tmux.join('.')} or newer is needed` }];
+  } catch (err) {
+    return [{ level: 'FAIL', label: 'tmux', detail: `${path} did not run: ${(err as Error).message}`, fix: 'reinstall tmux' }];
+  }
+};
+
+const configCheck: DoctorCheck = ({ paths, env }) => {
+  const res = readConfigFile(paths.config, env);
+  if (!res.ok) return res.errors.map((e) => ({ level: 'FAIL' as const, label: 'config', detail: e, fix: `edit ${paths.config}` }));
+  if (!res.exists) return [{ level: 'WARN', label: 'config', detail: `no ${paths.config} yet`, fix: 'run `larkmux setup` to connect a bot' }];
+  if (res.config.bots.length === 0) return [{ level: 'WARN', label: 'config', detail: 'valid, but no bot is configured', fix: 'add a bot (larkmux setup)' }];
+  return [{ level: 'OK', label: 'config', detail: `valid, ${res.config.bots.length} bot(s): ${res.config.bots.map((b) => b.name).join(', ')}` }];
+};
+
+/** Program names of the known CLIs and how to install each. */
+export const CLI_PROGRAMS = [
+  { id: 'claude-code', program: 'claude', install: 'npm install -g @anthropic-ai/claude-code' },
+  { id: 'codex', program: 'codex', install: 'npm install -g @openai/codex' },
+  { id: 'gemini', program: 'gemini', install: 'npm install -g @google/gemini-cli' },
+] as const;
+
+const cliCheck: DoctorCheck = ({ env, config }) => {
+  const used = new Set((config?.bots ?? []).map((b) => (typeof b.cli === 'string' ? b.cli : 'custom')));
+  return CLI_PROGRAMS.map(({ id, program, install }): DoctorLine => {
+    const path = which(program, env);
+    if (path) return { level: 'OK', label: `cli ${id}`, detail: path };
+    return { level: used.has(id) ? 'FAIL' : 'WARN', label: `cli ${id}`, detail: `${program} not found on PATH${used.has(id) ? ' (a bot uses it)' : ''}`, fix: install };
+  });
+};
+
+const homeCheck: DoctorCheck = ({ paths }) => {
+  if (!existsSync(paths.home)) return [{ level: 'OK', label: 'home', detail: `${paths.home} (created on first start)` }];
+  const mode = statSync(paths.home).mode & 0o777;
+  const open = (mode & 0o077) !== 0;
+  return [{ level: open ? 'WARN' : 'OK', label: 'home', detail: `${paths.home} (mode ${mode.toString(8)})`, fix: open ? `chmod 700 ${paths.home} (it holds tokens and logs)` : undefined }];
+};
+
+const platformCheck: DoctorCheck = () => {
+  if (process.platform === 'linux' && existsSync('/proc/self/stat')) return [{ level: 'OK', label: 'platform', detail: `${process.platform} with /proc` }];
+  return [{ level: 'WARN', label: 'platform', detail: `${process.platform}: /proc is not available, so CLI process details (pid, memory) are not shown`, fix: 'Linux is the supported platform' }];
+};
+
+export const DOCTOR_CHECKS: DoctorCheck[] = [nodeCheck, tmuxCheck, configCheck, cliCheck, homeCheck, platformCheck];

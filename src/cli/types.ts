@@ -1,0 +1,31 @@
+// The shape of a `larkmux` subcommand: one file each, registered in commands/index.ts.
+import type { LarkmuxPaths } from '../shared/paths.js';
+
+export interface FlagSpec {
+  name: string;
+  short?: string;
+  /** A flag that takes a value (`--lines 50`); otherwise it is a boolean switch. */
+  value?: string;
+  description: string;
+}
+
+export interface CliContext {
+  args: string[];
+  flags: Record<string, string | boolean>;
+  paths: LarkmuxPaths;
+  env: NodeJS.ProcessEnv;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+export interface CliCommand {
+  name: string;
+  summary: string;
+  /** Positional arguments, for the usage line. */
+  params?: string;
+  flags: FlagSpec[];
+  run(ctx: CliContext): Promise<number>;
+}
+
+/** Exit codes: 0 ok, 1 failure, 2 usage error, 3 not running (as LSB status does). */
+export const EXIT = { ok: 0, failure: 1, usage: 2, notRunning: 3 } as const;

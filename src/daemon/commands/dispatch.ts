@@ -1,0 +1,35 @@
+// Runs a classified daemon command: look it up, check its permission level, parse its arguments, run it.
+import { hasLevel } from '../permissions.js';
+import { COMMAND_TABLE, type CommandTable } from './index.js';
+import type { CommandContext } from './types.js';
+
+export type DispatchOutcome =
+  | { ok: true; command: string }
+  | { ok: false; code: 'unknown' | 'denied' | 'bad_args'; command?: string; message: string };
+
+const LEVEL_WORDS = { talk: 'people allowed to talk to this bot', operate: "this bot's operators", owner: "this bot's owner" } as const;
+
+/** Replies to the invoker in every case, so a command never vanishes silently. */
+export async function dispatchCommand(name: string, rawArgs: string, ctx: CommandContext, table: CommandTable = COMMAND_TABLE): Promise<DispatchOutcome> {
+  const cmd = table.byName.get(name.toLowerCase());
+  if (!cmd) {
+    const message = `Unknown command /${name}. /help lists the commands.`;
+    await ctx.reply(message);
+    return { ok: false, code: 'unknown', message };
+  }
+  const allowed = hasLevel(cmd.level, ctx.bot, { chatId: ctx.anchor.place.chatId }, { userId: ctx.invoker.userId }, ctx.grants);
+  if (!allowed) {
+    const message = `/${cmd.name} is only for ${LEVEL_WORDS[cmd.level]}.`;
+    await ctx.reply(message);
+    return { ok: false, code: 'denied', command: cmd.name, message };
+  }
+  const parsed = cmd.args.safeParse(rawArgs);
+  if (!parsed.success) {
+    const why = parsed.error.issues[0]?.message;
+    const message = `Usage: ${cmd.usage}${why ? ` (${why})` : ''}`;
+    await ctx.reply(message);
+    return { ok: false, code: 'bad_args', command: cmd.name, message };
+  }
+  await cmd.run(ctx, parsed.data);
+  return { ok: true, command: cmd.name };
+}

@@ -1,0 +1,18 @@
+// /grant <open_id>|chat: lets a person (or everyone in this chat) talk to the bot. Operating stays with operators.
+import { defineCommand } from './types.js';
+import { GrantArgSchema } from './grant-target.js';
+
+export const grantCommand = defineCommand({
+  name: 'grant',
+  aliases: [],
+  usage: '/grant <open_id>|chat',
+  summary: 'let someone (or this whole chat) talk to the bot',
+  level: 'owner',
+  args: GrantArgSchema,
+  async run(ctx, arg) {
+    const target = arg.kind === 'chat' ? { chat: ctx.anchor.place.chatId } : { user: arg.userId };
+    const who = arg.kind === 'chat' ? 'Everyone in this chat' : arg.userId;
+    const changed = await ctx.grantTalk(target);
+    await ctx.reply(changed ? `${who} may now talk to ${ctx.bot.name}.` : `${who} could already talk to ${ctx.bot.name}.`);
+  },
+});

@@ -1,0 +1,108 @@
+// The command contract: what a command declares, and the services (CommandContext) it may use — fakeable in tests.
+import type { z } from 'zod';
+import type { CardModel } from '../../shared/card-model.js';
+import type { CliSpec } from '../../shared/config.js';
+import type { DaemonToWorker, DisplayMode } from '../../shared/ipc.js';
+import type { Grants, PermissionLevel } from '../permissions.js';
+import type { Anchor } from '../router.js';
+import type { SessionCore } from '../session-core.js';
+import type { Project } from './projects.js';
+
+export type CommandResult = { ok: true } | { ok: false; code: string; message: string };
+
+/** The bot as commands see it; paths are already absolute (`~` expanded). */
+export interface CommandBot {
+  name: string;
+  appId: string;
+  cli: CliSpec;
+  workingDir: string;
+  projects: readonly string[];
+  allowedUsers: readonly string[];
+  allowedChats: readonly string[];
+  /** Per-bot extra CLI slash commands (added to the CLI's table). */
+  extraCliCommands?: readonly string[];
+}
+
+export type GrantTarget = { user: string } | { chat: string };
+
+/** What /status shows about a session's process side (the daemon's worker pool knows it). */
+export interface SessionRuntime {
+  workerLive: boolean;
+  /** Link to the read-only web terminal, when the web server is configured. */
+  viewUrl?: string;
+}
+
+export interface CommandContext {
+  readonly bot: CommandBot;
+  readonly invoker: { userId: string; name?: string };
+  /** Where the command was sent: the session key and chat place it addresses. */
+  readonly anchor: Anchor;
+  readonly grants: Grants;
+  readonly now: number;
+
+  /** Replies in the conversation (in the topic for thread scope). */
+  reply(text: string): Promise<void>;
+  sendCard(card: CardModel): Promise<CommandResult>;
+
+  /** The open (not closed) session at this anchor. */
+  currentSession(): SessionCore | undefined;
+  /** Every session of this bot, any lifecycle. */
+  listSessions(): readonly SessionCore[];
+  sessionRuntime(sessionId: string): SessionRuntime | undefined;
+  /** Kills the CLI, ends the worker, revokes write grants and marks the session closed. */
+  closeSession(sessionId: string): Promise<CommandResult>;
+  /** Sends a message to the session's worker (waking one only if the message needs a live CLI). */
+  sendToWorker(sessionId: string, msg: DaemonToWorker): Promise<CommandResult>;
+
+  /**
+   * Sets the working folder for this anchor. With an open session, its CLI is stopped and the next message
+   * starts it there (`restarted`); otherwise the next session starts there (`next_session`).
+   */
+  setWorkingDir(path: string): Promise<{ ok: true; appliesTo: 'restarted' | 'next_session' } | { ok: false; code: string; message: string }>;
+  isDirectory(path: string): Promise<boolean>;
+  listProjects(): Promise<Project[]>;
+
+  /** Changes the session's card display mode (the IM adapter's RenderState). */
+  setDisplay(sessionId: string, mode: DisplayMode): Promise<CommandResult>;
+  /** Posts the current screen once, as an image (or text when images fail). */
+  postScreen(sessionId: string): Promise<CommandResult>;
+
+  /** DMs the invoker a single-use write link for the web terminal. */
+  issueWriteLink(sessionId: string, userId: string): Promise<{ ok: true; expiresInMinutes: number } | { ok: false; code: string; message: string }>;
+  /** Revokes every web-terminal write grant of the session; returns how many there were. */
+  revokeWriteGrants(sessionId: string): Promise<number>;
+
+  /** Talk grants (owner only, checked by the dispatcher). False when nothing changed. */
+  grantTalk(target: GrantTarget): Promise<boolean>;
+  revokeTalk(target: GrantTarget): Promise<boolean>;
+}
+
+/** What each commands/<name>.ts exports. `args` parses the raw text after the command name. */
+export interface CommandSpec<A> {
+  name: string;
+  aliases: readonly string[];
+  usage: string;
+  summary: string;
+  level: PermissionLevel;
+  args: z.ZodType<A, string>;
+  run(ctx: CommandContext, args: A): Promise<void>;
+}
+
+/** A command with its argument type erased, so the table can hold them all. */
+export interface Command {
+  readonly name: string;
+  readonly aliases: readonly string[];
+  readonly usage: string;
+  readonly summary: string;
+  readonly level: PermissionLevel;
+  readonly args: z.ZodType<unknown, string>;
+  run(ctx: CommandContext, args: unknown): Promise<void>;
+}
+
+/** Keeps the argument type between `args` and `run` checked, then erases it for the table. */
+export function defineCommand<A>(spec: CommandSpec<A>): Command {
+  return { ...spec, run: (ctx, args) => spec.run(ctx, args as A) };
+}
+
+/** Shared replies, so every command says the same thing in the same situation. */
+export const NO_SESSION_REPLY = 'There is no session here yet. Send a message to start one.';

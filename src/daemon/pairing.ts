@@ -1,0 +1,186 @@
+// Pairing and grants: a closed bot prints a one-time code; the first user who sends it becomes the owner (DESIGN §8).
+import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { Logger } from '../shared/log.js';
+import { isClosed, type Grants, type PermissionBot } from './permissions.js';
+import { STORE_FORMAT_VERSION, moveAside, removeStaleTemps, writeFileAtomic, type FlushResult, type StoreLoadFailure } from './store.js';
+
+export const PAIRING = {
+  /** No 0/O/1/I: people copy the code from a terminal into a phone. 8 symbols of 32 = 40 bits. */
+  alphabet: 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789',
+  groupLength: 4,
+  groups: 2,
+  prefix: 'LMX',
+  /** Wrong guesses before the code is replaced by a new one: 10 tries at 2^-40 each leave guessing hopeless. */
+  maxFailedAttempts: 10,
+} as const;
+
+export function generatePairingCode(pick: (n: number) => number = randomInt): string {
+  const group = () => Array.from({ length: PAIRING.groupLength }, () => PAIRING.alphabet[pick(PAIRING.alphabet.length)]).join('');
+  return [PAIRING.prefix, ...Array.from({ length: PAIRING.groups }, group)].join('-');
+}
+
+const CODE_SHAPE = new RegExp(`^${PAIRING.prefix}-?[A-Z0-9]{${PAIRING.groupLength}}(-?[A-Z0-9]{${PAIRING.groupLength}}){${PAIRING.groups - 1}}$`);
+
+function normalizeCode(text: string): string {
+  return text.trim().toUpperCase().replace(/\s+/g, '');
+}
+
+/** Whether a message is shaped like a pairing code (so that ordinary chatter does not count as a failed attempt). */
+export function looksLikePairingCode(text: string): boolean {
+  return CODE_SHAPE.test(normalizeCode(text));
+}
+
+/** Constant-time comparison (hashes make the lengths equal); dashes and case do not matter. */
+export function pairingCodeMatches(text: string, code: string): boolean {
+  const canon = (s: string) => createHash('sha256').update(normalizeCode(s).replace(/-/g, '')).digest();
+  return timingSafeEqual(canon(text), canon(code));
+}
+
+const BotStateFileSchema = z.object({
+  format: z.literal('larkmux-bot-state'),
+  version: z.number().int().min(1),
+  ownerId: z.string().min(1).max(256).optional(),
+  pairedAt: z.number().int().nonnegative().optional(),
+  talkUsers: z.array(z.string().min(1).max(256)).default([]),
+  talkChats: z.array(z.string().min(1).max(256)).default([]),
+});
+type BotStateFile = z.infer<typeof BotStateFileSchema>;
+
+export function botStatePath(home: string, appId: string): string {
+  return join(home, `bot-state-${appId.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+}
+
+export type PairResult =
+  | { ok: true; ownerId: string }
+  | { ok: false; code: 'not_pairing' | 'mismatch' }
+  /** Too many wrong guesses: the old code is dead; print `newCode` for the operator. */
+  | { ok: false; code: 'rotated'; newCode: string };
+
+export type GrantTarget = { user: string } | { chat: string };
+
+export interface BotStateOptions {
+  home: string;
+  appId: string;
+  now?: () => number;
+  log?: Logger;
+}
+
+/** One bot's owner and talk grants (bot-state-<appId>.json); the pairing code itself lives only in memory. */
+export class BotState {
+  readonly path: string;
+  private state: BotStateFile = { format: 'larkmux-bot-state', version: STORE_FORMAT_VERSION, talkUsers: [], talkChats: [] };
+  private code: string | null = null;
+  private failedAttempts = 0;
+  private lastContent: string | null = null;
+  private blocked = false;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: BotStateOptions) {
+    this.path = botStatePath(opts.home, opts.appId);
+    this.now = opts.now ?? Date.now;
+  }
+
+  async load(): Promise<{ ok: true } | StoreLoadFailure> {
+    await removeStaleTemps(this.path);
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true };
+      return this.fail('unreadable', `cannot read ${this.path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      return this.fail('corrupt', `${this.path} is not valid JSON`);
+    }
+    const res = BotStateFileSchema.safeParse(raw);
+    if (!res.success) return this.fail('corrupt', `${this.path} is not a bot-state file`);
+    if (res.data.version > STORE_FORMAT_VERSION) return this.fail('future_version', `${this.path} was written by a newer larkmux`);
+    this.state = res.data;
+    this.lastContent = text;
+    return { ok: true };
+  }
+
+  private async fail(code: StoreLoadFailure['code'], message: string): Promise<StoreLoadFailure> {
+    const movedTo = await moveAside(this.path, this.now());
+    // An owner file we could not move must not be replaced: that would silently hand the bot to the next person who pairs.
+    this.blocked = movedTo === null;
+    this.opts.log?.error({ file: this.path, code, movedTo }, `bot state not loaded: ${message}`);
+    return { ok: false, code, movedTo, message };
+  }
+
+  get ownerId(): string | undefined {
+    return this.state.ownerId;
+  }
+
+  grants(peerBots: readonly string[] = []): Grants {
+    return { ...(this.state.ownerId ? { ownerId: this.state.ownerId } : {}), talkUsers: this.state.talkUsers, talkChats: this.state.talkChats, peerBots };
+  }
+
+  /** Whether the bot waits for pairing (closed: no allowlist and no owner, and the state file is usable). */
+  needsPairing(bot: PermissionBot): boolean {
+    return !this.blocked && isClosed(bot, this.grants());
+  }
+
+  /** The code for the daemon to print, generated once per process; null when the bot does not need pairing. */
+  pairingCode(bot: PermissionBot): string | null {
+    if (!this.needsPairing(bot)) return null;
+    this.code ??= generatePairingCode();
+    return this.code;
+  }
+
+  /** The first user whose message is exactly the code becomes the owner; the code is then forgotten. */
+  async tryPair(userId: string, text: string): Promise<PairResult> {
+    if (!this.code || this.state.ownerId) return { ok: false, code: 'not_pairing' };
+    if (!pairingCodeMatches(text, this.code)) {
+      this.failedAttempts++;
+      if (this.failedAttempts < PAIRING.maxFailedAttempts) return { ok: false, code: 'mismatch' };
+      this.failedAttempts = 0;
+      this.code = generatePairingCode();
+      return { ok: false, code: 'rotated', newCode: this.code };
+    }
+    this.code = null;
+    this.state = { ...this.state, ownerId: userId, pairedAt: this.now() };
+    const saved = await this.save();
+    if (!saved.ok) this.opts.log?.error({ file: this.path }, 'owner paired but not saved; pairing is needed again after a restart');
+    return { ok: true, ownerId: userId };
+  }
+
+  /** Adds a talk grant; false when it was already there. */
+  async grantTalk(target: GrantTarget): Promise<boolean> {
+    const [field, id] = 'user' in target ? (['talkUsers', target.user] as const) : (['talkChats', target.chat] as const);
+    if (this.state[field].includes(id)) return false;
+    this.state = { ...this.state, [field]: [...this.state[field], id] };
+    await this.save();
+    return true;
+  }
+
+  /** Removes a talk grant; false when there was none. */
+  async revokeTalk(target: GrantTarget): Promise<boolean> {
+    const [field, id] = 'user' in target ? (['talkUsers', target.user] as const) : (['talkChats', target.chat] as const);
+    if (!this.state[field].includes(id)) return false;
+    this.state = { ...this.state, [field]: this.state[field].filter((x) => x !== id) };
+    await this.save();
+    return true;
+  }
+
+  private async save(): Promise<FlushResult> {
+    if (this.blocked) return { ok: false, code: 'blocked', message: `${this.path} is damaged and was not moved aside` };
+    const data = `${JSON.stringify(this.state, null, 2)}\n`;
+    if (data === this.lastContent) return { ok: true, written: false };
+    const res = await writeFileAtomic(this.path, data);
+    if (!res.ok) return res;
+    this.lastContent = data;
+    return { ok: true, written: true };
+  }
+
+  /** Nothing is pending between calls (every change is written at once); forgets the code. */
+  async dispose(): Promise<void> {
+    this.code = null;
+  }
+}

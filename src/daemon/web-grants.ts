@@ -1,0 +1,185 @@
+// Web-terminal access grants (DESIGN §7): per-session view tokens, single-use write links, and write cookies.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** Lifetimes, from the issue: a DM'd link is short-lived; the cookie lasts a working day. */
+export const GRANT_TIMES = {
+  /** A write link must be used within 5 minutes of being sent. */
+  writeLinkMs: 5 * 60_000,
+  /** The write cookie (bound to user + session) lasts 12 hours. */
+  writeCookieMs: 12 * 60 * 60_000,
+  /** Used links are remembered this long after expiry so a second use reports "used", not "unknown". */
+  usedLinkMemoryMs: 5 * 60_000,
+} as const;
+
+/** 32 random bytes: 256 bits, not guessable; base64url so it sits in a URL path or cookie without escaping. */
+const TOKEN_BYTES = 32;
+const TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
+
+export const WRITE_COOKIE_NAME = 'lmx_write';
+export const VIEW_COOKIE_NAME = 'lmx_view';
+
+export type GrantRefusal = 'malformed' | 'unknown' | 'used' | 'expired' | 'other_session' | 'revoked';
+export type ExchangeResult =
+  | { ok: true; cookieValue: string; userId: string; expiresAt: number }
+  | { ok: false; code: GrantRefusal };
+export type WriteCheck = { ok: true; userId: string } | { ok: false; code: GrantRefusal };
+
+export interface WebGrantsOptions {
+  /** Milliseconds since the epoch; tests pass a fake clock. */
+  now?: () => number;
+  /** Source of randomness; tests may pass a deterministic one. */
+  random?: (bytes: number) => Buffer;
+}
+
+interface LinkGrant {
+  hash: Buffer;
+  sessionId: string;
+  userId: string;
+  expiresAt: number;
+  usedAt: number | null;
+  revoked: boolean;
+}
+
+interface CookieGrant {
+  hash: Buffer;
+  sessionId: string;
+  userId: string;
+  expiresAt: number;
+  revoked: boolean;
+}
+
+const sha256 = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
+
+/** Constant-time equality of two SHA-256 digests (always 32 bytes, so timingSafeEqual never throws). */
+const sameHash = (a: Buffer, b: Buffer): boolean => timingSafeEqual(a, b);
+
+/**
+ * Holds hashes only: a token is shown once (returned to the caller that sends it) and never kept or logged in clear,
+ * except view tokens, which the daemon must be able to put on every card (`viewToken()`).
+ */
+export class WebGrants {
+  private readonly now: () => number;
+  private readonly random: (bytes: number) => Buffer;
+  private readonly viewTokens = new Map<string, { token: string; hash: Buffer }>();
+  private links: LinkGrant[] = [];
+  private cookies: CookieGrant[] = [];
+
+  constructor(opts: WebGrantsOptions = {}) {
+    this.now = opts.now ?? Date.now;
+    this.random = opts.random ?? randomBytes;
+  }
+
+  private newToken(): string {
+    return this.random(TOKEN_BYTES).toString('base64url');
+  }
+
+  /** The session's view token, created on first use. Persist it with the session (restore with `setViewToken`). */
+  viewToken(sessionId: string): string {
+    const existing = this.viewTokens.get(sessionId);
+    if (existing) return existing.token;
+    const token = this.newToken();
+    this.viewTokens.set(sessionId, { token, hash: sha256(token) });
+    return token;
+  }
+
+  /** Restores a persisted view token (after a daemon restart), so old card links keep working. */
+  setViewToken(sessionId: string, token: string): void {
+    this.viewTokens.set(sessionId, { token, hash: sha256(token) });
+  }
+
+  checkView(sessionId: string, token: string | null | undefined): boolean {
+    if (!token || !TOKEN_RE.test(token)) return false;
+    const entry = this.viewTokens.get(sessionId);
+    return entry !== undefined && sameHash(entry.hash, sha256(token));
+  }
+
+  /** A single-use write link token for one user on one session; send it to that user only (a DM). */
+  issueWriteLink(sessionId: string, userId: string): { token: string; expiresAt: number } {
+    this.prune();
+    const token = this.newToken();
+    const expiresAt = this.now() + GRANT_TIMES.writeLinkMs;
+    this.links.push({ hash: sha256(token), sessionId, userId, expiresAt, usedAt: null, revoked: false });
+    return { token, expiresAt };
+  }
+
+  /** Trades a write link for a cookie value. The link is spent even when the caller then fails to set the cookie. */
+  exchangeWriteLink(sessionId: string, token: string): ExchangeResult {
+    if (!TOKEN_RE.test(token)) return { ok: false, code: 'malformed' };
+    const hash = sha256(token);
+    // Compare against every grant (no early exit) so timing says nothing about which grant matched.
+    let found: LinkGrant | undefined;
+    for (const link of this.links) if (sameHash(link.hash, hash)) found = link;
+    if (!found) return { ok: false, code: 'unknown' };
+    if (found.sessionId !== sessionId) return { ok: false, code: 'other_session' };
+    if (found.revoked) return { ok: false, code: 'revoked' };
+    if (found.usedAt !== null) return { ok: false, code: 'used' };
+    const now = this.now();
+    if (now >= found.expiresAt) return { ok: false, code: 'expired' };
+    found.usedAt = now;
+    const cookieValue = this.newToken();
+    const expiresAt = now + GRANT_TIMES.writeCookieMs;
+    this.cookies.push({ hash: sha256(cookieValue), sessionId, userId: found.userId, expiresAt, revoked: false });
+    return { ok: true, cookieValue, userId: found.userId, expiresAt };
+  }
+
+  /** Who holds write access with this cookie value, if anyone. */
+  checkWriteCookie(sessionId: string, value: string | null | undefined): WriteCheck {
+    if (!value || !TOKEN_RE.test(value)) return { ok: false, code: 'malformed' };
+    const hash = sha256(value);
+    let found: CookieGrant | undefined;
+    for (const c of this.cookies) if (sameHash(c.hash, hash)) found = c;
+    if (!found) return { ok: false, code: 'unknown' };
+    if (found.sessionId !== sessionId) return { ok: false, code: 'other_session' };
+    if (found.revoked) return { ok: false, code: 'revoked' };
+    if (this.now() >= found.expiresAt) return { ok: false, code: 'expired' };
+    return { ok: true, userId: found.userId };
+  }
+
+  /** Ends every write link and write cookie of a session (`/revoke-term`). The view token stays. */
+  revoke(sessionId: string): void {
+    // Kept (marked) until they would have expired, so a later use is refused as "revoked" in the log.
+    for (const l of this.links) if (l.sessionId === sessionId) l.revoked = true;
+    for (const c of this.cookies) if (c.sessionId === sessionId) c.revoked = true;
+  }
+
+  /** Ends everything of a session, view token included (`/close`). */
+  forgetSession(sessionId: string): void {
+    this.links = this.links.filter((l) => l.sessionId !== sessionId);
+    this.cookies = this.cookies.filter((c) => c.sessionId !== sessionId);
+    this.viewTokens.delete(sessionId);
+  }
+
+  /** Drops expired grants; used links stay a while so a late second use reads "used". */
+  prune(): void {
+    const now = this.now();
+    this.links = this.links.filter((l) => now < l.expiresAt + GRANT_TIMES.usedLinkMemoryMs);
+    this.cookies = this.cookies.filter((c) => now < c.expiresAt);
+  }
+}
+
+/** The Set-Cookie value for a write cookie: HttpOnly, SameSite=Strict, scoped to the session's path. */
+export function writeCookieHeader(sessionId: string, value: string, opts: { secure: boolean }): string {
+  const maxAge = Math.floor(GRANT_TIMES.writeCookieMs / 1000);
+  return `${WRITE_COOKIE_NAME}=${value}; Path=/s/${sessionId}/; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${opts.secure ? '; Secure' : ''}`;
+}
+
+/** The view cookie lets the page's assets and WebSocket load after `?v=` opened it. */
+export function viewCookieHeader(sessionId: string, token: string, opts: { secure: boolean }): string {
+  return `${VIEW_COOKIE_NAME}=${token}; Path=/s/${sessionId}/; HttpOnly; SameSite=Strict${opts.secure ? '; Secure' : ''}`;
+}
+
+/** A Set-Cookie that removes the write cookie (after revocation, so the browser stops sending a dead value). */
+export function clearWriteCookieHeader(sessionId: string): string {
+  return `${WRITE_COOKIE_NAME}=; Path=/s/${sessionId}/; Max-Age=0; HttpOnly; SameSite=Strict`;
+}
+
+/** Reads one cookie from a Cookie header without trusting its shape. */
+export function readCookie(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    if (part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}

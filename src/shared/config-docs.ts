@@ -1,0 +1,69 @@
+// Renders the settings table of docs/configuration.md from ConfigSchema's descriptions and defaults.
+import { z } from 'zod';
+import { BotConfigSchema, ConfigSchema } from './config.js';
+
+interface JsonSchemaNode {
+  type?: string | string[];
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+  properties?: Record<string, JsonSchemaNode>;
+  anyOf?: JsonSchemaNode[];
+}
+
+function typeOf(n: JsonSchemaNode): string {
+  if (n.enum) return n.enum.map((v) => JSON.stringify(v)).join(' \\| ');
+  if (n.anyOf) return n.anyOf.map(typeOf).join(' \\| ');
+  if (Array.isArray(n.type)) return n.type.join(' \\| ');
+  return n.type ?? 'object';
+}
+
+function rows(schema: z.ZodType, prefix: string): string[] {
+  const js = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchemaNode;
+  const out: string[] = [];
+  for (const [key, node] of Object.entries(js.properties ?? {})) {
+    if (node.properties && !node.description) {
+      for (const [k2, n2] of Object.entries(node.properties)) out.push(row(`${prefix}${key}.${k2}`, n2));
+    } else if (key !== 'bots') {
+      out.push(row(`${prefix}${key}`, node));
+    }
+  }
+  return out;
+}
+
+function row(name: string, n: JsonSchemaNode): string {
+  const def = n.default === undefined ? '' : `\`${JSON.stringify(n.default)}\``;
+  return `| \`${name}\` | ${typeOf(n)} | ${def} | ${n.description ?? ''} |`;
+}
+
+export function configReference(): string {
+  const head = ['| setting | type | default | what it does |', '|---|---|---|---|'];
+  return [
+    '# Configuration',
+    '',
+    '<!-- Generated from src/shared/config.ts by `npx tsx scripts/gen-config-docs.ts`; edit the schema, not this table. -->',
+    '',
+    'larkmux reads `$LARKMUX_HOME/config.json` (default `~/.larkmux/config.json`). It is checked at start; an error',
+    'names the field and the fix and never prints a secret. Any string may contain `${NAME}`, which is replaced by',
+    'the environment variable `NAME`, so secrets need not be written in the file.',
+    '',
+    '```json',
+    '{ "web": { "port": 7680, "host": "0.0.0.0", "publicUrl": "https://box.example.com" },',
+    '  "tmux": { "socket": null },',
+    '  "bots": [ { "name": "claude", "appId": "cli_a1b2c3d4e5f60718", "appSecret": "${LARK_APP_SECRET}",',
+    '              "domain": "feishu", "events": "websocket", "cli": "claude-code", "workingDir": "~/code",',
+    '              "projects": ["~/code/a", "~/code/b"], "allowedUsers": ["ou_..."] } ] }',
+    '```',
+    '',
+    '## Top level',
+    '',
+    ...head,
+    ...rows(ConfigSchema, ''),
+    '',
+    '## Each entry of `bots`',
+    '',
+    ...head,
+    ...rows(BotConfigSchema, ''),
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,99 @@
+// The browser ⇄ worker web-terminal protocol: JSON text frames (zod, parsed on receipt) plus binary frames of pane output.
+import { z } from 'zod';
+
+/** Bumped whenever a frame changes shape; sent in `info` so a stale page can tell the user to reload. */
+export const WEBTERM_PROTOCOL_VERSION = 1;
+
+/** Caps keep one bad frame from costing much: 64 KiB is far above a paste typed into a terminal page. */
+export const WEBTERM_LIMITS = {
+  inputChars: 65_536,
+  /** Lines per wheel frame: a fast flick on a trackpad is ~20 lines; more is noise. */
+  wheelLines: 50,
+  frameChars: 70_000,
+} as const;
+
+/** Path of the WebSocket, relative to the page (the page is served at `/s/<sessionId>/`). */
+export const WEBTERM_WS_PATH = 'ws';
+
+/** WebSocket close codes the server uses; the page shows a reason for each. */
+export const WEBTERM_CLOSE = {
+  /** Write access was revoked (`/revoke-term`, `/close`). */
+  revoked: 4001,
+  /** The tmux client ended (session closed or killed). */
+  paneGone: 4002,
+  /** The server is shutting down (worker stopping). */
+  shutdown: 4003,
+} as const;
+
+const cellIndex = z.number().int().min(1).max(1000);
+
+// ── browser → worker ─────────────────────────────────────────────────────────
+
+/** The page's own viewport in cells; informative only: the pane is never resized for a browser. */
+export const HelloFrame = z.strictObject({
+  t: z.literal('hello'),
+  cols: z.number().int().min(1).max(1000),
+  rows: z.number().int().min(1).max(500),
+});
+/** Keystrokes (write connections only; dropped on read-only ones). */
+export const InputFrame = z.strictObject({ t: z.literal('in'), d: z.string().min(1).max(WEBTERM_LIMITS.inputChars) });
+/** Scrolling: `n` lines at pane cell (col,row), 1-based; the worker decides how the pane scrolls. */
+export const WheelFrame = z.strictObject({
+  t: z.literal('wheel'),
+  dir: z.enum(['up', 'down']),
+  n: z.number().int().min(1).max(WEBTERM_LIMITS.wheelLines),
+  col: cellIndex.optional(),
+  row: cellIndex.optional(),
+});
+
+export const ClientFrameSchema = z.discriminatedUnion('t', [HelloFrame, InputFrame, WheelFrame]);
+export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+export type WheelRequest = z.infer<typeof WheelFrame>;
+
+// ── worker → browser ─────────────────────────────────────────────────────────
+
+/** Sent first on every connection and again whenever the pane's size changes. cols/rows = the attached client's size. */
+export const InfoFrame = z.strictObject({
+  t: z.literal('info'),
+  protocol: z.number().int(),
+  readOnly: z.boolean(),
+  cols: z.number().int().min(1).max(1000),
+  rows: z.number().int().min(1).max(500),
+});
+export const ServerFrameSchema = z.discriminatedUnion('t', [InfoFrame]);
+export type ServerFrame = z.infer<typeof ServerFrameSchema>;
+export type InfoMessage = z.infer<typeof InfoFrame>;
+
+export type FrameParse<T> = { ok: true; frame: T } | { ok: false; reason: string };
+
+function parseJsonFrame<T>(schema: z.ZodType<T>, text: string): FrameParse<T> {
+  if (text.length > WEBTERM_LIMITS.frameChars) return { ok: false, reason: 'frame too long' };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { ok: false, reason: 'not JSON' };
+  }
+  const res = schema.safeParse(raw);
+  // Only field paths, never values: an input frame's content is keystrokes.
+  return res.success ? { ok: true, frame: res.data } : { ok: false, reason: res.error.issues.slice(0, 3).map((i) => i.path.join('.') || 'frame').join(', ') };
+}
+
+export const parseClientFrame = (text: string): FrameParse<ClientFrame> => parseJsonFrame(ClientFrameSchema, text);
+export const parseServerFrame = (text: string): FrameParse<ServerFrame> => parseJsonFrame(ServerFrameSchema, text);
+
+export function encodeFrame(frame: ClientFrame | ServerFrame): string {
+  return JSON.stringify(frame);
+}
+
+// ── proxy → worker identity headers ──────────────────────────────────────────
+
+/**
+ * The daemon's proxy is the only caller of a worker's port; it proves that with a per-worker secret and states the
+ * verified access. The proxy removes any of these headers a browser sent before adding its own.
+ */
+export const PROXY_HEADERS = {
+  secret: 'x-larkmux-proxy-secret',
+  access: 'x-larkmux-access',
+  user: 'x-larkmux-user',
+} as const;

@@ -1,0 +1,234 @@
+// TmuxBackend: the CLI runs in tmux session `lmx-<id8>` that outlives the worker; the worker observes and types.
+import { randomBytes } from 'node:crypto';
+import { larkmuxPaths } from '../../shared/paths.js';
+import { tmuxDiagName, tmuxSessionName } from '../../shared/session-key.js';
+import { tmuxKeyName, type KeyName } from '../../shared/keys.js';
+import { filterLaunchEnv } from './launch-env.js';
+import { planTextInput } from './input-plan.js';
+import { escapeTmuxFormat, TmuxClient, type TmuxResult } from './tmux-client.js';
+import { PipePaneObserver, type PaneObserver } from './tmux-observer.js';
+import type {
+  BackendResult, CaptureOptions, Disposable, LaunchSpec, ObserverClosed, ProbeResult, SessionBackend, StartInfo,
+} from './types.js';
+import { fail, OK } from './types.js';
+
+export const TMUX_BACKEND_TIMING = {
+  /**
+   * After new-session, the pane is watched this long for a CLI that exits at once (bad flag, missing binary, no
+   * API key). Real CLIs take seconds to draw anything, so half a second costs nothing a user notices.
+   */
+  launchGraceMs: 500,
+  launchPollMs: 100,
+  /** Lines of the dead pane's output put in the launch error. */
+  diagTailLines: 30,
+} as const;
+
+export interface TmuxBackendOptions {
+  sessionId: string;
+  /** LARKMUX_HOME: FIFOs go in its run/ directory. */
+  home: string;
+  /** `tmux -L <socket>`; null = the user's default server. Ignored when `client` is given. */
+  socket?: string | null;
+  client?: TmuxClient;
+  timing?: Partial<typeof TMUX_BACKEND_TIMING>;
+}
+
+export class TmuxBackend implements SessionBackend {
+  readonly kind = 'tmux' as const;
+  readonly survivesRestart = true;
+  readonly name: string;
+  readonly diagName: string;
+  private readonly client: TmuxClient;
+  private readonly observer: PaneObserver;
+  private readonly timing: typeof TMUX_BACKEND_TIMING;
+  private readonly outputListeners = new Set<(text: string) => void>();
+  private readonly closedListeners = new Set<(closed: ObserverClosed) => void>();
+  private readonly subscriptions: Disposable[] = [];
+
+  constructor(options: TmuxBackendOptions) {
+    this.name = tmuxSessionName(options.sessionId);
+    this.diagName = tmuxDiagName(options.sessionId);
+    this.client = options.client ?? new TmuxClient({ socket: options.socket ?? null });
+    this.timing = { ...TMUX_BACKEND_TIMING, ...options.timing };
+    this.observer = new PipePaneObserver({ client: this.client, target: this.paneTarget, fifoPath: larkmuxPaths(options.home).fifo(options.sessionId) });
+    this.subscriptions.push(
+      this.observer.onText((text) => { for (const l of this.outputListeners) l(text); }),
+      this.observer.onClosed((closed) => { for (const l of this.closedListeners) l(closed); }),
+    );
+  }
+
+  /** `=` makes tmux match the name exactly instead of as a prefix or pattern. */
+  private get sessionTarget(): string { return `=${this.name}`; }
+  private get paneTarget(): string { return `=${this.name}:`; }
+
+  async start(launch?: LaunchSpec): Promise<BackendResult<StartInfo>> {
+    const probe = await this.probe();
+    if (probe.state === 'unknown') return fail('tmux_unavailable', `cannot reach tmux: ${probe.reason}`);
+    let created = false;
+    let warnings: string[] = [];
+    if (probe.state === 'exists' && probe.paneDead) {
+      // A CLI that exited earlier left its pane (remain-on-exit): keep it for inspection, out of the live name.
+      if (!launch) return fail('missing', `the CLI in ${this.name} has exited (status ${probe.exitStatus ?? '?'})`);
+      await this.moveToDiag();
+    }
+    if (probe.state === 'missing' || probe.paneDead) {
+      if (!launch) return fail('missing', `tmux session ${this.name} does not exist`);
+      const res = await this.create(launch);
+      if (!res.ok) return res;
+      created = true;
+      warnings = res.value;
+    }
+    const attached = await this.observer.attach();
+    if (!attached.ok) return attached;
+    return { ok: true, value: { name: this.name, created, warnings } };
+  }
+
+  onOutput(listener: (text: string) => void): Disposable {
+    this.outputListeners.add(listener);
+    return { dispose: () => { this.outputListeners.delete(listener); } };
+  }
+
+  onObserverClosed(listener: (closed: ObserverClosed) => void): Disposable {
+    this.closedListeners.add(listener);
+    return { dispose: () => { this.closedListeners.delete(listener); } };
+  }
+
+  /** Consumer backpressure, passed to the observer (which closes the pipe if the pause lasts too long). */
+  pauseOutput(): void { this.observer.pause(); }
+  resumeOutput(): void { this.observer.resume(); }
+
+  async capture(options: CaptureOptions = {}): Promise<BackendResult<string>> {
+    const args = ['capture-pane', '-p', '-t', this.paneTarget];
+    if (options.escapes) args.push('-e');
+    if (options.historyLines && options.historyLines > 0) args.push('-S', String(-options.historyLines));
+    const res = await this.client.run(args);
+    if (!res.ok) return this.failFrom(res, 'capture-pane');
+    return { ok: true, value: res.stdout.endsWith('\n') ? res.stdout.slice(0, -1) : res.stdout };
+  }
+
+  async sendText(text: string): Promise<BackendResult> {
+    const plan = planTextInput(text);
+    if (plan.method === 'none') return OK;
+    if (plan.method === 'type') {
+      // -l: every character literally (no key names); `--` so a leading `-` is text, not a flag.
+      return this.check(await this.client.run(['send-keys', '-t', this.paneTarget, '-l', '--', plan.text]), 'send-keys');
+    }
+    const buffer = `lmx-in-${randomBytes(6).toString('hex')}`;
+    const loaded = await this.client.run(['load-buffer', '-b', buffer, '-'], { input: plan.text });
+    if (!loaded.ok) return this.failFrom(loaded, 'load-buffer');
+    // -p: bracketed paste when the app asked for it (mode 2004), so the lines are one submission; -d deletes the buffer.
+    const pasted = await this.client.run(['paste-buffer', '-p', '-d', '-b', buffer, '-t', this.paneTarget]);
+    if (!pasted.ok) await this.client.run(['delete-buffer', '-b', buffer]);
+    return this.check(pasted, 'paste-buffer');
+  }
+
+  async sendKey(key: KeyName): Promise<BackendResult> {
+    return this.check(await this.client.run(['send-keys', '-t', this.paneTarget, tmuxKeyName(key)]), 'send-keys');
+  }
+
+  async resize(cols: number, rows: number): Promise<BackendResult> {
+    return this.check(await this.client.run(['resize-window', '-t', this.paneTarget, '-x', String(cols), '-y', String(rows)]), 'resize-window');
+  }
+
+  async probe(): Promise<ProbeResult> {
+    const res = await this.client.run(['display-message', '-p', '-t', this.paneTarget, '#{pane_pid} #{pane_dead} #{pane_dead_status}']);
+    if (!res.ok) {
+      if (res.code === 'not_found' || res.code === 'no_server') return { state: 'missing' };
+      return { state: 'unknown', reason: res.message };
+    }
+    const [pid, dead, status] = res.stdout.trim().split(' ');
+    const toInt = (s: string | undefined): number | null => (s && /^\d+$/.test(s) ? Number(s) : null);
+    return { state: 'exists', panePid: toInt(pid), paneDead: dead === '1', exitStatus: toInt(status) };
+  }
+
+  async kill(): Promise<BackendResult> {
+    await this.observer.detach();
+    const res = await this.client.run(['kill-session', '-t', this.sessionTarget]);
+    if (!res.ok && (res.code === 'not_found' || res.code === 'no_server')) return OK;
+    return this.check(res, 'kill-session');
+  }
+
+  async detach(): Promise<void> {
+    await this.observer.detach();
+  }
+
+  async dispose(): Promise<void> {
+    await this.observer.dispose();
+    for (const s of this.subscriptions) s.dispose();
+    this.outputListeners.clear();
+    this.closedListeners.clear();
+  }
+
+  /** new-session from an argv, then watch briefly for an immediate exit. Returns the env warnings. */
+  private async create(launch: LaunchSpec): Promise<BackendResult<string[]>> {
+    const { env, warnings } = filterLaunchEnv(launch.env);
+    // With two or more arguments tmux execvp()s them; with one it runs `default-shell -c <arg>`, which would
+    // interpret it. `env -- prog` makes even a lone program an argv (env then execs it under the same PID).
+    const argv = launch.argv.length === 1 ? ['env', '--', ...launch.argv] : [...launch.argv];
+    if (argv.length === 0) throw new Error('LaunchSpec.argv is empty');
+    const newSession = [
+      'new-session', '-d', '-s', this.name, '-x', String(launch.cols), '-y', String(launch.rows),
+      '-c', escapeTmuxFormat(launch.cwd),
+      ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+      '--', ...argv,
+    ];
+    // One invocation: tmux runs the whole chain before it reaps any child, so remain-on-exit is on before an
+    // instant exit could destroy the pane. window-size manual: an attaching web client must not resize the pane.
+    const res = await this.client.runChain([
+      newSession,
+      ['set-option', '-w', '-t', this.paneTarget, 'remain-on-exit', 'on'],
+      ['set-option', '-w', '-t', this.paneTarget, 'window-size', 'manual'],
+    ]);
+    if (!res.ok) {
+      if (res.code === 'tmux_missing' || res.code === 'timeout') return fail('tmux_unavailable', res.message);
+      await this.client.run(['kill-session', '-t', this.sessionTarget]);
+      return fail('launch_failed', `tmux could not start the CLI: ${res.message}`);
+    }
+    const deadline = Date.now() + this.timing.launchGraceMs;
+    while (Date.now() < deadline) {
+      await sleep(this.timing.launchPollMs);
+      const p = await this.probe();
+      if (p.state === 'exists' && !p.paneDead) continue;
+      const tail = await this.capture({ historyLines: this.timing.diagTailLines * 4 });
+      const lastOutput = tail.ok ? lastLines(tail.value, this.timing.diagTailLines) : '(no output captured)';
+      const status = p.state === 'exists' ? `status ${p.exitStatus ?? '?'}` : 'its session vanished';
+      const kept = p.state === 'exists' ? await this.moveToDiag() : false;
+      return fail('launch_exited', [
+        // Only the program name: arguments may carry tokens.
+        `the CLI exited right after launch (${status}): ${launch.argv[0]}`,
+        kept ? `its pane is kept as tmux session ${this.diagName} for inspection` : 'no pane was left to inspect',
+        `last output:\n${lastOutput}`,
+      ].join('\n'));
+    }
+    return { ok: true, value: warnings };
+  }
+
+  /** Renames the live session to the diagnostic name, replacing an older diagnostic session. */
+  private async moveToDiag(): Promise<boolean> {
+    await this.client.run(['kill-session', '-t', `=${this.diagName}`]);
+    const res = await this.client.run(['rename-session', '-t', this.sessionTarget, this.diagName]);
+    if (!res.ok) await this.client.run(['kill-session', '-t', this.sessionTarget]);
+    return res.ok;
+  }
+
+  private check(res: TmuxResult, what: string): BackendResult {
+    return res.ok ? OK : this.failFrom(res, what);
+  }
+
+  private failFrom(res: Extract<TmuxResult, { ok: false }>, what: string): Failure {
+    if (res.code === 'not_found' || res.code === 'no_server') return fail('missing', `${what}: tmux session ${this.name} does not exist`);
+    if (res.code === 'tmux_missing' || res.code === 'timeout') return fail('tmux_unavailable', `${what}: ${res.message}`);
+    return fail('command_failed', `${what}: ${res.message}`);
+  }
+}
+
+type Failure = Extract<BackendResult, { ok: false }>;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function lastLines(text: string, n: number): string {
+  const lines = text.replace(/\s+$/, '').split('\n');
+  return lines.slice(-n).join('\n');
+}

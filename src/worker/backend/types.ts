@@ -1,0 +1,93 @@
+// The SessionBackend contract: how a worker creates, observes, types into and ends the pane a CLI runs in.
+import type { BackendKind } from '../../shared/ipc.js';
+import type { KeyName } from '../../shared/keys.js';
+
+export type BackendErrorCode =
+  /** No tmux binary, or the server could not be reached or answered in time. */
+  | 'tmux_unavailable'
+  /** The session does not exist (and no launch spec was given to create it). */
+  | 'missing'
+  /** tmux refused the launch (bad cwd, bad argv...). */
+  | 'launch_failed'
+  /** The CLI started but exited at once; its pane was kept under a diagnostic name. */
+  | 'launch_exited'
+  /** The pane observer could not be set up (FIFO, pipe-pane). */
+  | 'observer_failed'
+  /** Any other command that tmux (or the pty) refused. */
+  | 'command_failed';
+
+export type BackendResult<T = void> =
+  | { ok: true; value: T }
+  | { ok: false; code: BackendErrorCode; message: string };
+
+export interface Disposable {
+  dispose(): void;
+}
+
+/** What to run when the session has to be created. `argv[0]` is the program; nothing is passed through a shell. */
+export interface LaunchSpec {
+  argv: readonly string[];
+  cwd: string;
+  /** Extra environment for this CLI only; reserved keys are refused with a warning. */
+  env: Readonly<Record<string, string>>;
+  cols: number;
+  rows: number;
+}
+
+export interface StartInfo {
+  /** tmux session name (or a label for the pty). */
+  name: string;
+  /** false = an existing session was re-attached. */
+  created: boolean;
+  /** Human-readable warnings, e.g. refused env keys (never their values). */
+  warnings: string[];
+}
+
+export type ProbeResult =
+  | { state: 'exists'; panePid: number | null; paneDead: boolean; exitStatus: number | null }
+  | { state: 'missing' }
+  | { state: 'unknown'; reason: string };
+
+export interface CaptureOptions {
+  /** Keep colours and attributes as escape sequences (`capture-pane -e`). */
+  escapes?: boolean;
+  /** Also include this many lines of scrollback above the visible screen. */
+  historyLines?: number;
+}
+
+/** Why output stopped flowing: the pane closed its pipe, the observer was stalled, or someone else replaced it. */
+export interface ObserverClosed {
+  reason: 'pipe_closed' | 'stalled' | 'error';
+  message: string;
+}
+
+export interface SessionBackend {
+  readonly kind: BackendKind;
+  /** false for the pty fallback: its CLI dies with the worker. `doctor` and the first card say so. */
+  readonly survivesRestart: boolean;
+  readonly name: string;
+  /** Create the session (when `launch` is given and it is missing) or re-attach to it, and start observing. */
+  start(launch?: LaunchSpec): Promise<BackendResult<StartInfo>>;
+  /** Decoded output text, in order, split anywhere but never inside a character. */
+  onOutput(listener: (text: string) => void): Disposable;
+  onObserverClosed(listener: (closed: ObserverClosed) => void): Disposable;
+  /** The screen as text (rows joined with `\n`). */
+  capture(options?: CaptureOptions): Promise<BackendResult<string>>;
+  /** Types text literally; multi-line or long text goes in as one bracketed paste. */
+  sendText(text: string): Promise<BackendResult>;
+  sendKey(key: KeyName): Promise<BackendResult>;
+  resize(cols: number, rows: number): Promise<BackendResult>;
+  probe(): Promise<ProbeResult>;
+  /** Ends the CLI and its session. Killing a missing session is not an error. */
+  kill(): Promise<BackendResult>;
+  /** Stops observing and leaves the CLI running. */
+  detach(): Promise<void>;
+  /** detach() plus dropping every listener; the object is unusable afterwards. */
+  dispose(): Promise<void>;
+}
+
+export function fail(code: BackendErrorCode, message: string): { ok: false; code: BackendErrorCode; message: string } {
+  return { ok: false, code, message };
+}
+
+export const OK: { ok: true; value: undefined } = { ok: true, value: undefined };

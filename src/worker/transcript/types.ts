@@ -1,0 +1,40 @@
+// What a transcript parser turns a CLI's own JSONL records into: user turns, turn ends, and the native session id.
+
+/** One thing the worker learns from the CLI's transcript. */
+export type TranscriptEvent =
+  /** A prompt a person (or the bridge) submitted; tool results and harness notes are not user turns. */
+  | { kind: 'user_turn'; text: string }
+  /** The CLI finished answering; `finalText` is the assistant's visible text for that turn ('' when it wrote none). */
+  | { kind: 'turn_end'; finalText: string }
+  /** The CLI's own session id, for `--resume` and for locating the transcript again. */
+  | { kind: 'identity'; nativeSessionId: string };
+
+/**
+ * Turns parsed JSONL records into events, one record at a time. Stateful (it remembers the assistant text
+ * of the turn in progress), pure otherwise: no clocks, no files.
+ */
+export interface TranscriptParser {
+  /** Feeds one parsed JSON line; returns the events it completes (usually none). */
+  push(record: unknown): TranscriptEvent[];
+  /**
+   * Called when the file has been quiet for a while. Gemini has no end-of-turn record and may re-append a
+   * reply with tool calls added, so its parser waits for this before declaring a turn over; others return [].
+   */
+  settle(): TranscriptEvent[];
+}
+
+/** Runs a parser over a whole array of records, then settles it: for tests and for one-shot reads. */
+export function parseAll(parser: TranscriptParser, records: readonly unknown[]): TranscriptEvent[] {
+  const out: TranscriptEvent[] = [];
+  for (const r of records) out.push(...parser.push(r));
+  out.push(...parser.settle());
+  return out;
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}

@@ -1,0 +1,236 @@
+// The worker's web terminal: HTTP (the bundled page) + WebSocket on 127.0.0.1, one tmux attach per browser.
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
+import pty from 'node-pty';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { WEBTERM_CLOSE, WEBTERM_LIMITS, type WheelRequest } from '../shared/webterm-protocol.js';
+import type { Authorize, WebAccess } from './webterm/authorize.js';
+import { WebTermConnection } from './webterm/connection.js';
+import { StaticFiles } from './webterm/static-files.js';
+import {
+  TmuxPaneControl, attachArgs, execTmuxRunner, tmuxClientEnv, type ClientSize, type TmuxRunner,
+} from './webterm/tmux-pane.js';
+
+export type { Authorize, WebAccess } from './webterm/authorize.js';
+export { authorizeFromProxy } from './webterm/authorize.js';
+
+export const WEBTERM_TIMING = {
+  /** How often the window size is re-read while browsers are connected: a `resize` is rare, 2 s of lag is fine. */
+  sizePollMs: 2_000,
+  /** How long dispose() waits for tmux clients to exit after SIGHUP before moving on. */
+  disposeWaitMs: 2_000,
+} as const;
+
+export interface WebAuditEntry {
+  at: string;
+  event: 'web_write_connect' | 'web_write_disconnect';
+  userId: string;
+  sessionId: string;
+}
+
+export interface WebTermLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
+}
+
+export interface WebTerminalOptions {
+  /** tmux -L socket name; null = the default server. */
+  tmuxSocket: string | null;
+  /** The tmux session (`lmx-…`) to show. */
+  tmuxName: string;
+  /** Session id for audit entries (defaults to tmuxName). */
+  sessionId?: string;
+  /** Folder of the bundled page: dist/web (index.html, main.js, main.css, style.css). */
+  staticDir: string;
+  /** Decides every HTTP request and WebSocket upgrade; null = 403. Use authorizeFromProxy(secret) behind WebProxy. */
+  authorize: Authorize;
+  /** One call per write connection opened or closed (who and when — never what was typed). */
+  audit(entry: WebAuditEntry): void;
+  log: WebTermLog;
+  /** Injected for tests; defaults to execFile('tmux'). */
+  runTmux?: TmuxRunner;
+  now?: () => number;
+}
+
+export type StartResult = { ok: true; port: number } | { ok: false; code: 'listen_failed'; message: string };
+
+export class WebTerminalServer {
+  private readonly http: Server;
+  private readonly wss: WebSocketServer;
+  private readonly pane: TmuxPaneControl;
+  private readonly files: StaticFiles;
+  private readonly connections = new Set<WebTermConnection>();
+  private readonly exits = new Set<Promise<void>>();
+  private pinned = false;
+  private sizeTimer: NodeJS.Timeout | null = null;
+  private wheelChain: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+  private listeningPort: number | null = null;
+
+  constructor(private readonly opts: WebTerminalOptions) {
+    this.pane = new TmuxPaneControl(opts.runTmux ?? execTmuxRunner(opts.tmuxSocket), opts.tmuxName);
+    this.files = new StaticFiles(opts.staticDir);
+    this.http = createServer((req, res) => {
+      const access = this.opts.authorize(req);
+      if (!access) {
+        res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' }).end('Forbidden\n');
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { allow: 'GET, HEAD' }).end();
+        return;
+      }
+      void this.files.serve(pathOf(req), res, req.method === 'HEAD');
+    });
+    this.wss = new WebSocketServer({ noServer: true, maxPayload: WEBTERM_LIMITS.frameChars * 4 });
+    this.http.on('upgrade', (req, socket) => void this.upgrade(req, socket));
+  }
+
+  /** Listens on 127.0.0.1 at an ephemeral port (only the daemon's proxy connects). */
+  start(): Promise<StartResult> {
+    return new Promise((resolve) => {
+      this.http.once('error', (e) => resolve({ ok: false, code: 'listen_failed', message: e.message }));
+      this.http.listen(0, '127.0.0.1', () => {
+        this.listeningPort = (this.http.address() as AddressInfo).port;
+        resolve({ ok: true, port: this.listeningPort });
+      });
+    });
+  }
+
+  get port(): number | null {
+    return this.listeningPort;
+  }
+
+  get connectionCount(): { read: number; write: number } {
+    let read = 0;
+    for (const c of this.connections) if (c.readOnly) read++;
+    return { read, write: this.connections.size - read };
+  }
+
+  /** Closes every open write connection (grants revoked). Returns how many were closed. */
+  revokeWrites(): number {
+    let n = 0;
+    for (const c of [...this.connections]) {
+      if (c.readOnly) continue;
+      c.close(WEBTERM_CLOSE.revoked, 'write access revoked');
+      n++;
+    }
+    return n;
+  }
+
+  /** Re-reads the window size and resizes every client to it (call after the worker resized the window). */
+  async refreshSize(): Promise<void> {
+    if (this.connections.size === 0) return;
+    const size = await this.pane.clientSize();
+    if (size) for (const c of this.connections) c.resize(size);
+  }
+
+  private async upgrade(req: IncomingMessage, socket: Duplex): Promise<void> {
+    const access = this.disposed ? null : this.opts.authorize(req);
+    if (!access || pathOf(req) !== '/ws') {
+      socket.end(`HTTP/1.1 ${access ? '404 Not Found' : '403 Forbidden'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    const size = await this.prepare();
+    if (!size || this.disposed) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    this.wss.handleUpgrade(req, socket, Buffer.alloc(0), (ws) => this.accept(ws, access, size));
+  }
+
+  /** Before the first attach: pin the window size so no browser ever resizes the pane. */
+  private async prepare(): Promise<ClientSize | null> {
+    if (!this.pinned) {
+      const res = await this.pane.pinWindowSize();
+      if (!res.ok) {
+        this.opts.log.warn({ tmuxName: this.opts.tmuxName, message: res.message }, 'web terminal: cannot pin window size');
+        return null;
+      }
+      this.pinned = true;
+    }
+    return this.pane.clientSize();
+  }
+
+  private accept(ws: WebSocket, access: WebAccess, size: ClientSize): void {
+    const readOnly = access.mode === 'read';
+    const child = pty.spawn('tmux', attachArgs(this.opts.tmuxSocket, this.opts.tmuxName, readOnly), {
+      name: 'xterm-256color',
+      cols: size.cols,
+      rows: size.rows,
+      env: tmuxClientEnv(),
+      encoding: null,
+    } as pty.IPtyForkOptions);
+    const exited: Promise<void> = new Promise<void>((resolve) => child.onExit(() => resolve())).then(() => void this.exits.delete(exited));
+    this.exits.add(exited);
+    const conn = new WebTermConnection({
+      ws,
+      access,
+      pty: child,
+      size,
+      wheel: (req) => this.wheel(req),
+      onClosed: (c) => this.closed(c),
+      log: this.opts.log,
+    });
+    this.connections.add(conn);
+    if (access.mode === 'write') this.auditWrite('web_write_connect', access.userId);
+    this.opts.log.info({ tmuxName: this.opts.tmuxName, mode: access.mode }, 'web terminal: client connected');
+    this.startSizePoll();
+  }
+
+  private closed(conn: WebTermConnection): void {
+    if (!this.connections.delete(conn)) return;
+    if (conn.access.mode === 'write') this.auditWrite('web_write_disconnect', conn.access.userId);
+    this.opts.log.info({ tmuxName: this.opts.tmuxName, mode: conn.access.mode, droppedFrames: conn.dropped }, 'web terminal: client disconnected');
+    if (this.connections.size === 0) this.stopSizePoll();
+  }
+
+  private auditWrite(event: WebAuditEntry['event'], userId: string): void {
+    const at = new Date((this.opts.now ?? Date.now)()).toISOString();
+    this.opts.audit({ at, event, userId, sessionId: this.opts.sessionId ?? this.opts.tmuxName });
+  }
+
+  /** Wheel frames from all clients run one after another, so tmux sees them in the order they arrived. */
+  private wheel(req: WheelRequest): void {
+    this.wheelChain = this.wheelChain.then(async () => {
+      if (this.disposed) return;
+      const res = await this.pane.wheel(req);
+      if (!res.ok) this.opts.log.debug({ message: res.message }, 'web terminal: wheel failed');
+    });
+  }
+
+  private startSizePoll(): void {
+    if (this.sizeTimer) return;
+    this.sizeTimer = setInterval(() => void this.refreshSize(), WEBTERM_TIMING.sizePollMs);
+    this.sizeTimer.unref();
+  }
+
+  private stopSizePoll(): void {
+    if (this.sizeTimer) clearInterval(this.sizeTimer);
+    this.sizeTimer = null;
+  }
+
+  /** Closes every connection, kills every tmux client it started, and stops listening. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.stopSizePoll();
+    for (const c of [...this.connections]) c.close(WEBTERM_CLOSE.shutdown, 'server stopping');
+    const waitExits = Promise.all([...this.exits]);
+    await Promise.race([waitExits, new Promise((r) => setTimeout(r, WEBTERM_TIMING.disposeWaitMs).unref())]);
+    await this.wheelChain.catch(() => undefined);
+    this.wss.close();
+    await new Promise<void>((resolve) => {
+      this.http.close(() => resolve());
+      this.http.closeAllConnections();
+    });
+  }
+}
+
+function pathOf(req: IncomingMessage): string {
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+}

@@ -1,0 +1,4 @@
+// Entry point of the fake Feishu open platform used by integration and e2e tests.
+export * from './fake-feishu.js';
+export { CODES, PLATFORM_LIMITS } from './validate.js';
+export { decodeFrame, encodeFrame, type Frame } from './pbbp2.js';

@@ -1,0 +1,173 @@
+// The fake platform's recorded state: apps, tokens, messages, uploads, reactions, calls, injected failures.
+import { hexId } from './envelopes.js';
+
+export interface FakeAppSpec {
+  appId: string;
+  appSecret: string;
+  botName?: string;
+  botOpenId?: string;
+  tenantKey?: string;
+  /** When set, events for this app are POSTed here (webhook mode) instead of pushed over the websocket. */
+  webhook?: { url: string; encryptKey?: string };
+}
+
+export interface FakeApp {
+  appId: string;
+  appSecret: string;
+  botName: string;
+  botOpenId: string;
+  tenantKey: string;
+  webhook?: { url: string; encryptKey?: string };
+}
+
+export type EndpointName = 'token' | 'ws_endpoint' | 'send' | 'reply' | 'patch' | 'upload' | 'reaction' | 'bot_info';
+
+export interface Failure {
+  status: number;
+  code: number;
+  msg?: string;
+  headers?: Record<string, string>;
+}
+
+export interface RecordedCall {
+  endpoint: EndpointName;
+  appId?: string;
+  method: string;
+  path: string;
+  status: number;
+  code: number;
+  msg?: string;
+  /** For message endpoints: the message sent, replied to or patched. */
+  messageId?: string;
+  at: number;
+}
+
+export interface FakeMessage {
+  messageId: string;
+  appId: string;
+  chatId: string;
+  chatType: 'p2p' | 'group';
+  msgType: string;
+  /** Parsed content of the current version. */
+  content: unknown;
+  /** Every version, oldest first: [0] is what was sent, then each accepted PATCH. */
+  history: unknown[];
+  /** The message this one replies to. */
+  parentId?: string;
+  rootId?: string;
+  threadId?: string;
+  replyInThread: boolean;
+  deleted: boolean;
+  /** Past Feishu's update window: PATCH fails with "too old". */
+  expired: boolean;
+  createdAt: number;
+  /** Patch times, for the per-message 5/s limit. */
+  patchTimes: number[];
+}
+
+export interface InboundRecord {
+  messageId: string;
+  appId: string;
+  chatId: string;
+  chatType: 'p2p' | 'group';
+  rootId?: string;
+  threadId?: string;
+}
+
+export interface FakeUpload {
+  imageKey: string;
+  appId: string;
+  imageType: string;
+  size: number;
+  bytes: Buffer;
+}
+
+export interface FakeReaction {
+  reactionId: string;
+  messageId: string;
+  appId: string;
+  emoji: string;
+}
+
+interface TokenInfo {
+  appId: string;
+  expiresAt: number;
+  revoked: boolean;
+}
+
+let counter = 0;
+export function nextId(prefix: string): string {
+  counter += 1;
+  return `${prefix}${hexId(12)}${counter.toString(16).padStart(4, '0')}`;
+}
+
+export class FakeState {
+  readonly apps = new Map<string, FakeApp>();
+  readonly calls: RecordedCall[] = [];
+  readonly messages: FakeMessage[] = [];
+  readonly inbound = new Map<string, InboundRecord>();
+  readonly uploads: FakeUpload[] = [];
+  readonly reactions: FakeReaction[] = [];
+  private readonly tokens = new Map<string, TokenInfo>();
+  private readonly failures = new Map<EndpointName, Failure[]>();
+  /** Counts how many tenant tokens were issued per app (token cache tests). */
+  readonly tokensIssued = new Map<string, number>();
+
+  constructor(private readonly tokenTtlSec: () => number) {}
+
+  addApp(spec: FakeAppSpec): FakeApp {
+    const app: FakeApp = {
+      appId: spec.appId,
+      appSecret: spec.appSecret,
+      botName: spec.botName ?? `Bot-${spec.appId.slice(-4)}`,
+      botOpenId: spec.botOpenId ?? `ou_${hexId(16)}`,
+      tenantKey: spec.tenantKey ?? hexId(8),
+      webhook: spec.webhook,
+    };
+    this.apps.set(app.appId, app);
+    return app;
+  }
+
+  issueToken(appId: string): { token: string; expire: number } {
+    const token = `t-${hexId(20)}`;
+    const expire = this.tokenTtlSec();
+    this.tokens.set(token, { appId, expiresAt: Date.now() + expire * 1000, revoked: false });
+    this.tokensIssued.set(appId, (this.tokensIssued.get(appId) ?? 0) + 1);
+    return { token, expire };
+  }
+
+  /** Resolves a bearer token to its app, or says why it is refused. */
+  checkToken(authorization: string | undefined): { ok: true; appId: string } | { ok: false; code: number; msg: string } {
+    const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1];
+    if (!token) return { ok: false, code: 99991661, msg: 'Missing access token for authorization' };
+    const info = this.tokens.get(token);
+    if (!info || info.revoked || info.expiresAt <= Date.now()) return { ok: false, code: 99991663, msg: 'Invalid access token for authorization' };
+    return { ok: true, appId: info.appId };
+  }
+
+  revokeTokens(appId?: string): void {
+    for (const info of this.tokens.values()) if (!appId || info.appId === appId) info.revoked = true;
+  }
+
+  failNext(endpoint: EndpointName, n: number, failure: Failure): void {
+    const list = this.failures.get(endpoint) ?? [];
+    for (let i = 0; i < n; i++) list.push(failure);
+    this.failures.set(endpoint, list);
+  }
+
+  takeFailure(endpoint: EndpointName): Failure | undefined {
+    return this.failures.get(endpoint)?.shift();
+  }
+
+  pendingFailures(endpoint: EndpointName): number {
+    return this.failures.get(endpoint)?.length ?? 0;
+  }
+
+  message(id: string): FakeMessage | undefined {
+    return this.messages.find((m) => m.messageId === id);
+  }
+
+  knownImage(appId: string, key: string): boolean {
+    return this.uploads.some((u) => u.appId === appId && u.imageKey === key);
+  }
+}

@@ -1,0 +1,33 @@
+// Test helper: an isolated tmux server per test (`tmux -L lmx-t-<random>`) that is always killed afterwards.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+
+export interface TmuxRunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface TestTmuxServer {
+  /** The `-L` socket name; pass it to code under test. */
+  socket: string;
+  /** Runs `tmux -L <socket> ...args` (argv, no shell); never rejects. */
+  run(args: readonly string[]): Promise<TmuxRunResult>;
+  /** Kills the server (and every session on it). Safe to call twice. */
+  kill(): Promise<void>;
+}
+
+export function makeTmuxServer(): TestTmuxServer {
+  const socket = `lmx-t-${randomBytes(5).toString('hex')}`;
+  const env = { ...process.env };
+  delete env.TMUX;
+  delete env.TMUX_PANE;
+  const run = (args: readonly string[]): Promise<TmuxRunResult> =>
+    new Promise((resolve) => {
+      execFile('tmux', ['-L', socket, ...args], { env, timeout: 10_000 }, (err, stdout, stderr) => {
+        const code = err ? (typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      });
+    });
+  return { socket, run, kill: async () => { await run(['kill-server']); } };
+}

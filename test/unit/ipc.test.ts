@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { IPC_PROTOCOL_VERSION, parseDaemonToWorker, parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon } from '../../src/shared/ipc.js';
+import { serialize, deserialize } from 'node:v8';
+
+const sid = '0123456789abcdef0123456789abcdef';
+
+const daemonToWorker: DaemonToWorker[] = [
+  {
+    type: 'init', protocol: IPC_PROTOCOL_VERSION, sessionId: sid, sessionKey: 'om_root::cli_a1b2c3d4e5f60718', home: '/tmp/h',
+    cli: 'claude-code', cwd: '/srv/app', env: { FOO: 'bar' }, backend: 'tmux', tmuxSocket: null, tmuxName: 'lmx-01234567',
+    resume: { mode: 'resume', nativeSessionId: 'abc' }, display: 'screenshot', cols: 120, rows: 40,
+  },
+  { type: 'init', protocol: IPC_PROTOCOL_VERSION, sessionId: sid, sessionKey: 'k', home: '/h', cli: { command: 'htop', args: ['-d', '5'], readyPattern: 'F10' }, cwd: '/', env: {}, backend: 'pty', tmuxSocket: 'lmx', tmuxName: 'lmx-01234567', resume: { mode: 'new' }, display: 'text', cols: 80, rows: 24 },
+  { type: 'input', turnId: 't1', text: 'look at the 5xx in order-service; 你好 🚀 $(rm -rf /)', requester: { userId: 'ou_1', name: 'Ann' } },
+  { type: 'raw_input', turnId: 't2', text: '/compact' },
+  { type: 'key', key: 'ctrl_c', by: { userId: 'ou_1' } },
+  { type: 'selection_choice', promptId: 'p1', optionIndex: 1 },
+  { type: 'set_display', mode: 'hidden' },
+  { type: 'capture_now' },
+  { type: 'resize', cols: 200, rows: 60 },
+  { type: 'close', mode: 'detach' },
+];
+
+const workerToDaemon: WorkerToDaemon[] = [
+  { type: 'ready', webPort: 40123, viewToken: 'v'.repeat(43) },
+  { type: 'status', status: 'working', screenText: '⏺ Reading file…', detail: 'spinner' },
+  { type: 'screenshot', png: Buffer.from([0x89, 0x50, 0x4e, 0x47]), hash: 'deadbeef', cols: 120, rows: 40 },
+  { type: 'selection', promptId: 'p1', title: 'Do you want to proceed?', options: [{ label: 'Yes' }, { label: 'No' }], defaultIndex: 0, kind: 'permission' },
+  { type: 'input_delivered', turnId: 't1', evidence: 'transcript', enterRetries: 1 },
+  { type: 'input_failed', turnId: 't1', reason: 'text still in the composer after a second Enter' },
+  { type: 'final_output', turnId: 't1', text: 'FAKE-REPLY: hi' },
+  { type: 'cli_identity', nativeSessionId: 'f00', transcriptPath: '/h/.claude/projects/x/f00.jsonl', pid: 123 },
+  { type: 'cli_exit', code: 1, logTail: 'panic' },
+  { type: 'error', code: 'tmux_missing', message: 'tmux is not installed' },
+  { type: 'heartbeat', at: 1 },
+];
+
+describe('IPC schemas', () => {
+  it.each(daemonToWorker.map((m) => [m.type, m] as const))('daemon→worker %s round-trips through v8 serialisation', (_t, msg) => {
+    const res = parseDaemonToWorker(deserialize(serialize(msg)));
+    expect(res).toEqual({ ok: true, msg });
+  });
+
+  it.each(workerToDaemon.map((m) => [m.type, m] as const))('worker→daemon %s round-trips through v8 serialisation', (_t, msg) => {
+    const res = parseWorkerToDaemon(deserialize(serialize(msg)));
+    expect(res.ok).toBe(true);
+    if (res.ok && msg.type === 'screenshot' && res.msg.type === 'screenshot') {
+      expect(Buffer.from(res.msg.png)).toEqual(Buffer.from(msg.png));
+    } else if (res.ok) {
+      expect(res.msg).toEqual(msg);
+    }
+  });
+
+  const malformed: [string, unknown, RegExp][] = [
+    ['not an object', 'hello', /message/],
+    ['null', null, /message/],
+    ['unknown type', { type: 'explode' }, /type/],
+    ['missing fields', { type: 'input', text: 'x' }, /turnId|requester/],
+    ['wrong field type', { type: 'resize', cols: '120', rows: 40 }, /cols/],
+    ['out of range', { type: 'resize', cols: 5, rows: 40 }, /cols/],
+    ['unknown key name', { type: 'key', key: 'C-c; kill-server' }, /key/],
+    ['extra field', { type: 'capture_now', extra: 'x'.repeat(10) }, /extra|Unrecognized/i],
+    ['huge text', { type: 'input', turnId: 't', text: 'x'.repeat(2_000_000), requester: { userId: 'u' } }, /text/],
+    ['old protocol', { ...daemonToWorker[0], protocol: 0 }, /protocol/],
+    ['bad session id', { ...daemonToWorker[0], sessionId: '../../etc' }, /sessionId/],
+  ];
+  it.each(malformed)('daemon→worker rejects %s with a reason', (_name, raw, reason) => {
+    const res = parseDaemonToWorker(raw);
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(res.reason).toMatch(reason);
+  });
+
+  const badFromWorker: [string, unknown, RegExp][] = [
+    ['status not in the set', { type: 'status', status: 'dancing' }, /status/],
+    ['empty png', { type: 'screenshot', png: new Uint8Array(0), hash: 'deadbeef', cols: 80, rows: 24 }, /png/],
+    ['png not bytes', { type: 'screenshot', png: 'iVBOR', hash: 'deadbeef', cols: 80, rows: 24 }, /png/],
+    ['selection without options', { type: 'selection', promptId: 'p', title: 't', options: [], defaultIndex: 0, kind: 'menu' }, /options/],
+    ['huge screen text', { type: 'status', status: 'idle', screenText: 'x'.repeat(300_000) }, /screenText/],
+    ['huge extra field', { type: 'heartbeat', at: 1, junk: 'x'.repeat(100_000) }, /Unrecognized|junk/i],
+  ];
+  it.each(badFromWorker)('worker→daemon rejects %s with a reason', (_name, raw, reason) => {
+    const res = parseWorkerToDaemon(raw);
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(res.reason).toMatch(reason);
+  });
+});
