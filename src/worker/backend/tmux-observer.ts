@@ -122,8 +122,10 @@ export class PipePaneObserver implements PaneObserver {
 
   /** Closes the pane's pipe and our FIFO; the CLI keeps running. */
   async detach(): Promise<void> {
-    if (this.socket) await this.stopPipe();
+    // Our read side first, so the pipe's EOF is not reported as the pane closing it.
+    const hadPipe = this.socket !== null;
     await this.closeReader(null);
+    if (hadPipe) await this.stopPipe();
     await unlinkAsync(this.options.fifoPath).catch(() => undefined);
   }
 

@@ -131,12 +131,13 @@ export class TmuxBackend implements SessionBackend {
   }
 
   async probe(): Promise<ProbeResult> {
-    const res = await this.client.run(['display-message', '-p', '-t', this.paneTarget, '#{pane_pid} #{pane_dead} #{pane_dead_status}']);
+    // list-panes, not display-message: tmux 3.3a's display-message prints an empty line for a missing target.
+    const res = await this.client.run(['list-panes', '-t', this.paneTarget, '-F', '#{pane_pid} #{pane_dead} #{pane_dead_status}']);
     if (!res.ok) {
       if (res.code === 'not_found' || res.code === 'no_server') return { state: 'missing' };
       return { state: 'unknown', reason: res.message };
     }
-    const [pid, dead, status] = res.stdout.trim().split(' ');
+    const [pid, dead, status] = (res.stdout.split('\n')[0] ?? '').split(' ');
     const toInt = (s: string | undefined): number | null => (s && /^\d+$/.test(s) ? Number(s) : null);
     return { state: 'exists', panePid: toInt(pid), paneDead: dead === '1', exitStatus: toInt(status) };
   }
@@ -187,8 +188,10 @@ export class TmuxBackend implements SessionBackend {
     const deadline = Date.now() + this.timing.launchGraceMs;
     while (Date.now() < deadline) {
       await sleep(this.timing.launchPollMs);
-      const p = await this.probe();
+      let p = await this.probe();
       if (p.state === 'exists' && !p.paneDead) continue;
+      // tmux may notice the pty closing before it reaps the child; the exit status follows a moment later.
+      if (p.state === 'exists' && p.exitStatus === null) { await sleep(this.timing.launchPollMs); p = await this.probe(); }
       const tail = await this.capture({ historyLines: this.timing.diagTailLines * 4 });
       const lastOutput = tail.ok ? lastLines(tail.value, this.timing.diagTailLines) : '(no output captured)';
       const status = p.state === 'exists' ? `status ${p.exitStatus ?? '?'}` : 'its session vanished';
