@@ -42,10 +42,24 @@ export function fontFor(flags: number, kind: 'narrow' | 'wide' | 'emoji', px: nu
   return `${px}px ${FONT_ALIASES.emoji}`;
 }
 
+/**
+ * A terminal shows one glyph per cell: no ligatures (JetBrains Mono joins "//", "--", "->"), no contextual
+ * alternates, no kerning or contextual CJK punctuation spacing, else a run would differ from its cells.
+ */
+export function setTerminalShaping(ctx: SKRSContext2D): void {
+  ctx.fontVariantLigatures = 'none';
+  ctx.fontKerning = 'none';
+  ctx.fontFeatureSettings = '"liga" 0, "clig" 0, "calt" 0, "kern" 0, "chws" 0, "palt" 0, "halt" 0';
+}
+
 /** Glyph advances measured once per (font, text); text drawing decisions depend only on these. */
 export class GlyphMeasurer {
   private readonly cache = new Map<string, number>();
   private readonly ctx = createCanvas(8, 8).getContext('2d');
+
+  constructor() {
+    setTerminalShaping(this.ctx);
+  }
 
   advance(font: string, text: string): number {
     const key = `${font}\u0000${text}`;
@@ -96,6 +110,7 @@ export class Pen {
     this.fill = -1;
     this.spacing = '0px';
     this.ctx.letterSpacing = '0px';
+    setTerminalShaping(this.ctx);
   }
 
   setFont(font: string): void {

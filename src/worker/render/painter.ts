@@ -1,0 +1,157 @@
+// The run painter: draws a ScreenGrid on a reused canvas with merged background runs and one fillText per same-style text run.
+import { createCanvas, type Canvas } from '@napi-rs/canvas';
+import { CELL, type ScreenGrid } from './screen-model.js';
+import {
+  classifyCell, decorationRects, drawLoneCell, fontFor, GlyphMeasurer, measureCells, Pen, wideLayout,
+  type CellMetrics,
+} from './cell-glyphs.js';
+
+/**
+ * Wide characters that may share one letter-spaced fillText: a single letter (hanzi, kana, hangul).
+ * Fullwidth punctuation is drawn alone: the shaper squeezes runs of it (，。 measures 21 px, not 28) even with chws/halt off.
+ */
+const BATCHABLE_WIDE = /^\p{L}$/u;
+
+export function canvasSize(m: CellMetrics, cols: number, rows: number): { width: number; height: number } {
+  return { width: Math.round(cols * m.cellWidth), height: rows * m.cellHeight };
+}
+
+/** Paint layers shared with the reference painter: all backgrounds, then all glyphs, then all decorations. */
+export class RunPainter {
+  readonly metrics: CellMetrics;
+  private readonly measurer: GlyphMeasurer;
+  private canvas: Canvas | null = null;
+  private pen: Pen | null = null;
+
+  constructor(measurer: GlyphMeasurer = new GlyphMeasurer()) {
+    this.measurer = measurer;
+    this.metrics = measureCells(measurer);
+  }
+
+  /** Paints the grid; the returned canvas is reused by the next call (encode before painting again). */
+  paint(grid: ScreenGrid): Canvas {
+    const { width, height } = canvasSize(this.metrics, grid.cols, grid.rows);
+    if (!this.canvas || this.canvas.width !== width || this.canvas.height !== height) {
+      this.canvas = createCanvas(width, height);
+      this.pen = new Pen(this.canvas.getContext('2d', { alpha: false }));
+    }
+    const pen = this.pen!;
+    pen.reset();
+    pen.setFill(grid.defaultBg);
+    pen.ctx.fillRect(0, 0, width, height);
+    for (let row = 0; row < grid.rows; row++) this.paintBackgrounds(pen, grid, row);
+    for (let row = 0; row < grid.rows; row++) this.paintGlyphs(pen, grid, row);
+    for (let row = 0; row < grid.rows; row++) this.paintDecorations(pen, grid, row);
+    return this.canvas;
+  }
+
+  private paintBackgrounds(pen: Pen, grid: ScreenGrid, row: number): void {
+    const m = this.metrics;
+    const base = row * grid.cols;
+    let col = 0;
+    while (col < grid.cols) {
+      const bg = grid.bg[base + col]!;
+      let end = col + 1;
+      while (end < grid.cols && grid.bg[base + end] === bg) end++;
+      if (bg !== grid.defaultBg) {
+        // Whole-pixel edges: 8.4 px cells would otherwise leave anti-aliased seams between same-colour cells.
+        const x0 = Math.round(col * m.cellWidth);
+        pen.setFill(bg);
+        pen.ctx.fillRect(x0, row * m.cellHeight, Math.round(end * m.cellWidth) - x0, m.cellHeight);
+      }
+      col = end;
+    }
+  }
+
+  private paintGlyphs(pen: Pen, grid: ScreenGrid, row: number): void {
+    const m = this.metrics;
+    const base = row * grid.cols;
+    const baseY = row * m.cellHeight + m.baseline;
+    // The open narrow run: same fg and font; blanks inside it become spaces (they draw nothing either way).
+    let narrow: { col: number; fg: number; font: string; text: string; spaces: number } | null = null;
+    // The open wide run: same fg, font and advance, each character two cells after the previous one.
+    let wide: { col: number; fg: number; font: string; adv: number; text: string; next: number } | null = null;
+    const flushNarrow = () => {
+      if (!narrow) return;
+      pen.setFont(narrow.font);
+      pen.setSpacing('0px');
+      pen.setFill(narrow.fg);
+      pen.ctx.fillText(narrow.text, narrow.col * m.cellWidth, baseY);
+      narrow = null;
+    };
+    const flushWide = () => {
+      if (!wide) return;
+      const layout = wideLayout(m, wide.adv);
+      pen.setFont(wide.font);
+      pen.setSpacing(wide.text.length > 1 ? layout.spacing : '0px');
+      pen.setFill(wide.fg);
+      pen.ctx.fillText(wide.text, wide.col * m.cellWidth + layout.offset, baseY);
+      wide = null;
+    };
+    for (let col = 0; col < grid.cols; col++) {
+      const i = base + col;
+      const cls = classifyCell(grid, i, m, this.measurer);
+      if (cls === 'skip') continue;
+      if (cls === 'blank') {
+        if (narrow) narrow.spaces++;
+        flushWide();
+        continue;
+      }
+      if (cls === 'run') {
+        flushWide();
+        const font = fontFor(grid.flags[i]!, 'narrow', m.fontPx);
+        const fg = grid.fg[i]!;
+        if (narrow && narrow.fg === fg && narrow.font === font) {
+          narrow.text += ' '.repeat(narrow.spaces) + grid.chars[i]!;
+          narrow.spaces = 0;
+        } else {
+          flushNarrow();
+          narrow = { col, fg, font, text: grid.chars[i]!, spaces: 0 };
+        }
+        continue;
+      }
+      flushNarrow();
+      if (cls === 'wide') {
+        const font = fontFor(grid.flags[i]!, 'wide', m.fontPx);
+        const fg = grid.fg[i]!;
+        const ch = grid.chars[i]!;
+        const adv = this.measurer.advance(font, ch);
+        if (adv <= 2 * m.cellWidth && BATCHABLE_WIDE.test(ch)) {
+          if (wide && wide.next === col && wide.fg === fg && wide.font === font && wide.adv === adv) {
+            wide.text += ch;
+            wide.next = col + 2;
+          } else {
+            flushWide();
+            wide = { col, fg, font, adv, text: ch, next: col + 2 };
+          }
+          continue;
+        }
+      }
+      flushWide();
+      drawLoneCell(pen, cls, grid, i, col, row, m, this.measurer);
+    }
+    flushNarrow();
+    flushWide();
+  }
+
+  private paintDecorations(pen: Pen, grid: ScreenGrid, row: number): void {
+    const base = row * grid.cols;
+    const DECO = CELL.underline | CELL.strike;
+    let col = 0;
+    while (col < grid.cols) {
+      const flags = grid.flags[base + col]! & CELL.invisible ? 0 : grid.flags[base + col]! & DECO;
+      const fg = grid.fg[base + col]!;
+      let end = col + 1;
+      while (end < grid.cols) {
+        const f = grid.flags[base + end]! & CELL.invisible ? 0 : grid.flags[base + end]! & DECO;
+        if (f !== flags || (flags && grid.fg[base + end] !== fg)) break;
+        end++;
+      }
+      if (flags) {
+        pen.setFill(fg);
+        for (const r of decorationRects(this.metrics, row, col, end, flags)) pen.ctx.fillRect(r.x, r.y, r.w, r.h);
+      }
+      col = end;
+    }
+  }
+}
