@@ -74,24 +74,28 @@ export function parseMenu(lines: readonly string[], cursor: RegExp, from = 0): P
     const col = m[1]!.length;
     const label0 = lines[c]!.slice(col).trim();
     const numbered = NUMBERED.test(label0);
-    const accept = (i: number): 'option' | 'skip' | 'stop' => {
+    // Numbered menus may separate options by blank lines and descriptions; numbers must run consecutively.
+    const numberOf = (text: string): number => Number(/^(\d+)\./.exec(text)?.[1] ?? NaN);
+    const accept = (i: number, expect: number): 'option' | 'skip' | 'stop' => {
       const line = lines[i]!;
-      if (line.trim() === '') return 'stop';
+      if (line.trim() === '') return numbered ? 'skip' : 'stop';
       const ind = indentOf(line);
       const text = line.slice(ind);
-      if (ind === col && (!numbered || NUMBERED.test(text))) return 'option';
+      if (ind === col && !numbered) return 'option';
+      if (ind === col && numbered && numberOf(text) === expect) return 'option';
       if (numbered && ind > col && !NUMBERED.test(text)) return 'skip';
       return 'stop';
     };
+    const n0 = numberOf(label0);
     const above: number[] = [];
     for (let i = c - 1; i >= from; i--) {
-      const r = accept(i);
+      const r = accept(i, n0 - above.length - 1);
       if (r === 'stop') break;
       if (r === 'option') above.unshift(i);
     }
     const below: number[] = [];
     for (let i = c + 1; i < lines.length; i++) {
-      const r = accept(i);
+      const r = accept(i, n0 + below.length + 1);
       if (r === 'stop') break;
       if (r === 'option') below.push(i);
     }

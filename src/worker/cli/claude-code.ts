@@ -1,0 +1,151 @@
+// Claude Code (measured on 2.1.332): launch argv, screen classification, dialogs, seeding, transcript location.
+import { readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ClaudeTranscriptParser } from '../transcript/claude-code.js';
+import {
+  PANE_DEAD, arrowsThenEnter, isRule, lastIndexMatching, recognizeDialog, screenLines, type DialogRule,
+} from './screen.js';
+import type { CliAdapter, KeyStep, LaunchContext, LaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
+
+/** The input line: `❯` + NO-BREAK SPACE at column 0 (history lines use a normal space). */
+const COMPOSER = /^❯\u00a0/;
+/** A dialog's cursor is indented; the composer's and the history's `❯` are at column 0. A `✔` marks the current setting. */
+const DIALOG_CURSOR = /^(\s+❯ (?:✔ )?)\S/;
+const BUSY_FOOTER = /esc to interrupt/;
+/** Spinner line above the composer: glyph, space, a verb ending in an ellipsis (`✻ Doodling…`). */
+const SPINNER = /^[·✢✳✶✻✽*] \S[^…]*…/;
+/** Dim placeholders shown in an empty composer (plain captures lose the dimness). */
+const PLACEHOLDERS = [/^Press up to edit queued messages$/, /^Try "[^"]*"$/];
+const EXIT_TEXT = /^Resume this session with:/;
+const RESUME_ID = /claude --resume ([0-9a-fA-F-]{36})/;
+/** Not verified against a live limit (the fake never limits); wording from Claude Code's own messages. */
+const LIMITED = /Claude (?:AI )?usage limit reached|You've hit your (?:usage |session |weekly )?limit|5-hour limit reached/i;
+
+const DIALOGS: readonly DialogRule[] = [
+  { dialog: 'claude.theme', match: /Choose the text style that looks best with your terminal/, kind: 'startup' },
+  { dialog: 'claude.security-notes', match: /Security notes:/, kind: 'startup', fixedOptions: ['Continue'] },
+  { dialog: 'claude.trust', match: /Is this a project you created or one you trust\?|Do you trust the files in this folder\?/, kind: 'startup' },
+  { dialog: 'claude.api-key', match: /Do you want to use this API key\?/, kind: 'startup' },
+  { dialog: 'claude.bypass', match: /Claude Code running in Bypass Permissions mode/, kind: 'startup' },
+  { dialog: 'claude.permission', match: /Do you want to [^?]*\?/, kind: 'permission' },
+];
+
+export const CLAUDE_STARTUP_DEFAULTS: readonly StartupDefault[] = [
+  { dialog: 'claude.theme', option: /^Auto \(match terminal\)$/, reason: 'the theme only changes colours; auto follows the terminal' },
+  { dialog: 'claude.security-notes', option: /^Continue$/, reason: 'an information page with a single way on' },
+  { dialog: 'claude.trust', option: /^Yes, I trust this folder$/, reason: 'the folder is the bot\'s configured project; the preselected "No, exit" would quit' },
+  { dialog: 'claude.api-key', option: /^Yes$/, reason: 'the key is the one the operator put in the bot\'s environment' },
+];
+
+function composerIndex(lines: readonly string[]): number {
+  return lastIndexMatching(lines, COMPOSER);
+}
+
+export function claudeComposerText(screenText: string): string | null {
+  const lines = screenLines(screenText);
+  const at = composerIndex(lines);
+  if (at < 0) return null;
+  const parts = [lines[at]!.slice(2)];
+  for (let i = at + 1; i < lines.length && !isRule(lines[i]!); i++) parts.push(lines[i]!.replace(/^ {2}/, ''));
+  const text = parts.join('\n').replace(/\s+$/, '');
+  return PLACEHOLDERS.some((p) => p.test(text)) ? '' : text;
+}
+
+export function classifyClaude(screenText: string): ScreenState {
+  const lines = screenLines(screenText);
+  const composer = composerIndex(lines);
+  // Exit text below the last composer (or no composer at all) means the process has ended.
+  if (PANE_DEAD.test(screenText) || lastIndexMatching(lines, EXIT_TEXT) > composer) {
+    const id = RESUME_ID.exec(lines.slice(Math.max(0, composer)).join('\n'))?.[1];
+    return id ? { kind: 'exited', resumeId: id } : { kind: 'exited' };
+  }
+  if (composer < 0) {
+    // Dialogs replace the composer; with the composer visible an indented ❯ is slash-command completion.
+    const dialog = recognizeDialog(lines, DIALOG_CURSOR, DIALOGS);
+    if (dialog) return dialog;
+    if (lines.some((l) => LIMITED.test(l))) return { kind: 'limited' };
+    return { kind: 'unknown' };
+  }
+  const nearFrom = Math.max(0, composer - 8);
+  if (lines.slice(nearFrom).some((l) => BUSY_FOOTER.test(l)) || lines.slice(nearFrom, composer).some((l) => SPINNER.test(l))) return { kind: 'busy' };
+  if (lines.slice(nearFrom, composer).some((l) => LIMITED.test(l))) return { kind: 'limited' };
+  return { kind: 'ready' };
+}
+
+/** A digit picks and confirms a numbered permission option; list dialogs (trust: digits do nothing) take arrows. */
+export function claudeChoiceKeys(sel: SelectionState, optionIndex: number): KeyStep[] {
+  const label = sel.options[optionIndex]?.label ?? '';
+  const digit = /^(\d)\.\s/.exec(label)?.[1];
+  if (sel.selectionKind === 'permission' && digit) return [{ text: digit }];
+  if (sel.options.length === 1) return [{ key: 'enter' }];
+  return arrowsThenEnter(sel.defaultIndex, optionIndex);
+}
+
+/** Claude's project folder name: every character outside [A-Za-z0-9] becomes `-`. */
+export function claudeProjectDirName(cwd: string): string {
+  return cwd.replace(/[^a-zA-Z0-9]/g, '-');
+}
+
+function claudeConfigDir(home: string, env: Record<string, string>): string {
+  return env.CLAUDE_CONFIG_DIR ?? join(home, '.claude');
+}
+
+export function claudeTranscriptPath(home: string, cwd: string, sessionId: string, env: Record<string, string> = {}): string {
+  return join(claudeConfigDir(home, env), 'projects', claudeProjectDirName(cwd), `${sessionId}.jsonl`);
+}
+
+async function exists(p: string): Promise<boolean> {
+  return stat(p).then(() => true, () => false);
+}
+
+export function claudeLaunch(ctx: LaunchContext): LaunchSpec {
+  const argv = [...(ctx.command ?? ['claude'])];
+  if (ctx.mode === 'resume' && ctx.nativeSessionId) argv.push('--resume', ctx.nativeSessionId);
+  else if (ctx.nativeSessionId) argv.push('--session-id', ctx.nativeSessionId);
+  argv.push(...(ctx.extraArgs ?? []));
+  // The auto-updater would replace the binary under a running bridge session; the operator updates deliberately.
+  return { argv, env: { HOME: ctx.home, DISABLE_AUTOUPDATER: '1', ...ctx.botEnv } };
+}
+
+export function claudeSeedFiles(ctx: SeedContext): SeedFile[] {
+  const state: Record<string, unknown> = {
+    hasCompletedOnboarding: true,
+    hasSeenAutoDefaultNotice: true,
+    projects: { [ctx.cwd]: { hasTrustDialogAccepted: true } },
+  };
+  const apiKey = ctx.env?.ANTHROPIC_API_KEY;
+  // Claude stores approval of an env API key as its last 20 characters; without it a fresh home runs an online preflight.
+  if (apiKey) state.customApiKeyResponses = { approved: [apiKey.slice(-20)], rejected: [] };
+  return [{ path: join(ctx.home, '.claude.json'), content: JSON.stringify(state, null, 2), mode: 'merge-json' }];
+}
+
+export const claudeCodeAdapter: CliAdapter = {
+  id: 'claude-code',
+  displayName: 'Claude Code',
+  launch: claudeLaunch,
+  // Paste then Enter ~300 ms later (notes: an Enter in the same burst can be swallowed); Claude queues typed-ahead text.
+  submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: true, mayDropEnter: false },
+  nativeId: { kind: 'chosen', flag: '--session-id' },
+  classify: classifyClaude,
+  composerText: claudeComposerText,
+  choiceKeys: claudeChoiceKeys,
+  startupDefaults: CLAUDE_STARTUP_DEFAULTS,
+  seedFiles: claudeSeedFiles,
+  transcript: {
+    async locate({ cwd, home, env, nativeSessionId }) {
+      if (!nativeSessionId) return null;
+      const direct = claudeTranscriptPath(home, cwd, nativeSessionId, env);
+      if (await exists(direct)) return direct;
+      // Long cwds are cut and hashed by Claude: look for the id in every project folder.
+      const projects = join(claudeConfigDir(home, env), 'projects');
+      const dirs = await readdir(projects).catch(() => [] as string[]);
+      for (const d of dirs) {
+        const p = join(projects, d, `${nativeSessionId}.jsonl`);
+        if (await exists(p)) return p;
+      }
+      return null;
+    },
+    parser: () => new ClaudeTranscriptParser(),
+  },
+  resumeCommand: (id) => `claude --resume ${id}`,
+};
