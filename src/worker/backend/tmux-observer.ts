@@ -4,7 +4,7 @@ import { constants as fsConstants, mkdir, open, unlink } from 'node:fs';
 import { dirname } from 'node:path';
 import { Socket } from 'node:net';
 import { promisify } from 'node:util';
-import type { TmuxClient } from './tmux-client.js';
+import type { TmuxClient, TmuxResult } from './tmux-client.js';
 import { escapeTmuxFormat, quoteShellArg } from './tmux-client.js';
 import type { BackendResult, Disposable, ObserverClosed } from './types.js';
 import { fail, OK } from './types.js';
@@ -28,6 +28,8 @@ export const OBSERVER_LIMITS = {
 export interface PaneObserver {
   readonly attached: boolean;
   attach(): Promise<BackendResult>;
+  openReader(): Promise<BackendResult<string[]>>;
+  confirmPipe(res: TmuxResult): Promise<BackendResult>;
   onText(listener: (text: string) => void): Disposable;
   onClosed(listener: (closed: ObserverClosed) => void): Disposable;
   /** Backpressure from the consumer; a pause longer than stallTimeoutMs closes the pipe (reason `stalled`). */
@@ -63,9 +65,20 @@ export class PipePaneObserver implements PaneObserver {
 
   /** (Re)creates the FIFO, opens its read side without blocking, and points the pane's pipe at it (replacing any). */
   async attach(): Promise<BackendResult> {
+    const opened = await this.openReader();
+    if (!opened.ok) return opened;
+    const res = await this.options.client.run(opened.value);
+    return this.confirmPipe(res);
+  }
+
+  /**
+   * First half of attach(): the FIFO and its reader. Returns the `pipe-pane` command for the caller to run, so it can
+   * be chained right after `new-session` and the CLI's first byte is observed. Then call confirmPipe() with its result.
+   */
+  async openReader(): Promise<BackendResult<string[]>> {
     if (this.disposed) throw new Error('PipePaneObserver used after dispose');
     await this.closeReader(null);
-    const { fifoPath, client, target } = this.options;
+    const { fifoPath, target } = this.options;
     let fd: number;
     try {
       await mkdirAsync(dirname(fifoPath), { recursive: true, mode: 0o700 });
@@ -84,13 +97,16 @@ export class PipePaneObserver implements PaneObserver {
     socket.on('close', () => this.onSocketClosed(socket));
     // Without -o, pipe-pane closes an existing pipe first: re-attaching replaces it. The command runs under /bin/sh
     // and is format-expanded, hence both escapes; the path is ours, but LARKMUX_HOME may hold any character.
-    const res = await client.run(['pipe-pane', '-O', '-t', target, escapeTmuxFormat(`exec cat > ${quoteShellArg(fifoPath)}`)]);
-    if (!res.ok) {
-      await this.closeReader(null);
-      await unlinkAsync(fifoPath).catch(() => undefined);
-      return fail(res.code === 'timeout' || res.code === 'tmux_missing' || res.code === 'no_server' ? 'tmux_unavailable' : 'observer_failed', `pipe-pane failed: ${res.message}`);
-    }
-    return OK;
+    return { ok: true, value: ['pipe-pane', '-O', '-t', target, escapeTmuxFormat(`exec cat > ${quoteShellArg(fifoPath)}`)] };
+  }
+
+  /** Second half of attach(): on a failed pipe-pane, the reader and FIFO are removed again. */
+  async confirmPipe(res: TmuxResult): Promise<BackendResult> {
+    if (res.ok) return OK;
+    await this.closeReader(null);
+    await unlinkAsync(this.options.fifoPath).catch(() => undefined);
+    const unreachable = res.code === 'timeout' || res.code === 'tmux_missing' || res.code === 'no_server';
+    return fail(unreachable ? 'tmux_unavailable' : 'observer_failed', `pipe-pane failed: ${res.message}`);
   }
 
   onText(listener: (text: string) => void): Disposable {

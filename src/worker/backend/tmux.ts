@@ -30,6 +30,8 @@ export interface TmuxBackendOptions {
   /** `tmux -L <socket>`; null = the user's default server. Ignored when `client` is given. */
   socket?: string | null;
   client?: TmuxClient;
+  /** See OBSERVER_LIMITS.stallTimeoutMs. */
+  stallTimeoutMs?: number;
   timing?: Partial<typeof TMUX_BACKEND_TIMING>;
 }
 
@@ -50,7 +52,7 @@ export class TmuxBackend implements SessionBackend {
     this.diagName = tmuxDiagName(options.sessionId);
     this.client = options.client ?? new TmuxClient({ socket: options.socket ?? null });
     this.timing = { ...TMUX_BACKEND_TIMING, ...options.timing };
-    this.observer = new PipePaneObserver({ client: this.client, target: this.paneTarget, fifoPath: larkmuxPaths(options.home).fifo(options.sessionId) });
+    this.observer = new PipePaneObserver({ client: this.client, target: this.paneTarget, fifoPath: larkmuxPaths(options.home).fifo(options.sessionId), stallTimeoutMs: options.stallTimeoutMs });
     this.subscriptions.push(
       this.observer.onText((text) => { for (const l of this.outputListeners) l(text); }),
       this.observer.onClosed((closed) => { for (const l of this.closedListeners) l(closed); }),
@@ -64,23 +66,22 @@ export class TmuxBackend implements SessionBackend {
   async start(launch?: LaunchSpec): Promise<BackendResult<StartInfo>> {
     const probe = await this.probe();
     if (probe.state === 'unknown') return fail('tmux_unavailable', `cannot reach tmux: ${probe.reason}`);
-    let created = false;
-    let warnings: string[] = [];
-    if (probe.state === 'exists' && probe.paneDead) {
-      // A CLI that exited earlier left its pane (remain-on-exit): keep it for inspection, out of the live name.
-      if (!launch) return fail('missing', `the CLI in ${this.name} has exited (status ${probe.exitStatus ?? '?'})`);
-      await this.moveToDiag();
+    if (probe.state === 'exists' && !probe.paneDead) {
+      const attached = await this.observer.attach();
+      return attached.ok ? { ok: true, value: { name: this.name, created: false, warnings: [] } } : attached;
     }
-    if (probe.state === 'missing' || probe.paneDead) {
-      if (!launch) return fail('missing', `tmux session ${this.name} does not exist`);
-      const res = await this.create(launch);
-      if (!res.ok) return res;
-      created = true;
-      warnings = res.value;
+    if (!launch) {
+      return probe.state === 'missing'
+        ? fail('missing', `tmux session ${this.name} does not exist`)
+        : fail('missing', `the CLI in ${this.name} has exited (status ${probe.exitStatus ?? '?'})`);
     }
-    const attached = await this.observer.attach();
-    if (!attached.ok) return attached;
-    return { ok: true, value: { name: this.name, created, warnings } };
+    // A CLI that exited earlier left its pane (remain-on-exit): keep it for inspection, out of the live name.
+    if (probe.state === 'exists') await this.moveToDiag();
+    const created = await this.create(launch);
+    if (!created.ok) return created;
+    const watched = await this.watchLaunch(launch);
+    if (!watched.ok) return watched;
+    return { ok: true, value: { name: this.name, created: true, warnings: created.value } };
   }
 
   onOutput(listener: (text: string) => void): Disposable {
@@ -160,13 +161,15 @@ export class TmuxBackend implements SessionBackend {
     this.closedListeners.clear();
   }
 
-  /** new-session from an argv, then watch briefly for an immediate exit. Returns the env warnings. */
+  /** new-session from an argv, observed from its first byte. Returns the env warnings. */
   private async create(launch: LaunchSpec): Promise<BackendResult<string[]>> {
     const { env, warnings } = filterLaunchEnv(launch.env);
     // With two or more arguments tmux execvp()s them; with one it runs `default-shell -c <arg>`, which would
     // interpret it. `env -- prog` makes even a lone program an argv (env then execs it under the same PID).
     const argv = launch.argv.length === 1 ? ['env', '--', ...launch.argv] : [...launch.argv];
     if (argv.length === 0) throw new Error('LaunchSpec.argv is empty');
+    const pipe = await this.observer.openReader();
+    if (!pipe.ok) return pipe;
     const newSession = [
       'new-session', '-d', '-s', this.name, '-x', String(launch.cols), '-y', String(launch.rows),
       '-c', escapeTmuxFormat(launch.cwd),
@@ -174,17 +177,25 @@ export class TmuxBackend implements SessionBackend {
       '--', ...argv,
     ];
     // One invocation: tmux runs the whole chain before it reaps any child, so remain-on-exit is on before an
-    // instant exit could destroy the pane. window-size manual: an attaching web client must not resize the pane.
+    // instant exit could destroy the pane, and the pipe is in place before the CLI's first output is processed.
+    // window-size manual: an attaching web client must not resize the pane.
     const res = await this.client.runChain([
       newSession,
       ['set-option', '-w', '-t', this.paneTarget, 'remain-on-exit', 'on'],
       ['set-option', '-w', '-t', this.paneTarget, 'window-size', 'manual'],
+      pipe.value,
     ]);
     if (!res.ok) {
+      await this.observer.confirmPipe(res);
       if (res.code === 'tmux_missing' || res.code === 'timeout') return fail('tmux_unavailable', res.message);
       await this.client.run(['kill-session', '-t', this.sessionTarget]);
       return fail('launch_failed', `tmux could not start the CLI: ${res.message}`);
     }
+    return { ok: true, value: warnings };
+  }
+
+  /** Watches a new pane briefly: a CLI that exits at once is moved to the diagnostic name and reported. */
+  private async watchLaunch(launch: LaunchSpec): Promise<BackendResult> {
     const deadline = Date.now() + this.timing.launchGraceMs;
     while (Date.now() < deadline) {
       await sleep(this.timing.launchPollMs);
@@ -192,6 +203,7 @@ export class TmuxBackend implements SessionBackend {
       if (p.state === 'exists' && !p.paneDead) continue;
       // tmux may notice the pty closing before it reaps the child; the exit status follows a moment later.
       if (p.state === 'exists' && p.exitStatus === null) { await sleep(this.timing.launchPollMs); p = await this.probe(); }
+      await this.observer.detach();
       const tail = await this.capture({ historyLines: this.timing.diagTailLines * 4 });
       const lastOutput = tail.ok ? lastLines(tail.value, this.timing.diagTailLines) : '(no output captured)';
       const status = p.state === 'exists' ? `status ${p.exitStatus ?? '?'}` : 'its session vanished';
@@ -203,7 +215,7 @@ export class TmuxBackend implements SessionBackend {
         `last output:\n${lastOutput}`,
       ].join('\n'));
     }
-    return { ok: true, value: warnings };
+    return OK;
   }
 
   /** Renames the live session to the diagnostic name, replacing an older diagnostic session. */
