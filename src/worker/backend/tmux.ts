@@ -243,7 +243,7 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** The last n non-blank lines: a dead pane is mostly empty rows between the CLI's words and tmux's notice. */
 function lastLines(text: string, n: number): string {
-  const lines = text.replace(/\s+$/, '').split('\n');
-  return lines.slice(-n).join('\n');
+  return text.split('\n').filter((l) => l.trim() !== '').slice(-n).join('\n');
 }
