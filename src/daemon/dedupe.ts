@@ -1,7 +1,7 @@
 // Inbound event dedupe: Feishu redelivers events (and the SDK runs handlers concurrently), so ids are remembered across restarts.
 import { readFile } from 'node:fs/promises';
 import type { Logger } from '../shared/log.js';
-import type { InboundEvent } from './im/types.js';
+import type { InboundEvent, InboundRejected } from './im/types.js';
 import { STORE_FORMAT_VERSION, moveAside, removeStaleTemps, writeFileAtomic, type FlushResult, type StoreLoadFailure } from './store.js';
 
 export const DEDUPE_LIMITS = {
@@ -12,6 +12,12 @@ export const DEDUPE_LIMITS = {
   /** Short: a redelivery right after a crash must still be caught, but a burst of events is one write. */
   writeDebounceMs: 100,
 } as const;
+
+export interface DedupeLimits {
+  maxAgeMs: number;
+  maxIds: number;
+  writeDebounceMs: number;
+}
 
 const FORMAT = 'larkmux-seen-events';
 
@@ -24,11 +30,16 @@ export function dedupeKeysOf(ev: InboundEvent): string[] {
   return keys;
 }
 
+/** The same keys for an event the adapter could not read, so its redelivery is not answered twice. */
+export function rejectedDedupeKeys(r: InboundRejected): string[] {
+  return [...(r.eventId ? [`ev:${r.eventId}`] : []), ...(r.messageId ? [`msg:${r.appId}:${r.messageId}`] : [])];
+}
+
 export interface InboundDedupeOptions {
   path: string;
   now?: () => number;
   log?: Logger;
-  limits?: Partial<typeof DEDUPE_LIMITS>;
+  limits?: Partial<DedupeLimits>;
 }
 
 export type DedupeLoad = { ok: true; count: number } | StoreLoadFailure;
@@ -37,7 +48,7 @@ export class InboundDedupe {
   /** id → first seen (ms); Map keeps insertion order, which is time order. */
   private readonly seen = new Map<string, number>();
   private readonly now: () => number;
-  private readonly limits: typeof DEDUPE_LIMITS;
+  private readonly limits: DedupeLimits;
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<unknown> = Promise.resolve();
   private lastContent: string | null = null;

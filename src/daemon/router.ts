@@ -6,7 +6,7 @@ import { sessionKey, type SessionScope } from '../shared/session-key.js';
 import { classifyText } from './commands/classify.js';
 import { cliCommandSet } from './commands/cli-commands.js';
 import { COMMAND_TABLE } from './commands/index.js';
-import type { ChatPlace, InboundCardAction, InboundMessage } from './im/types.js';
+import type { ChatPlace, InboundCardAction, InboundMessage, InboundRejected } from './im/types.js';
 import { looksLikePairingCode } from './pairing.js';
 import { canAnswerSelection, canTalk, hasLevel, type Grants, type PermissionBot, type PermissionLevel } from './permissions.js';
 import { isOpenSession, type SessionCore } from './session-core.js';
@@ -46,7 +46,10 @@ export interface RouteInput {
   daemonCommands?: ReadonlySet<string>;
 }
 
-export type IgnoreReason = 'other_app' | 'duplicate' | 'own_message' | 'bot_not_peer' | 'not_addressed' | 'notice_already_sent' | 'denied_bot';
+export type IgnoreReason =
+  | 'other_app' | 'duplicate' | 'own_message' | 'bot_not_peer' | 'not_addressed' | 'notice_already_sent' | 'denied_bot'
+  /** Only for events the adapter could not read: */
+  | 'unroutable' | 'not_allowed';
 
 export type RouteDecision =
   | { kind: 'ignore'; reason: IgnoreReason }
@@ -173,4 +176,30 @@ export function routeCardAction(input: CardRouteInput): CardRouteDecision {
     return { kind: 'deny', toast: v.action === 'select' ? 'Only the person who asked, or an operator, can answer this.' : "Only this bot's operators can do that." };
   }
   return { kind: 'act', value: v, session, by: { userId: action.operatorId } };
+}
+
+// ── events the adapter could not read ───────────────────────────────────────
+
+export interface RejectedRouteInput {
+  rejected: InboundRejected;
+  bot: RouterBot;
+  grants: Grants;
+  duplicate: boolean;
+  pairingOpen: boolean;
+}
+
+export const REJECTED_REPLY = 'I could not read that message, so it was not passed to the CLI. Please send it again as plain text.';
+
+/**
+ * A malformed event gets a reply only in a direct chat with someone allowed to talk (in a group we cannot tell
+ * whether it was meant for this bot); everything else is ignored — the adapter has logged it already.
+ */
+export function routeRejected(input: RejectedRouteInput): Extract<RouteDecision, { kind: 'ignore' | 'reply' }> {
+  const { rejected: r, bot } = input;
+  if (r.appId !== bot.appId) return { kind: 'ignore', reason: 'other_app' };
+  if (input.duplicate) return { kind: 'ignore', reason: 'duplicate' };
+  if (!r.place || !r.senderId || !r.messageId || r.place.chatType !== 'p2p') return { kind: 'ignore', reason: 'unroutable' };
+  if (bot.selfOpenId === r.senderId) return { kind: 'ignore', reason: 'own_message' };
+  if (input.pairingOpen || !canTalk(bot, { chatId: r.place.chatId }, { userId: r.senderId }, input.grants)) return { kind: 'ignore', reason: 'not_allowed' };
+  return { kind: 'reply', text: REJECTED_REPLY, place: r.place, replyTo: r.messageId };
 }

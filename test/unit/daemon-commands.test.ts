@@ -1,0 +1,230 @@
+// Each daemon command against a fake CommandContext: what it replies and what it sends to the worker.
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CardModel } from '../../src/shared/card-model.js';
+import type { DaemonToWorker, DisplayMode } from '../../src/shared/ipc.js';
+import { dispatchCommand } from '../../src/daemon/commands/dispatch.js';
+import { listProjects, resolveDir } from '../../src/daemon/commands/projects.js';
+import type { CommandContext, GrantTarget } from '../../src/daemon/commands/types.js';
+import { NO_GRANTS, type Grants } from '../../src/daemon/permissions.js';
+import { anchorOf } from '../../src/daemon/router.js';
+import { newSessionCore, type SessionCore } from '../../src/daemon/session-core.js';
+
+const APP = 'cli_0123456789abcdef';
+const NOW = 1_800_000_000_000;
+
+interface Fake extends CommandContext {
+  replies: string[];
+  cards: CardModel[];
+  toWorker: { sessionId: string; msg: DaemonToWorker }[];
+  calls: string[];
+  session?: SessionCore;
+}
+
+function fake(opts: { user?: string; grants?: Grants; session?: SessionCore | null; dirs?: string[]; projects?: { label: string; path: string }[] } = {}): Fake {
+  const s = opts.session === null ? undefined : (opts.session ?? newSessionCore({ appId: APP, anchorId: 'oc_chat', scope: 'chat', chatId: 'oc_chat', chatType: 'p2p', cli: 'claude-code', cwd: '/w/app', ownerId: 'ou_admin', now: NOW - 90_000 }));
+  const anchor = anchorOf(
+    { kind: 'message', appId: APP, messageId: 'om_1', place: { chatId: 'oc_chat', chatType: 'p2p' }, senderId: opts.user ?? 'ou_admin', senderType: 'user', text: '', mentionsBot: false, createTime: 0 },
+    { appId: APP, groupScope: 'thread' },
+  );
+  const f: Fake = {
+    replies: [], cards: [], toWorker: [], calls: [], session: s,
+    bot: { name: 'claude', appId: APP, cli: 'claude-code', workingDir: '/w', projects: [], allowedUsers: ['ou_admin'], allowedChats: [] },
+    invoker: { userId: opts.user ?? 'ou_admin' },
+    anchor,
+    grants: opts.grants ?? NO_GRANTS,
+    now: NOW,
+    async reply(text) { f.replies.push(text); },
+    async sendCard(card) { f.cards.push(card); return { ok: true }; },
+    currentSession: () => f.session,
+    listSessions: () => (f.session ? [f.session] : []),
+    sessionRuntime: () => ({ workerLive: true, viewUrl: 'https://box/s/x/' }),
+    async closeSession(id) { f.calls.push(`close:${id}`); return { ok: true }; },
+    async sendToWorker(sessionId, msg) { f.toWorker.push({ sessionId, msg }); return { ok: true }; },
+    async setWorkingDir(path) { f.calls.push(`cwd:${path}`); return { ok: true, appliesTo: f.session ? 'restarted' : 'next_session' }; },
+    async isDirectory(path) { return (opts.dirs ?? ['/w', '/w/app', '/w/lib', '/tmp']).includes(path); },
+    async listProjects() { return opts.projects ?? [{ label: 'app', path: '/w/app' }, { label: 'lib', path: '/w/lib' }]; },
+    async setDisplay(id, mode: DisplayMode) { f.calls.push(`display:${id}:${mode}`); return { ok: true }; },
+    async postScreen(id) { f.calls.push(`screen:${id}`); return { ok: true }; },
+    async issueWriteLink(id, userId) { f.calls.push(`link:${id}:${userId}`); return { ok: true, expiresInMinutes: 5 }; },
+    async revokeWriteGrants(id) { f.calls.push(`revoke-term:${id}`); return 2; },
+    async grantTalk(t: GrantTarget) { f.calls.push(`grant:${JSON.stringify(t)}`); return true; },
+    async revokeTalk(t: GrantTarget) { f.calls.push(`revoke:${JSON.stringify(t)}`); return false; },
+  };
+  return f;
+}
+
+const GUEST: Grants = { talkUsers: ['ou_guest'], talkChats: [], peerBots: [] };
+
+describe('dispatch', () => {
+  it('an unknown command is answered, not dropped', async () => {
+    const f = fake();
+    expect(await dispatchCommand('nope', '', f)).toMatchObject({ ok: false, code: 'unknown' });
+    expect(f.replies[0]).toMatch(/Unknown command \/nope/);
+  });
+  it('an operate command is refused to a talk-only guest, and nothing runs', async () => {
+    const f = fake({ user: 'ou_guest', grants: GUEST });
+    expect(await dispatchCommand('close', '', f)).toMatchObject({ ok: false, code: 'denied' });
+    expect(f.replies[0]).toBe("/close is only for this bot's operators.");
+    expect(f.calls).toEqual([]);
+  });
+  it('bad arguments get the usage line', async () => {
+    const f = fake();
+    expect(await dispatchCommand('display', 'sideways', f)).toMatchObject({ ok: false, code: 'bad_args' });
+    expect(f.replies[0]).toMatch(/^Usage: \/display screenshot\|text\|hidden/);
+  });
+  it('aliases resolve to their command', async () => {
+    const f = fake();
+    expect(await dispatchCommand('st', '', f)).toEqual({ ok: true, command: 'status' });
+  });
+});
+
+describe('commands', () => {
+  it('/help lists every command, marks the CLI-owned /status, and what the invoker may not use', async () => {
+    const f = fake({ user: 'ou_guest', grants: GUEST });
+    await dispatchCommand('help', '', f);
+    const text = f.replies[0]!;
+    for (const c of ['/status', '/close', '/cd <folder>', '/repo', '/display', '/screen', '/term', '/grant', '/revoke', '/revoke-term', '/sessions', '/stop']) expect(text).toContain(c);
+    expect(text).toContain('the CLI owns /status here, use /lmx status');
+    expect(text).toMatch(/\/close — .*\[not for you\]/);
+    expect(text).toMatch(/Passed to the CLI: .*\/compact/);
+  });
+  it('/status describes the session', async () => {
+    const f = fake();
+    await dispatchCommand('status', '', f);
+    expect(f.replies[0]).toMatch(/Session [0-9a-f]{8} — Starting/);
+    expect(f.replies[0]).toContain('Folder: /w/app');
+    expect(f.replies[0]).toContain('Last activity: 2m ago');
+    expect(f.replies[0]).toContain('Watch: https://box/s/x/');
+  });
+  it('/status without a session says where the next one starts', async () => {
+    const f = fake({ session: null });
+    await dispatchCommand('status', '', f);
+    expect(f.replies[0]).toMatch(/No session here yet; the next message starts claude-code in \/w/);
+  });
+  it('/close closes the session here', async () => {
+    const f = fake();
+    await dispatchCommand('close', '', f);
+    expect(f.calls).toEqual([`close:${f.session!.id}`]);
+    expect(f.replies[0]).toMatch(/Closed session .* next message here starts a new session/);
+  });
+  it('/close with no session says so', async () => {
+    const f = fake({ session: null });
+    await dispatchCommand('close', '', f);
+    expect(f.replies[0]).toMatch(/no session here/i);
+  });
+  it('/stop sends the CLI’s interrupt key to the worker', async () => {
+    const f = fake({ user: 'ou_guest', grants: GUEST });
+    await dispatchCommand('stop', '', f);
+    expect(f.toWorker).toEqual([{ sessionId: f.session!.id, msg: { type: 'key', key: 'esc', by: { userId: 'ou_guest' } } }]);
+    expect(f.replies[0]).toBe('Sent Esc to interrupt the CLI.');
+  });
+  it('/stop on a stopped CLI sends nothing', async () => {
+    const f = fake();
+    f.session = { ...f.session!, lifecycle: 'stopped' };
+    await dispatchCommand('stop', '', f);
+    expect(f.toWorker).toEqual([]);
+  });
+  it('/cd resolves relative to the session folder and restarts the CLI there', async () => {
+    const f = fake();
+    await dispatchCommand('cd', '../lib', f);
+    expect(f.calls).toEqual(['cwd:/w/lib']);
+    expect(f.replies[0]).toBe('Folder set to /w/lib. The CLI was stopped; your next message starts it there.');
+  });
+  it('/cd refuses a folder that does not exist', async () => {
+    const f = fake();
+    await dispatchCommand('cd', '/nope', f);
+    expect(f.calls).toEqual([]);
+    expect(f.replies[0]).toBe('/nope is not a folder on this machine.');
+  });
+  it('/repo sends a picker card with the projects', async () => {
+    const f = fake();
+    await dispatchCommand('repo', '', f);
+    expect(f.cards).toEqual([{ kind: 'picker', anchorKey: f.anchor.sessionKey, title: 'Choose a project', projects: [{ label: 'app', path: '/w/app' }, { label: 'lib', path: '/w/lib' }], chosen: '/w/app' }]);
+  });
+  it('/repo <name> switches directly; an unknown name lists the known ones', async () => {
+    const f = fake({ session: null });
+    await dispatchCommand('repo', 'lib', f);
+    expect(f.calls).toEqual(['cwd:/w/lib']);
+    expect(f.replies[0]).toBe('Project lib (/w/lib). Your next message starts the CLI there.');
+    await dispatchCommand('repo', 'zzz', f);
+    expect(f.replies[1]).toBe('No project named "zzz". Known: app, lib');
+  });
+  it('/repo with no projects explains how to get some', async () => {
+    const f = fake({ projects: [] });
+    await dispatchCommand('repo', '', f);
+    expect(f.replies[0]).toMatch(/No projects found/);
+  });
+  it('/display text changes the card and tells the worker', async () => {
+    const f = fake();
+    await dispatchCommand('display', 'TEXT', f);
+    expect(f.calls).toEqual([`display:${f.session!.id}:text`]);
+    expect(f.toWorker).toEqual([{ sessionId: f.session!.id, msg: { type: 'set_display', mode: 'text' } }]);
+    expect(f.replies[0]).toBe('The card now shows the screen as text.');
+  });
+  it('/screen posts the screen once', async () => {
+    const f = fake();
+    await dispatchCommand('screen', '', f);
+    expect(f.calls).toEqual([`screen:${f.session!.id}`]);
+    expect(f.replies).toEqual([]);
+  });
+  it('/term DMs a link and never puts it in the chat', async () => {
+    const f = fake();
+    await dispatchCommand('term', '', f);
+    expect(f.calls).toEqual([`link:${f.session!.id}:ou_admin`]);
+    expect(f.replies[0]).toBe('I sent you a private link in a direct message. It works once and expires in 5 minutes.');
+  });
+  it('/revoke-term reports how many grants ended', async () => {
+    const f = fake();
+    await dispatchCommand('revoke-term', '', f);
+    expect(f.replies[0]).toBe('Revoked 2 write grants; the web terminal is read-only again.');
+  });
+  it('/grant adds a user or this chat; only the owner may', async () => {
+    const f = fake();
+    await dispatchCommand('grant', 'ou_bob1', f);
+    await dispatchCommand('grant', 'chat', f);
+    expect(f.calls).toEqual(['grant:{"user":"ou_bob1"}', 'grant:{"chat":"oc_chat"}']);
+    expect(f.replies).toEqual(['ou_bob1 may now talk to claude.', 'Everyone in this chat may now talk to claude.']);
+    const g = fake({ user: 'ou_guest', grants: GUEST });
+    await dispatchCommand('grant', 'ou_bob1', g);
+    expect(g.calls).toEqual([]);
+    expect(g.replies[0]).toBe("/grant is only for this bot's owner.");
+  });
+  it('/revoke of a grant that does not exist says so', async () => {
+    const f = fake();
+    await dispatchCommand('revoke', 'ou_bob1', f);
+    expect(f.calls).toEqual(['revoke:{"user":"ou_bob1"}']);
+    expect(f.replies[0]).toMatch(/had no talk grant/);
+  });
+  it('/sessions lists open sessions and marks this one', async () => {
+    const f = fake();
+    await dispatchCommand('sessions', '', f);
+    expect(f.replies[0]).toMatch(/^1 open session:\n[0-9a-f]{8} Starting · live · \/w\/app · 2m ago ← here$/);
+  });
+});
+
+describe('projects (real folders)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'lmx-projects-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  it('lists configured folders first, then git repos under workingDir; plain folders are skipped', async () => {
+    for (const d of ['a/.git', 'b', 'c/.git', '.hidden/.git', 'extra']) mkdirSync(join(root, d), { recursive: true });
+    writeFileSync(join(root, 'b', '.git'), 'gitdir: elsewhere\n'); // a worktree: .git is a file
+    const got = await listProjects(root, ['extra', '/does/not/exist', join(root, 'a')], '/home/u');
+    expect(got).toEqual([
+      { label: 'extra', path: join(root, 'extra') },
+      { label: 'a', path: join(root, 'a') },
+      { label: 'b', path: join(root, 'b') },
+      { label: 'c', path: join(root, 'c') },
+    ]);
+  });
+  it.each([
+    { input: '~', base: '/w', want: '/home/u' },
+    { input: '~/x', base: '/w', want: '/home/u/x' },
+    { input: '/abs/../p', base: '/w', want: '/p' },
+    { input: 'rel', base: '/w/app', want: '/w/app/rel' },
+  ])('resolveDir($input)', ({ input, base, want }) => {
+    expect(resolveDir(input, base, '/home/u')).toBe(want);
+  });
+});
