@@ -1,0 +1,295 @@
+// The daemon's one web port: checks grants for /s/<sessionId>/… and proxies HTTP and WebSocket to that session's worker.
+import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { SESSION_ID_RE } from '../shared/session-key.js';
+import { PROXY_HEADERS } from '../shared/webterm-protocol.js';
+import {
+  VIEW_COOKIE_NAME, WRITE_COOKIE_NAME, clearWriteCookieHeader, readCookie, viewCookieHeader, writeCookieHeader, type WebGrants,
+} from './web-grants.js';
+
+export const WEB_PROXY_LIMITS = {
+  /** Waking a sleeping session forks a worker and attaches tmux: seconds, not minutes. */
+  resolveTimeoutMs: 30_000,
+  /** The worker is on 127.0.0.1; if it does not answer in 10 s it is stuck. */
+  upstreamTimeoutMs: 10_000,
+} as const;
+
+/** Where a session's worker listens, and the secret that proves to it that a request came through this proxy. */
+export interface WorkerEndpoint {
+  port: number;
+  proxySecret: string;
+}
+
+export interface WebProxyLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface WebProxyOptions {
+  host: string;
+  /** 0 = any free port (tests). */
+  port: number;
+  grants: WebGrants;
+  /** Is this a session the daemon knows (live or sleeping)? Unknown → 404 without touching grants or workers. */
+  sessionExists(sessionId: string): boolean;
+  /** The session's worker, forking it when it sleeps (may take seconds); null = it cannot run (→ 503). */
+  resolveWorker(sessionId: string): Promise<WorkerEndpoint | null>;
+  log: WebProxyLog;
+  /** web.publicUrl: its origin is accepted for WebSockets (behind a tunnel the Host header may differ); https → Secure cookies. */
+  publicUrl?: string;
+}
+
+export type ProxyRoute =
+  | { kind: 'not_found' }
+  | { kind: 'add_slash'; sessionId: string }
+  | { kind: 'write_link'; sessionId: string; token: string }
+  | { kind: 'session'; sessionId: string; path: string; viewToken: string | null };
+
+/** Splits a request URL into what it asks for. Pure; the only place that reads tokens out of URLs. */
+export function routeOf(rawUrl: string): ProxyRoute {
+  let url: URL;
+  try {
+    url = new URL(rawUrl, 'http://proxy.invalid');
+  } catch {
+    return { kind: 'not_found' };
+  }
+  const m = /^\/s\/([^/]+)(\/.*)?$/.exec(url.pathname);
+  if (!m || !SESSION_ID_RE.test(m[1] ?? '')) return { kind: 'not_found' };
+  const sessionId = m[1] as string;
+  const rest = m[2];
+  if (rest === undefined) return { kind: 'add_slash', sessionId };
+  const link = /^\/w\/([^/]+)$/.exec(rest);
+  if (link) return { kind: 'write_link', sessionId, token: link[1] as string };
+  return { kind: 'session', sessionId, path: rest, viewToken: url.searchParams.get('v') };
+}
+
+type Access = { mode: 'write'; userId: string } | { mode: 'read' };
+
+/** Request headers never passed on: credentials, our own trust headers, hop-by-hop headers. */
+const STRIPPED = new Set(['cookie', 'authorization', 'host', 'connection', 'keep-alive', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', ...Object.values(PROXY_HEADERS)]);
+
+export class WebProxy {
+  private readonly server: Server;
+  private readonly tunnels = new Map<string, Set<{ access: Access; client: Duplex; upstream: Socket }>>();
+  private readonly secureCookies: boolean;
+  private readonly publicHost: string | null;
+  private listeningPort: number | null = null;
+
+  constructor(private readonly opts: WebProxyOptions) {
+    const pub = opts.publicUrl ? new URL(opts.publicUrl) : null;
+    this.secureCookies = pub?.protocol === 'https:';
+    this.publicHost = pub?.host ?? null;
+    this.server = createServer((req, res) => void this.handleHttp(req, res));
+    this.server.on('upgrade', (req, socket, head) => void this.handleUpgrade(req, socket, head));
+  }
+
+  start(): Promise<{ ok: true; port: number } | { ok: false; code: 'listen_failed'; message: string }> {
+    return new Promise((resolve) => {
+      this.server.once('error', (e) => resolve({ ok: false, code: 'listen_failed', message: e.message }));
+      this.server.listen(this.opts.port, this.opts.host, () => {
+        this.listeningPort = (this.server.address() as AddressInfo).port;
+        resolve({ ok: true, port: this.listeningPort });
+      });
+    });
+  }
+
+  get port(): number | null {
+    return this.listeningPort;
+  }
+
+  /** `/revoke-term`: ends the session's write links and cookies and cuts its open write connections. */
+  revoke(sessionId: string): number {
+    this.opts.grants.revoke(sessionId);
+    return this.cut(sessionId, (a) => a.mode === 'write');
+  }
+
+  /** `/close`: ends every grant of the session, the view token too, and cuts every connection. */
+  closeSession(sessionId: string): number {
+    this.opts.grants.forgetSession(sessionId);
+    return this.cut(sessionId, () => true);
+  }
+
+  private cut(sessionId: string, which: (a: Access) => boolean): number {
+    let n = 0;
+    for (const t of this.tunnels.get(sessionId) ?? []) {
+      if (!which(t.access)) continue;
+      t.client.destroy();
+      t.upstream.destroy();
+      n++;
+    }
+    if (n) this.opts.log.info({ sessionId, connections: n }, 'web proxy: connections cut');
+    return n;
+  }
+
+  /** Write cookie first (it is the stronger grant), then a view token from the URL or the view cookie. */
+  private accessFor(req: IncomingMessage, sessionId: string, viewToken: string | null): Access | null {
+    const cookies = req.headers.cookie;
+    const write = this.opts.grants.checkWriteCookie(sessionId, readCookie(cookies, WRITE_COOKIE_NAME));
+    if (write.ok) return { mode: 'write', userId: write.userId };
+    if (this.opts.grants.checkView(sessionId, viewToken) || this.opts.grants.checkView(sessionId, readCookie(cookies, VIEW_COOKIE_NAME))) {
+      return { mode: 'read' };
+    }
+    return null;
+  }
+
+  private async handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const route = routeOf(req.url ?? '/');
+    if (route.kind === 'not_found' || !this.opts.sessionExists(route.sessionId)) return plain(res, 404, 'Not found');
+    if (route.kind === 'add_slash') {
+      const q = (req.url ?? '').indexOf('?');
+      res.writeHead(308, { location: `/s/${route.sessionId}/${q < 0 ? '' : (req.url ?? '').slice(q)}` }).end();
+      return;
+    }
+    if (route.kind === 'write_link') return this.exchange(req, res, route.sessionId, route.token);
+    const access = this.accessFor(req, route.sessionId, route.viewToken);
+    if (!access) {
+      const headers: Record<string, string> = readCookie(req.headers.cookie, WRITE_COOKIE_NAME) ? { 'set-cookie': clearWriteCookieHeader(route.sessionId) } : {};
+      this.opts.log.info({ sessionId: route.sessionId, kind: 'http' }, 'web proxy: refused (no valid grant)');
+      return plain(res, 403, 'Forbidden: this link is not valid any more. Open the link on the latest card, or ask for a new write link.', headers);
+    }
+    const worker = await this.worker(route.sessionId);
+    if (!worker) return plain(res, 503, 'The session could not be started. Try again in a moment.');
+    const extra: Record<string, string> = {};
+    if (route.viewToken && access.mode === 'read') extra['set-cookie'] = viewCookieHeader(route.sessionId, route.viewToken, { secure: this.secureCookies });
+    const upstream = httpRequest({
+      host: '127.0.0.1',
+      port: worker.port,
+      method: req.method,
+      path: route.path,
+      headers: this.upstreamHeaders(req.headers, access, worker, false),
+      timeout: WEB_PROXY_LIMITS.upstreamTimeoutMs,
+    });
+    upstream.on('response', (up) => {
+      res.writeHead(up.statusCode ?? 502, { ...up.headers, ...extra });
+      up.pipe(res);
+    });
+    upstream.on('timeout', () => upstream.destroy(new Error('upstream timeout')));
+    upstream.on('error', () => {
+      if (!res.headersSent) plain(res, 502, 'The session did not answer.');
+      else res.destroy();
+    });
+    req.pipe(upstream);
+  }
+
+  private exchange(req: IncomingMessage, res: ServerResponse, sessionId: string, token: string): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed');
+    const result = this.opts.grants.exchangeWriteLink(sessionId, token);
+    if (!result.ok) {
+      this.opts.log.info({ sessionId, result: result.code }, 'web proxy: write link refused');
+      return plain(res, 403, 'Forbidden: this write link is not valid (links work once and expire after 5 minutes). Ask for a new one with /term.');
+    }
+    this.opts.log.info({ sessionId, userId: result.userId }, 'web proxy: write link exchanged');
+    // Not a 3xx: after a cross-site redirect (the link is tapped in the chat app) browsers withhold SameSite=Strict
+    // cookies, so the next page would load without write access. A Refresh is a navigation started by this origin,
+    // so the cookie goes with it. The final URL carries no secret, and the cookie is HttpOnly.
+    res.writeHead(200, {
+      'content-type': 'text/plain; charset=utf-8',
+      refresh: `0; url=/s/${sessionId}/`,
+      'set-cookie': writeCookieHeader(sessionId, result.cookieValue, { secure: this.secureCookies }),
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+    });
+    res.end('Write access granted. Opening the terminal…\n');
+  }
+
+  private async handleUpgrade(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
+    client.on('error', () => client.destroy());
+    const route = routeOf(req.url ?? '/');
+    if (route.kind !== 'session' || !this.opts.sessionExists(route.sessionId)) return refuse(client, 404);
+    if (!this.originAllowed(req)) {
+      this.opts.log.warn({ sessionId: route.sessionId }, 'web proxy: WebSocket from another origin refused');
+      return refuse(client, 403);
+    }
+    const access = this.accessFor(req, route.sessionId, route.viewToken);
+    if (!access) {
+      this.opts.log.info({ sessionId: route.sessionId, kind: 'websocket' }, 'web proxy: refused (no valid grant)');
+      return refuse(client, 403);
+    }
+    const worker = await this.worker(route.sessionId);
+    if (client.destroyed) return;
+    if (!worker) return refuse(client, 503);
+    const upstream = connect({ host: '127.0.0.1', port: worker.port });
+    const entry = { access, client, upstream };
+    const set = this.tunnels.get(route.sessionId) ?? new Set();
+    this.tunnels.set(route.sessionId, set.add(entry));
+    const end = () => {
+      set.delete(entry);
+      if (set.size === 0 && this.tunnels.get(route.sessionId) === set) this.tunnels.delete(route.sessionId);
+      client.destroy();
+      upstream.destroy();
+    };
+    upstream.setTimeout(WEB_PROXY_LIMITS.upstreamTimeoutMs, () => end());
+    upstream.once('connect', () => {
+      upstream.setTimeout(0);
+      const headers = this.upstreamHeaders(req.headers, access, worker, true);
+      const lines = [`GET ${route.path} HTTP/1.1`, `host: 127.0.0.1:${worker.port}`];
+      for (const [k, v] of Object.entries(headers)) for (const one of Array.isArray(v) ? v : [v]) if (one !== undefined) lines.push(`${k}: ${one}`);
+      upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+      if (head.length) upstream.write(head);
+      upstream.pipe(client);
+      client.pipe(upstream);
+    });
+    upstream.on('error', end);
+    upstream.on('close', end);
+    client.on('close', end);
+  }
+
+  private originAllowed(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    if (!origin) return true; // not a browser; grants still apply
+    let host: string;
+    try {
+      host = new URL(origin).host;
+    } catch {
+      return false;
+    }
+    return host === req.headers.host || (this.publicHost !== null && host === this.publicHost);
+  }
+
+  private upstreamHeaders(incoming: IncomingHttpHeaders, access: Access, worker: WorkerEndpoint, upgrade: boolean): IncomingHttpHeaders {
+    const out: IncomingHttpHeaders = {};
+    for (const [k, v] of Object.entries(incoming)) if (!STRIPPED.has(k)) out[k] = v;
+    if (upgrade) {
+      out.connection = 'Upgrade';
+      out.upgrade = 'websocket';
+    }
+    out[PROXY_HEADERS.secret] = worker.proxySecret;
+    out[PROXY_HEADERS.access] = access.mode;
+    if (access.mode === 'write') out[PROXY_HEADERS.user] = access.userId;
+    return out;
+  }
+
+  private async worker(sessionId: string): Promise<WorkerEndpoint | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<null>((resolve) => {
+      timer = setTimeout(() => resolve(null), WEB_PROXY_LIMITS.resolveTimeoutMs);
+    });
+    try {
+      const found = await Promise.race([this.opts.resolveWorker(sessionId).catch(() => null), timeout]);
+      if (!found) this.opts.log.warn({ sessionId }, 'web proxy: no worker for session');
+      return found;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Cuts every tunnel and stops listening. */
+  async dispose(): Promise<void> {
+    for (const set of this.tunnels.values()) for (const t of set) (t.client.destroy(), t.upstream.destroy());
+    this.tunnels.clear();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+}
+
+function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers }).end(`${text}\n`);
+}
+
+function refuse(socket: Duplex, status: 403 | 404 | 503): void {
+  const text = { 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status];
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}

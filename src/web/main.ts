@@ -1,0 +1,140 @@
+// The web terminal page: connects to the session's worker, shows the pane in xterm.js, sends keys (write) or wheel (read).
+import '@xterm/xterm/css/xterm.css';
+import { Terminal } from '@xterm/xterm';
+import { FitAddon } from '@xterm/addon-fit';
+import { Unicode11Addon } from '@xterm/addon-unicode11';
+import { XTERM_THEME } from '../shared/theme.js';
+import {
+  WEBTERM_CLOSE, WEBTERM_PROTOCOL_VERSION, WEBTERM_WS_PATH, encodeFrame, parseServerFrame, type ClientFrame, type InfoMessage,
+} from '../shared/webterm-protocol.js';
+import { fitPane } from './fit-pane.js';
+import { ScrollInput } from './scroll-input.js';
+import { buildToolbar } from './toolbar.js';
+
+/** Reconnects after an unexpected drop: a worker restart takes a few seconds; after that a person should decide. */
+const RECONNECT = { delaysMs: [500, 1_000, 2_000, 4_000, 8_000] } as const;
+
+const CLOSE_TEXT: Record<number, string> = {
+  [WEBTERM_CLOSE.revoked]: 'Write access was revoked.',
+  [WEBTERM_CLOSE.paneGone]: 'The terminal session ended.',
+  [WEBTERM_CLOSE.shutdown]: 'The session stopped.',
+};
+
+function byId<T extends HTMLElement>(id: string): T {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`page is missing #${id}`);
+  return el as T;
+}
+
+const body = document.body;
+const viewport = byId('viewport');
+const banner = byId('banner');
+const status = byId('status');
+const statusText = byId('status-text');
+const reconnectButton = byId<HTMLButtonElement>('reconnect');
+
+const term = new Terminal({
+  cols: 80,
+  rows: 24,
+  // No local scrollback: tmux redraws in place, so scrolling is done by the pane (wheel frames), not by the page.
+  scrollback: 0,
+  allowProposedApi: true, // needed by the Unicode 11 addon
+  theme: XTERM_THEME,
+  fontFamily: '"DejaVu Sans Mono", "Noto Sans Mono", "Cascadia Mono", Menlo, Consolas, monospace',
+  fontSize: 15,
+  cursorBlink: false,
+});
+const fit = new FitAddon();
+term.loadAddon(fit);
+term.loadAddon(new Unicode11Addon());
+term.unicode.activeVersion = '11'; // the same character widths as tmux and the screenshots
+term.open(byId('term-host'));
+
+let socket: WebSocket | null = null;
+let pane: { cols: number; rows: number } | null = null;
+let readOnly = true;
+let attempts = 0;
+
+function send(frame: ClientFrame): void {
+  if (socket?.readyState === WebSocket.OPEN) socket.send(encodeFrame(frame));
+}
+
+const scroll = new ScrollInput(
+  { screen: () => term.element?.querySelector<HTMLElement>('.xterm-screen') ?? null, cols: () => term.cols, rows: () => term.rows },
+  (req) => send(req),
+);
+term.attachCustomWheelEventHandler((ev) => scroll.onWheel(ev));
+scroll.attachTouch(viewport);
+term.onData((d) => {
+  if (!readOnly) send({ t: 'in', d });
+});
+buildToolbar(byId('toolbar'), (bytes) => {
+  if (!readOnly) send({ t: 'in', d: bytes });
+});
+
+function showStatus(text: string | null, canReconnect = false): void {
+  status.hidden = text === null;
+  statusText.textContent = text ?? '';
+  reconnectButton.hidden = !canReconnect;
+}
+
+function applyInfo(info: InfoMessage): void {
+  readOnly = info.readOnly;
+  pane = { cols: info.cols, rows: info.rows };
+  term.options.disableStdin = readOnly;
+  body.dataset.mode = readOnly ? 'read' : 'write';
+  body.dataset.cols = String(info.cols);
+  body.dataset.rows = String(info.rows);
+  banner.hidden = !readOnly;
+  if (info.protocol !== WEBTERM_PROTOCOL_VERSION) showStatus('larkmux was updated: reload this page.');
+  fitPane(term, fit, info.cols, info.rows);
+}
+
+function connect(): void {
+  const url = new URL(WEBTERM_WS_PATH, location.href);
+  url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.search = location.search; // a view token in the page URL also opens the socket
+  url.hash = '';
+  const ws = new WebSocket(url);
+  ws.binaryType = 'arraybuffer';
+  socket = ws;
+  body.dataset.state = 'connecting';
+  ws.onopen = () => {
+    attempts = 0;
+    showStatus(null);
+    send({ t: 'hello', cols: term.cols, rows: term.rows });
+  };
+  ws.onmessage = (ev: MessageEvent<ArrayBuffer | string>) => {
+    if (typeof ev.data !== 'string') {
+      term.write(new Uint8Array(ev.data));
+      return;
+    }
+    const parsed = parseServerFrame(ev.data);
+    if (!parsed.ok) return;
+    applyInfo(parsed.frame);
+    body.dataset.state = 'open';
+  };
+  ws.onclose = (ev) => {
+    if (socket !== ws) return;
+    socket = null;
+    body.dataset.state = 'closed';
+    const known = CLOSE_TEXT[ev.code];
+    const delay = RECONNECT.delaysMs[attempts];
+    if (ev.code === WEBTERM_CLOSE.revoked || ev.code === WEBTERM_CLOSE.paneGone || delay === undefined) {
+      showStatus(known ?? 'Disconnected. Your access may have ended; open the link from the card again.', true);
+      return;
+    }
+    attempts++;
+    showStatus(`${known ?? 'Disconnected.'} Reconnecting…`);
+    setTimeout(connect, delay);
+  };
+}
+
+reconnectButton.addEventListener('click', () => {
+  attempts = 0;
+  connect();
+});
+window.addEventListener('resize', () => {
+  if (pane) fitPane(term, fit, pane.cols, pane.rows);
+});
+connect();
