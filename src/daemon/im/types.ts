@@ -42,6 +42,17 @@ export interface InboundCardAction {
 
 export type InboundEvent = InboundMessage | InboundCardAction;
 
+/** An inbound event the adapter could not read (missing fields, content that is not JSON, a foreign button value). */
+export interface InboundRejected {
+  appId: string;
+  reason: string;
+  eventId?: string;
+  messageId?: string;
+  /** Known when the event got far enough to say where it came from (so the router may answer there). */
+  place?: ChatPlace;
+  senderId?: string;
+}
+
 /** What the adapter answers to a card tap right away (must be fast: Feishu waits 3 s). */
 export interface CardActionReply {
   toast?: { type: 'info' | 'success' | 'error' | 'warning'; content: string };
@@ -54,6 +65,8 @@ export type ConnectionState = 'connecting' | 'connected' | 'reconnecting' | 'fai
 export interface ImHandlers {
   onEvent(ev: InboundEvent): Promise<CardActionReply | void>;
   onState?(state: ConnectionState, detail?: string): void;
+  /** Malformed events; the adapter has already logged them. Optional: ignore them if you like. */
+  onRejected?(rejected: InboundRejected): void;
 }
 
 /** A handle on a card the adapter sent; the adapter keeps the platform ids (RenderState). */
@@ -70,6 +83,8 @@ export interface ImAdapter {
   sendCard(place: ChatPlace, card: CardModel, replyTo?: string): Promise<ImResult<CardRef>>;
   /** Replaces a card's content (latest wins; the adapter coalesces and rate-limits). */
   updateCard(ref: CardRef, card: CardModel): Promise<ImResult<void>>;
+  /** The card that now stands for `ref`: itself, or the new card that replaced it when it could no longer be patched. */
+  resolveCard?(ref: CardRef): CardRef;
   uploadImage(png: Uint8Array): Promise<ImResult<{ imageRef: string }>>;
   react(messageId: string, emoji: string): Promise<ImResult<void>>;
   dmUser(userId: string, text: string): Promise<ImResult<{ messageId: string }>>;

@@ -85,6 +85,8 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx:
   const injected = reply.status === 200 && reply.body.code === 0 ? ctx.state.takeFailure(route.endpoint) : undefined;
   if (injected) {
     reply = { status: injected.status, body: { code: injected.code, msg: injected.msg ?? 'fake-feishu injected failure' }, headers: injected.headers };
+    // The ws endpoint always answers with a data object (the SDK destructures it before reading code).
+    if (route.endpoint === 'ws_endpoint') reply.body.data = {};
     undoSideEffect(route.endpoint, reply, ctx, messageId);
   }
   if (reply.status === 200 && route.endpoint !== 'patch' && typeof (reply.body.data as Record<string, unknown> | undefined)?.message_id === 'string') {

@@ -37,6 +37,11 @@ interface Conn {
   ws: WebSocket;
   appId: string;
   serviceId: number;
+  /**
+   * Events are pushed only after the client's first ping: the SDK attaches its message listener a tick after
+   * 'open', so frames sent straight after the upgrade could be lost (the platform behaves the same way).
+   */
+  ready: boolean;
 }
 
 export interface HubOptions {
@@ -78,7 +83,7 @@ export class WsHub {
   }
 
   private onConnection(ws: WebSocket, appId: string, serviceId: number): void {
-    const conn: Conn = { ws, appId, serviceId };
+    const conn: Conn = { ws, appId, serviceId, ready: false };
     this.conns.add(conn);
     this.connectionsOpened += 1;
     ws.on('message', (data: Buffer) => this.onFrame(conn, data));
@@ -113,6 +118,10 @@ export class WsHub {
         payload: new TextEncoder().encode(JSON.stringify(this.opts.clientConfig())),
       };
       conn.ws.send(encodeFrame(pong));
+      if (!conn.ready) {
+        conn.ready = true;
+        this.flush();
+      }
       return;
     }
     if (frame.method === 1) {
@@ -160,7 +169,7 @@ export class WsHub {
   private flush(): void {
     for (let i = 0; i < this.queue.length; ) {
       const d = this.queue[i]!;
-      const candidates = [...this.conns].filter((c) => c.appId === d.appId && c.ws.readyState === c.ws.OPEN);
+      const candidates = [...this.conns].filter((c) => c.appId === d.appId && c.ready && c.ws.readyState === c.ws.OPEN);
       if (candidates.length === 0) { i++; continue; }
       this.queue.splice(i, 1);
       const conn = candidates[Math.floor(Math.random() * candidates.length)]!;
@@ -191,7 +200,7 @@ export class WsHub {
   }
 
   connectionCount(appId?: string): number {
-    return [...this.conns].filter((c) => !appId || c.appId === appId).filter((c) => c.ws.readyState === c.ws.OPEN).length;
+    return [...this.conns].filter((c) => !appId || c.appId === appId).filter((c) => c.ready && c.ws.readyState === c.ws.OPEN).length;
   }
 
   dropConnections(appId?: string): void {

@@ -96,7 +96,7 @@ export class LarkApi {
       return failureFromThrown(e);
     }
     this.tokenFetches += 1;
-    if (!res?.tenant_access_token) return failure(200, res?.code, `tenant token refused: ${res?.msg ?? 'no token in response'}`);
+    if (!res?.tenant_access_token) return { ...failure(200, res?.code, `tenant token refused: ${res?.msg ?? 'no token in response'}`), code: 'auth_failed', retryable: false };
     registerSecret(res.tenant_access_token);
     const lifeMs = Math.max(0, (res.expire ?? 7200) * 1000 - TOKEN_TIMING.refreshMarginMs);
     this.token = { value: res.tenant_access_token, expiresAt: Date.now() + lifeMs };

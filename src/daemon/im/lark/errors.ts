@@ -18,7 +18,7 @@ export type FailureKind = 'rate_limited' | 'token_rejected' | 'message_gone' | '
 
 export interface LarkFailure {
   ok: false;
-  code: FailureKind | 'upload_failed' | 'empty_image' | 'too_large' | 'invalid_response';
+  code: FailureKind | 'auth_failed' | 'upload_failed' | 'empty_image' | 'too_large' | 'invalid_response';
   message: string;
   retryable: boolean;
   status?: number;

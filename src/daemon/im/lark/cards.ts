@@ -1,0 +1,154 @@
+// Pure rendering of the IM-agnostic CardModel into Feishu card JSON 2.0, kept under the platform's 30 KB body limit.
+import { STATUS_LOOK, type CardActionValue, type CardButton, type CardModel, type PickerCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
+import { KEY_TABLE } from '../../../shared/keys.js';
+
+export const CARD_LIMITS = {
+  /** Feishu refuses card bodies over 30 KB; 28 KB leaves room for the JSON string wrapping and escapes. */
+  maxBytes: 28 * 1024,
+  /** Buttons per row of the key pad: five fit a phone screen. */
+  keysPerRow: 5,
+  /** Summary (chat list preview) length. */
+  summaryChars: 60,
+} as const;
+
+type Json = Record<string, unknown>;
+
+/** STATUS_LOOK colour names → Feishu header templates (the set Feishu accepts). */
+const TEMPLATE: Record<string, string> = {
+  blue: 'blue', orange: 'orange', red: 'red', green: 'green', purple: 'purple', grey: 'grey',
+  wathet: 'wathet', turquoise: 'turquoise', yellow: 'yellow', carmine: 'carmine', violet: 'violet', indigo: 'indigo',
+};
+
+const plain = (content: string): Json => ({ tag: 'plain_text', content });
+
+const BUTTON_TYPE = { default: 'default', primary: 'primary', danger: 'danger' } as const;
+
+export function callbackButton(label: string, value: CardActionValue, style: keyof typeof BUTTON_TYPE = 'default'): Json {
+  return { tag: 'button', text: plain(label), type: BUTTON_TYPE[style], size: 'small', behaviors: [{ type: 'callback', value }] };
+}
+
+function modelButton(b: CardButton): Json | null {
+  if (b.value) return callbackButton(b.label, b.value, b.style);
+  if (b.url) return { tag: 'button', text: plain(b.label), type: BUTTON_TYPE[b.style], size: 'small', behaviors: [{ type: 'open_url', default_url: b.url }] };
+  return null;
+}
+
+/** A wrapping row of buttons (column_set in flow mode: each button its own auto-width column). */
+export function buttonRow(buttons: Json[]): Json {
+  return {
+    tag: 'column_set', flex_mode: 'flow', horizontal_spacing: '4px',
+    columns: buttons.map((b) => ({ tag: 'column', width: 'auto', elements: [b] })),
+  };
+}
+
+function chunk<T>(xs: readonly T[], n: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < xs.length; i += n) out.push(xs.slice(i, i + n));
+  return out;
+}
+
+/** Screen text as a fenced code block; backtick runs are broken so the fence cannot be closed early. */
+export function codeBlock(text: string): string {
+  return `\`\`\`\n${text.replace(/`{3,}/g, (m) => m.split('').join('\u200b'))}\n\`\`\``;
+}
+
+function card(template: string, title: string, subtitle: string | undefined, summary: string, elements: Json[]): Json {
+  const header: Json = { template, title: plain(title) };
+  if (subtitle) header.subtitle = plain(subtitle);
+  return {
+    schema: '2.0',
+    config: { update_multi: true, summary: { content: summary.slice(0, CARD_LIMITS.summaryChars) } },
+    header,
+    body: { elements },
+  };
+}
+
+function renderStream(m: StreamingCard, screenText: string | undefined): Json {
+  const look = STATUS_LOOK[m.status];
+  const elements: Json[] = [];
+  if (m.notice) elements.push({ tag: 'markdown', content: m.notice });
+  if (m.display === 'screenshot' && m.image) {
+    elements.push({ tag: 'img', img_key: m.image.ref, alt: plain('screen'), scale_type: 'fit_horizontal', preview: true });
+  } else if (m.display !== 'hidden' && screenText !== undefined && screenText.length > 0) {
+    elements.push({ tag: 'markdown', content: codeBlock(screenText) });
+  }
+  if (!m.frozen) {
+    const keys = m.keys.map((k) => callbackButton(KEY_TABLE[k].label, { action: 'key', sessionId: m.sessionId, key: k }));
+    for (const row of chunk(keys, CARD_LIMITS.keysPerRow)) elements.push(buttonRow(row));
+    const extra = m.buttons.map(modelButton).filter((b): b is Json => b !== null);
+    if (extra.length) elements.push(buttonRow(extra));
+  }
+  const subtitle = m.subtitle ? `${look.label} · ${m.subtitle}` : look.label;
+  return card(TEMPLATE[look.colour] ?? 'blue', m.title, subtitle, `${look.label} · ${m.title}`, elements);
+}
+
+function renderSelection(m: SelectionCard): Json {
+  const elements: Json[] = [];
+  const list = m.options.map((o, i) => `${i + 1}. ${o.label}${i === m.defaultIndex ? ' (default)' : ''}`).join('\n');
+  if (list) elements.push({ tag: 'markdown', content: list });
+  if (m.answered) {
+    const chosen = m.options[m.answered.optionIndex]?.label ?? `option ${m.answered.optionIndex + 1}`;
+    elements.push({ tag: 'markdown', content: `**Answered by** ${m.answered.by}: ${chosen}` });
+  } else {
+    const buttons = m.options.map((o, i) =>
+      callbackButton(o.label, { action: 'select', sessionId: m.sessionId, promptId: m.promptId, optionIndex: i }, i === m.defaultIndex ? 'primary' : 'default'),
+    );
+    if (buttons.length) elements.push(buttonRow(buttons));
+  }
+  const template = m.answered ? 'green' : TEMPLATE[STATUS_LOOK.waiting.colour]!;
+  return card(template, m.title, m.answered ? 'Answered' : STATUS_LOOK.waiting.label, m.title, elements);
+}
+
+function renderPicker(m: PickerCard): Json {
+  const elements: Json[] = [];
+  if (m.chosen) {
+    elements.push({ tag: 'markdown', content: `**Project:** ${m.chosen}` });
+  } else if (m.projects.length === 0) {
+    elements.push({ tag: 'markdown', content: 'No projects found.' });
+  } else {
+    elements.push(buttonRow(m.projects.map((p) => callbackButton(p.label, { action: 'project', anchorKey: m.anchorKey, path: p.path }))));
+  }
+  return card(m.chosen ? 'green' : 'blue', m.title, m.chosen ? 'Chosen' : 'Pick a project', m.title, elements);
+}
+
+export function byteLength(card: Json): number {
+  return Buffer.byteLength(JSON.stringify(card));
+}
+
+/** Keeps the last part of the screen (the bottom is where the prompt and the answer are). */
+export function keepTail(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const tail = text.slice(text.length - maxChars);
+  const nl = tail.indexOf('\n');
+  const clean = nl >= 0 && nl < 200 ? tail.slice(nl + 1) : tail;
+  return `… (earlier lines cut)\n${clean}`;
+}
+
+/** CardModel → Feishu card JSON 2.0 (as an object; send JSON.stringify of it). Always ≤ maxBytes. */
+export function renderCard(model: CardModel, maxBytes: number = CARD_LIMITS.maxBytes): Json {
+  if (model.kind === 'selection') return shrinkGeneric(renderSelection(model), maxBytes);
+  if (model.kind === 'picker') return shrinkGeneric(renderPicker(model), maxBytes);
+  let text = model.screenText;
+  let out = renderStream(model, text);
+  for (let i = 0; i < 12 && byteLength(out) > maxBytes && text; i++) {
+    const over = byteLength(out) - maxBytes;
+    // Escapes and multi-byte characters make bytes ≥ chars: cut generously, then re-measure.
+    const keep = Math.max(0, text.length - Math.ceil(over * 1.1) - 64);
+    text = keep === 0 ? '' : keepTail(text, keep);
+    out = renderStream(model, text);
+  }
+  if (byteLength(out) > maxBytes) out = renderStream({ ...model, notice: model.notice?.slice(0, 2000) }, '');
+  return shrinkGeneric(out, maxBytes);
+}
+
+/** Last resort for oversize cards (huge titles or option lists): cut long markdown blocks until it fits. */
+function shrinkGeneric(card: Json, maxBytes: number): Json {
+  for (let i = 0; i < 8 && byteLength(card) > maxBytes; i++) {
+    const elements = (card.body as { elements: Json[] }).elements;
+    const longest = elements.filter((e) => e.tag === 'markdown').sort((a, b) => String(b.content).length - String(a.content).length)[0];
+    if (!longest) break;
+    const s = String(longest.content);
+    longest.content = `${s.slice(0, Math.floor(s.length / 2))}\n…`;
+  }
+  return card;
+}

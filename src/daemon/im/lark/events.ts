@@ -1,0 +1,173 @@
+// Parses raw Feishu events (as the SDK's dispatcher hands them over) into InboundMessage / InboundCardAction, never throwing.
+import { z } from 'zod';
+import { CardActionValueSchema } from '../../../shared/card-model.js';
+import type { ChatPlace, InboundCardAction, InboundMessage } from '../types.js';
+
+export interface ParseContext {
+  appId: string;
+  /** This bot's open_id (from bot/v3/info); without it, mentions are matched by bot name. */
+  botOpenId?: string;
+  botName?: string;
+  now: number;
+}
+
+export type Parsed<T> =
+  | { ok: true; event: T }
+  | { ok: false; reason: string; eventId?: string; messageId?: string; place?: ChatPlace; senderId?: string };
+
+const MentionSchema = z.object({
+  key: z.string(),
+  id: z.object({ open_id: z.string().optional() }).partial().optional(),
+  name: z.string().optional(),
+});
+type Mention = z.infer<typeof MentionSchema>;
+
+const MessageEventSchema = z.object({
+  event_id: z.string().optional(),
+  sender: z.object({
+    sender_id: z.object({ open_id: z.string().optional(), user_id: z.string().optional(), union_id: z.string().optional() }).optional(),
+    sender_type: z.string().optional(),
+  }),
+  message: z.object({
+    message_id: z.string().min(1),
+    chat_id: z.string().min(1),
+    chat_type: z.string(),
+    message_type: z.string().min(1),
+    content: z.string(),
+    root_id: z.string().optional(),
+    parent_id: z.string().optional(),
+    thread_id: z.string().optional(),
+    create_time: z.string().optional(),
+    mentions: z.array(MentionSchema).optional(),
+  }),
+});
+
+const CardActionSchemaV2 = z.object({
+  event_id: z.string().optional(),
+  operator: z.object({ open_id: z.string().min(1) }),
+  action: z.object({ value: z.unknown() }),
+  context: z.object({ open_message_id: z.string().min(1), open_chat_id: z.string().optional() }),
+});
+
+/** Legacy (1.0) card callback body: flat fields. */
+const CardActionSchemaV1 = z.object({
+  open_id: z.string().min(1),
+  open_message_id: z.string().min(1),
+  open_chat_id: z.string().optional(),
+  action: z.object({ value: z.unknown() }),
+});
+
+/** zod issues as one short line naming the fields. */
+function describe(err: z.ZodError): string {
+  return err.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'event'}: ${i.message}`).join('; ');
+}
+
+function parseJsonObject(s: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(s) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Message types we turn into text; anything else arrives with `unsupportedType`. */
+const TEXT_TYPES = new Set(['text', 'post']);
+
+/** Flattens a rich-text (post) body: paragraphs of text/a/at/code elements → plain lines. */
+export function postToText(content: Record<string, unknown>): string {
+  // Received posts are {title, content:[[…]]}; some clients wrap them per locale ({zh_cn:{…}}).
+  const body = Array.isArray(content.content) ? content : (Object.values(content).find((v) => v && typeof v === 'object' && Array.isArray((v as Record<string, unknown>).content)) as Record<string, unknown> | undefined);
+  if (!body) return '';
+  const lines: string[] = [];
+  if (typeof body.title === 'string' && body.title) lines.push(body.title);
+  for (const para of body.content as unknown[]) {
+    if (!Array.isArray(para)) continue;
+    lines.push(para.map((el: Record<string, unknown>) => {
+      if (el.tag === 'at') return String(el.user_id ?? '');
+      if (el.tag === 'text' || el.tag === 'a' || el.tag === 'code_block' || el.tag === 'md') return String(el.text ?? '');
+      return '';
+    }).join(''));
+  }
+  return lines.join('\n');
+}
+
+function isThisBot(m: Mention, ctx: ParseContext): boolean {
+  if (ctx.botOpenId) return m.id?.open_id === ctx.botOpenId;
+  return !!ctx.botName && m.name === ctx.botName;
+}
+
+/** Replaces @_user_N placeholders: this bot's are removed, others become @name. */
+export function resolveMentions(text: string, mentions: readonly Mention[], ctx: ParseContext): { text: string; mentionsBot: boolean } {
+  let out = text;
+  let mentionsBot = false;
+  // Longest keys first so "@_user_1" never eats the prefix of "@_user_10".
+  for (const m of [...mentions].sort((a, b) => b.key.length - a.key.length)) {
+    const mine = isThisBot(m, ctx);
+    if (mine && out.includes(m.key)) mentionsBot = true;
+    out = out.split(m.key).join(mine ? '' : `@${m.name ?? 'someone'}`);
+  }
+  out = out.replace(/@_all\b/g, '@all');
+  return { text: out.replace(/[ \t]{2,}/g, ' ').replace(/^[ \t]+|[ \t]+$/gm, '').trim(), mentionsBot };
+}
+
+function senderType(t: string | undefined): InboundMessage['senderType'] {
+  return t === 'user' ? 'user' : t === 'bot' ? 'bot' : 'app';
+}
+
+export function parseMessageEvent(raw: unknown, ctx: ParseContext): Parsed<InboundMessage> {
+  const eventId = typeof (raw as { event_id?: unknown } | null)?.event_id === 'string' ? (raw as { event_id: string }).event_id : undefined;
+  const res = MessageEventSchema.safeParse(raw);
+  if (!res.success) return { ok: false, reason: `malformed message event (${describe(res.error)})`, eventId };
+  const { sender, message: msg } = res.data;
+  const chatType = msg.chat_type === 'p2p' ? 'p2p' : msg.chat_type === 'group' || msg.chat_type === 'topic_group' ? 'group' : null;
+  const senderId = sender.sender_id?.open_id ?? sender.sender_id?.user_id ?? '';
+  const place: ChatPlace | undefined = chatType ? { chatId: msg.chat_id, chatType } : undefined;
+  if (place && msg.root_id) place.rootId = msg.root_id;
+  if (place && msg.thread_id) place.threadId = msg.thread_id;
+  const fail = (reason: string): Parsed<InboundMessage> => ({ ok: false, reason, eventId, messageId: msg.message_id, place, senderId: senderId || undefined });
+  if (!place) return fail(`unknown chat_type "${msg.chat_type}"`);
+  if (!senderId) return fail('sender has no open_id');
+
+  const mentions = msg.mentions ?? [];
+  const base: InboundMessage = {
+    kind: 'message', appId: ctx.appId, messageId: msg.message_id, place, senderId,
+    senderType: senderType(sender.sender_type), text: '',
+    mentionsBot: mentions.some((m) => isThisBot(m, ctx)),
+    createTime: Number(msg.create_time) || ctx.now,
+  };
+  if (eventId) base.eventId = eventId;
+  if (!TEXT_TYPES.has(msg.message_type)) return { ok: true, event: { ...base, unsupportedType: msg.message_type } };
+
+  const content = parseJsonObject(msg.content);
+  if (!content) return fail(`content of a ${msg.message_type} message is not a JSON object`);
+  let text: string;
+  if (msg.message_type === 'text') {
+    if (typeof content.text !== 'string') return fail('text message content has no "text" string');
+    text = content.text;
+  } else {
+    text = postToText(content);
+  }
+  const resolved = resolveMentions(text, mentions, ctx);
+  return { ok: true, event: { ...base, text: resolved.text, mentionsBot: base.mentionsBot || resolved.mentionsBot } };
+}
+
+export function parseCardActionEvent(raw: unknown, ctx: ParseContext): Parsed<InboundCardAction> {
+  const eventId = typeof (raw as { event_id?: unknown } | null)?.event_id === 'string' ? (raw as { event_id: string }).event_id : undefined;
+  let fields: { operatorId: string; messageId: string; chatId: string; value: unknown };
+  const v2 = CardActionSchemaV2.safeParse(raw);
+  if (v2.success) {
+    fields = { operatorId: v2.data.operator.open_id, messageId: v2.data.context.open_message_id, chatId: v2.data.context.open_chat_id ?? '', value: v2.data.action.value };
+  } else {
+    const v1 = CardActionSchemaV1.safeParse(raw);
+    if (!v1.success) return { ok: false, reason: `malformed card action (${describe(v2.error)})`, eventId };
+    fields = { operatorId: v1.data.open_id, messageId: v1.data.open_message_id, chatId: v1.data.open_chat_id ?? '', value: v1.data.action.value };
+  }
+  // Some clients deliver the value as a JSON string.
+  const rawValue = typeof fields.value === 'string' ? (parseJsonObject(fields.value) ?? fields.value) : fields.value;
+  const value = CardActionValueSchema.safeParse(rawValue);
+  if (!value.success) return { ok: false, reason: 'card button value is not one of ours (an old or foreign card)', eventId, messageId: fields.messageId, senderId: fields.operatorId };
+  const event: InboundCardAction = { kind: 'card_action', appId: ctx.appId, messageId: fields.messageId, chatId: fields.chatId, operatorId: fields.operatorId, value: value.data };
+  if (eventId) event.eventId = eventId;
+  return { ok: true, event };
+}
