@@ -24,7 +24,8 @@ const FORMAT = 'larkmux-seen-events';
 /** The ids an event is known by: a message by its event id and its message id; a card tap only by its event id. */
 export function dedupeKeysOf(ev: InboundEvent): string[] {
   const keys: string[] = [];
-  if (ev.eventId) keys.push(`ev:${ev.eventId}`);
+  // Keys carry the app id: every bot in a chat receives the same message (same message id) and must handle it.
+  if (ev.eventId) keys.push(`ev:${ev.appId}:${ev.eventId}`);
   // Every tap on one card carries that card's message id, so only messages are deduplicated by message id.
   if (ev.kind === 'message') keys.push(`msg:${ev.appId}:${ev.messageId}`);
   return keys;
@@ -32,7 +33,7 @@ export function dedupeKeysOf(ev: InboundEvent): string[] {
 
 /** The same keys for an event the adapter could not read, so its redelivery is not answered twice. */
 export function rejectedDedupeKeys(r: InboundRejected): string[] {
-  return [...(r.eventId ? [`ev:${r.eventId}`] : []), ...(r.messageId ? [`msg:${r.appId}:${r.messageId}`] : [])];
+  return [...(r.eventId ? [`ev:${r.appId}:${r.eventId}`] : []), ...(r.messageId ? [`msg:${r.appId}:${r.messageId}`] : [])];
 }
 
 export interface InboundDedupeOptions {

@@ -33,10 +33,17 @@ describe('InboundDedupe', () => {
   it('two taps on one card are two events; the same tap redelivered is one', async () => {
     const d = make();
     await d.load();
-    expect(dedupeKeysOf(tap('t1'))).toEqual(['ev:t1']);
+    expect(dedupeKeysOf(tap('t1'))).toEqual([`ev:${APP}:t1`]);
     expect(d.firstSeenEvent(tap('t1'))).toBe(true);
     expect(d.firstSeenEvent(tap('t2'))).toBe(true);
     expect(d.firstSeenEvent(tap('t1'))).toBe(false);
+    await d.dispose();
+  });
+  it('two bots in one chat both handle the same message', async () => {
+    const d = make();
+    await d.load();
+    expect(d.firstSeenEvent(message('e1', 'om_1'))).toBe(true);
+    expect(d.firstSeenEvent({ ...message('e1', 'om_1'), appId: 'cli_fedcba9876543210' })).toBe(true);
     await d.dispose();
   });
   it('remembers across a restart', async () => {
