@@ -54,7 +54,9 @@ export function setTerminalShaping(ctx: SKRSContext2D): void {
 
 /** Glyph advances measured once per (font, text); text drawing decisions depend only on these. */
 export class GlyphMeasurer {
-  private readonly cache = new Map<string, number>();
+  /** font → text → advance: two levels, so the per-cell lookup builds no key strings. */
+  private readonly cache = new Map<string, Map<string, number>>();
+  private size = 0;
   private readonly ctx = createCanvas(8, 8).getContext('2d');
 
   constructor() {
@@ -62,17 +64,26 @@ export class GlyphMeasurer {
   }
 
   advance(font: string, text: string): number {
-    const key = `${font}\u0000${text}`;
-    let w = this.cache.get(key);
+    let perFont = this.cache.get(font);
+    if (!perFont) this.cache.set(font, (perFont = new Map()));
+    let w = perFont.get(text);
     if (w === undefined) {
+      if (this.size > MEASURE_CACHE_LIMIT) {
+        this.cache.clear(); // bound memory on screens full of unusual text
+        this.size = 0;
+        this.cache.set(font, perFont);
+      }
       this.ctx.font = font;
       w = this.ctx.measureText(text).width;
-      if (this.cache.size > 20_000) this.cache.clear(); // bound memory on screens full of unusual text
-      this.cache.set(key, w);
+      perFont.set(text, w);
+      this.size++;
     }
     return w;
   }
 }
+
+/** Distinct (font, text) advances kept: a few thousand cover any real screen's characters many times over. */
+const MEASURE_CACHE_LIMIT = 20_000;
 
 export function measureCells(measurer: GlyphMeasurer): CellMetrics {
   const g = CELL_GEOMETRY;
