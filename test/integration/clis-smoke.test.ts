@@ -1,0 +1,183 @@
+// Real Claude Code / Codex / Gemini CLI in real tmux against the fake model servers: seeded launch → ready → prompt → turn end.
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { adapterFor } from '../../src/worker/cli/registry.js';
+import { safeDefaultIndex } from '../../src/worker/cli/screen.js';
+import { applySeedFiles } from '../../src/worker/cli/seed.js';
+import type { CliAdapter, KeyStep, ScreenState } from '../../src/worker/cli/types.js';
+import { TranscriptFollower } from '../../src/worker/transcript/follower.js';
+import type { TranscriptEvent } from '../../src/worker/transcript/types.js';
+import { requireTestCli, skipWithoutCli, startCliPane, type CliPane, type TestCliName } from '../support/clis.js';
+import { startFakeModelProcess, type FakeKind, type IsolatedFakeServer } from '../support/fake-models/index.js';
+import { KEY_TABLE } from '../../src/shared/keys.js';
+
+const WAIT = {
+  /** Gemini needs 3.3–4.4 s to its prompt (notes); 45 s leaves room on a loaded 2-core box. */
+  readyMs: 45_000,
+  /** After Enter, the busy signature or an empty composer shows within ~2–4 s (notes); then Enter is re-pressed once. */
+  submitCheckMs: 4_000,
+  turnEndMs: 45_000,
+  pollMs: 200,
+  /** Keys sent the instant a dialog appears can be ignored (notes: 0 ms ignored, ≥200 ms accepted). */
+  dialogSettleMs: 500,
+} as const;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Rig {
+  root: string;
+  pane: CliPane | null;
+  fake: IsolatedFakeServer | null;
+  follower: TranscriptFollower | null;
+}
+const rigs: Rig[] = [];
+
+afterEach(async () => {
+  for (const r of rigs.splice(0)) {
+    r.follower?.dispose();
+    await r.pane?.kill();
+    await r.fake?.close();
+    rmSync(r.root, { recursive: true, force: true });
+  }
+});
+
+async function sendStep(pane: CliPane, step: KeyStep): Promise<void> {
+  if ('key' in step) await pane.tmux(['send-keys', '-t', pane.target, KEY_TABLE[step.key].tmux]);
+  else await pane.tmux(['send-keys', '-t', pane.target, '-l', step.text]);
+}
+
+/** Polls the screen until it is ready, answering startup dialogs with the adapter's safe defaults. */
+async function waitReady(pane: CliPane, adapter: CliAdapter, answered: string[]): Promise<ScreenState> {
+  const deadline = Date.now() + WAIT.readyMs;
+  let last: ScreenState = { kind: 'unknown' };
+  let screen = '';
+  while (Date.now() < deadline) {
+    screen = await pane.capture();
+    last = adapter.classify(screen);
+    if (last.kind === 'ready') return last;
+    if (last.kind === 'selection') {
+      const choice = safeDefaultIndex(last, adapter.startupDefaults);
+      if (!choice) throw new Error(`startup dialog without a safe default: ${last.title} ${JSON.stringify(last.options)}`);
+      await sleep(WAIT.dialogSettleMs);
+      for (const step of adapter.choiceKeys(last, choice.index)) await sendStep(pane, step);
+      answered.push(last.dialog ?? last.title);
+      await sleep(WAIT.dialogSettleMs);
+    }
+    await sleep(WAIT.pollMs);
+  }
+  throw new Error(`not ready after ${WAIT.readyMs} ms (last: ${last.kind}); screen:\n${screen}`);
+}
+
+/** Paste, wait, Enter; then check the text left the composer, re-pressing Enter once. Returns the Enter re-presses. */
+async function submit(pane: CliPane, adapter: CliAdapter, text: string): Promise<number> {
+  await pane.tmux(['load-buffer', '-b', 'lmx', '-'], text);
+  await pane.tmux(['paste-buffer', '-p', '-d', '-b', 'lmx', '-t', pane.target]);
+  await sleep(adapter.submit.enterDelayMs);
+  await pane.tmux(['send-keys', '-t', pane.target, 'Enter']);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const deadline = Date.now() + WAIT.submitCheckMs;
+    while (Date.now() < deadline) {
+      const screen = await pane.capture();
+      const state = adapter.classify(screen);
+      const composer = adapter.composerText(screen);
+      if (state.kind === 'busy' || state.kind === 'selection' || composer === '') return attempt;
+      await sleep(WAIT.pollMs);
+    }
+    if (attempt === 0) await pane.tmux(['send-keys', '-t', pane.target, 'Enter']);
+  }
+  throw new Error(`prompt still in the composer after a second Enter:\n${await pane.capture()}`);
+}
+
+async function waitFor<T>(what: string, fn: () => T | undefined, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const v = fn();
+    if (v !== undefined) return v;
+    await sleep(WAIT.pollMs);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+interface CliCase {
+  name: TestCliName;
+  fake: FakeKind;
+  adapterId: 'claude-code' | 'codex' | 'gemini';
+  env(ctx: { url: string; tmp: string; codexHome: string }): Record<string, string>;
+  extraArgs: string[];
+}
+
+const CASES: CliCase[] = [
+  {
+    name: 'claude', fake: 'anthropic', adapterId: 'claude-code', extraArgs: ['--permission-mode', 'default'],
+    env: ({ url, tmp }) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_AUTH_TOKEN: 'sk-fake', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', TMPDIR: tmp }),
+  },
+  {
+    name: 'codex', fake: 'openai', adapterId: 'codex', extraArgs: ['-a', 'on-request'],
+    env: ({ tmp, codexHome }) => ({ CODEX_HOME: codexHome, FAKE_OPENAI_API_KEY: 'sk-fake', TMPDIR: tmp }),
+  },
+  {
+    name: 'gemini', fake: 'gemini', adapterId: 'gemini', extraArgs: [],
+    env: ({ url, tmp }) => ({ GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'fake-key', TMPDIR: tmp }),
+  },
+];
+
+for (const c of CASES) {
+  describe.skipIf(skipWithoutCli(c.name))(`real ${c.name} CLI`, () => {
+    it('starts on seeded config, reaches ready, takes a pasted prompt, and the transcript shows the turn end', async () => {
+      const command = requireTestCli(c.name);
+      const r = adapterFor(c.adapterId);
+      if (!r.ok) throw new Error(r.message);
+      const adapter = r.adapter;
+      const root = mkdtempSync(join(tmpdir(), `lmx-cli-${c.name}-`));
+      const rig: Rig = { root, pane: null, fake: null, follower: null };
+      rigs.push(rig);
+      const home = join(root, 'home');
+      const cwd = join(root, 'work');
+      const tmp = join(root, 'tmp');
+      const codexHome = join(root, 'codex');
+      for (const d of [home, cwd, tmp, codexHome]) mkdirSync(d, { recursive: true });
+
+      rig.fake = await startFakeModelProcess(c.fake, { isolate: true });
+      const botEnv = c.env({ url: rig.fake.url, tmp, codexHome });
+      const seeded = await applySeedFiles(adapter.seedFiles({ cwd, home, codexHome, baseUrl: rig.fake.url, env: botEnv }));
+      expect(seeded.ok).toBe(true);
+
+      const nativeSessionId = adapter.nativeId.kind === 'chosen' ? randomUUID() : undefined;
+      const launch = adapter.launch({ cwd, home, mode: 'new', nativeSessionId, botEnv, command, extraArgs: c.extraArgs });
+      const startedAt = Date.now();
+      rig.pane = await startCliPane({ argv: launch.argv, cwd, env: launch.env, netnsPid: rig.fake.netnsPid });
+
+      const answered: string[] = [];
+      await waitReady(rig.pane, adapter, answered);
+      expect(answered).toEqual([]); // seeding skipped every onboarding dialog
+
+      const events: TranscriptEvent[] = [];
+      rig.follower = new TranscriptFollower({
+        path: () => adapter.transcript!.locate({ cwd, home, env: launch.env, nativeSessionId, startedAfterMs: startedAt - 1000 }),
+        parser: adapter.transcript!.parser(),
+        onEvent: (e) => events.push(e),
+      });
+      rig.follower.start();
+
+      const prompt = `hello from the ${c.name} smoke test`;
+      const represses = await submit(rig.pane, adapter, prompt);
+      if (represses > 0) console.warn(`[${c.name}] Enter was dropped and re-pressed ${represses}×`);
+
+      const end = await waitFor('turn_end', () => events.find((e) => e.kind === 'turn_end'), WAIT.turnEndMs);
+      expect(end).toEqual({ kind: 'turn_end', finalText: `FAKE-REPLY: ${prompt}` });
+      expect(events.find((e) => e.kind === 'user_turn')).toEqual({ kind: 'user_turn', text: prompt });
+      const identity = events.find((e) => e.kind === 'identity');
+      expect(identity).toBeDefined();
+      if (nativeSessionId) expect(identity).toEqual({ kind: 'identity', nativeSessionId });
+      // The model really was asked: the fake logged the prompt.
+      expect(JSON.stringify(rig.fake.requests.map((q) => q.body))).toContain(prompt);
+      // And the screen went back to ready.
+      const back = await waitReady(rig.pane, adapter, answered);
+      expect(back.kind).toBe('ready');
+      expect(existsSync(rig.follower.path ?? '')).toBe(true);
+    });
+  });
+}

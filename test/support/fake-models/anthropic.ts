@@ -1,0 +1,81 @@
+// Fake Anthropic Messages API (what Claude Code calls): SSE streaming, tool_use on cue, every request logged.
+import type { ServerResponse } from 'node:http';
+import {
+  delayFor, scriptedAction, sendJson, sleep, sseHeaders, startFakeServer, type FakeAction, type FakeModelOptions, type FakeModelServer,
+} from './common.js';
+
+type Block = { type?: string; text?: string; content?: unknown };
+type Msg = { role?: string; content?: string | Block[] };
+
+function blockText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return (content as Block[]).map((b) => (typeof b.text === 'string' ? b.text : '')).join('');
+  return '';
+}
+
+/** The newest user message: its prompt text (system reminders dropped) or its tool result. */
+export function anthropicLastUser(body: unknown): { text: string; toolResult: string | null } {
+  const messages = ((body as { messages?: Msg[] })?.messages ?? []).filter((m) => m.role === 'user');
+  const last = messages[messages.length - 1];
+  if (!last) return { text: '', toolResult: null };
+  if (typeof last.content === 'string') return { text: last.content, toolResult: null };
+  const blocks = last.content ?? [];
+  const tool = blocks.find((b) => b.type === 'tool_result');
+  if (tool) return { text: '', toolResult: blockText(tool.content) };
+  const texts = blocks.filter((b) => b.type === 'text' && typeof b.text === 'string' && !b.text.startsWith('<system-reminder>')).map((b) => b.text!);
+  return { text: texts[texts.length - 1] ?? '', toolResult: null };
+}
+
+let counter = 0;
+const nextId = (prefix: string): string => `${prefix}_fake_${String(++counter).padStart(6, '0')}`;
+
+function event(res: ServerResponse, type: string, data: Record<string, unknown>): void {
+  res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+}
+
+function streamAction(res: ServerResponse, model: string, action: FakeAction): void {
+  sseHeaders(res);
+  const usage = { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  event(res, 'message_start', { message: { id: nextId('msg'), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage } });
+  const text = action.kind === 'json' ? JSON.stringify(action.value) : action.text;
+  event(res, 'content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
+  event(res, 'content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
+  event(res, 'content_block_stop', { index: 0 });
+  let stop = 'end_turn';
+  if (action.kind === 'tool') {
+    stop = 'tool_use';
+    event(res, 'content_block_start', { index: 1, content_block: { type: 'tool_use', id: nextId('toolu'), name: 'Bash', input: {} } });
+    const input = JSON.stringify({ command: action.command, description: 'Fake tool call' });
+    event(res, 'content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: input } });
+    event(res, 'content_block_stop', { index: 1 });
+  }
+  event(res, 'message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 10 } });
+  event(res, 'message_stop', {});
+  res.end();
+}
+
+function jsonAction(res: ServerResponse, model: string, action: FakeAction): void {
+  const content: unknown[] = [{ type: 'text', text: action.kind === 'json' ? JSON.stringify(action.value) : action.text }];
+  if (action.kind === 'tool') content.push({ type: 'tool_use', id: nextId('toolu'), name: 'Bash', input: { command: action.command, description: 'Fake tool call' } });
+  sendJson(res, 200, {
+    id: nextId('msg'), type: 'message', role: 'assistant', model, content,
+    stop_reason: action.kind === 'tool' ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 10 },
+  });
+}
+
+export function startFakeAnthropic(opts: FakeModelOptions = {}, onRequest?: Parameters<typeof startFakeServer>[2]): Promise<FakeModelServer> {
+  return startFakeServer(async (req, res, body, url) => {
+    if (url.pathname === '/api/hello' || (req.method === 'GET' && url.pathname === '/')) return sendJson(res, 200, { ok: true });
+    if (url.pathname === '/v1/models') return sendJson(res, 200, { data: [{ id: 'claude-fake', type: 'model', display_name: 'Fake' }], has_more: false });
+    if (url.pathname === '/v1/messages/count_tokens') return sendJson(res, 200, { input_tokens: 42 });
+    if (url.pathname !== '/v1/messages' || req.method !== 'POST') return sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: `fake has no ${url.pathname}` } });
+    const b = (body ?? {}) as { model?: string; stream?: boolean; output_config?: { format?: { type?: string } } };
+    const model = b.model ?? 'claude-fake';
+    const { text, toolResult } = anthropicLastUser(body);
+    // The session-title side request asks for JSON output.
+    const action: FakeAction = b.output_config?.format?.type === 'json_schema' ? { kind: 'json', value: { title: 'Fake title' } } : scriptedAction(text, toolResult);
+    await sleep(delayFor(text, opts));
+    if (b.stream) streamAction(res, model, action);
+    else jsonAction(res, model, action);
+  }, opts, onRequest);
+}
