@@ -135,11 +135,18 @@ export class WebGrants {
     return { ok: true, userId: found.userId };
   }
 
-  /** Ends every write link and write cookie of a session (`/revoke-term`). The view token stays. */
-  revoke(sessionId: string): void {
+  /** Ends every write link and write cookie of a session (`/revoke-term`); returns how many were live. The view token stays. */
+  revoke(sessionId: string): number {
     // Kept (marked) until they would have expired, so a later use is refused as "revoked" in the log.
+    const now = this.now();
+    let ended = 0;
+    for (const g of [...this.links.filter((l) => l.usedAt === null), ...this.cookies]) {
+      if (g.sessionId !== sessionId || g.revoked || now >= g.expiresAt) continue;
+      g.revoked = true;
+      ended++;
+    }
     for (const l of this.links) if (l.sessionId === sessionId) l.revoked = true;
-    for (const c of this.cookies) if (c.sessionId === sessionId) c.revoked = true;
+    return ended;
   }
 
   /** Ends everything of a session, view token included (`/close`). */

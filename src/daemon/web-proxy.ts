@@ -99,9 +99,9 @@ export class WebProxy {
   }
 
   /** `/revoke-term`: ends the session's write links and cookies and cuts its open write connections. */
-  revoke(sessionId: string): number {
-    this.opts.grants.revoke(sessionId);
-    return this.cut(sessionId, (a) => a.mode === 'write');
+  revoke(sessionId: string): { grants: number; connections: number } {
+    const grants = this.opts.grants.revoke(sessionId);
+    return { grants, connections: this.cut(sessionId, (a) => a.mode === 'write') };
   }
 
   /** `/close`: ends every grant of the session, the view token too, and cuts every connection. */

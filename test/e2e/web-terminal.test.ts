@@ -162,3 +162,99 @@ describe('write access', () => {
     if (url() !== 'USED') expect(stack.workers.size).toBe(0); // refused requests never wake a worker
   });
 });
+
+describe('read-only view', () => {
+  it('typing changes nothing in the pane; the wheel scrolls the pane history (tmux copy mode) and back', async () => {
+    await paneRun(S1, 'seq 1 200');
+    await waitFor('seq output', async () => (await paneText(S1)).includes('200\n$'));
+    const { page } = await newPage({ viewport: { width: 1280, height: 800 } });
+    const res = await page.goto(`${stack.baseUrl}/s/${S1}/?v=${stack.grants.viewToken(S1)}`);
+    expect(res?.status()).toBe(200);
+    await page.waitForSelector('body[data-state="open"][data-mode="read"]');
+    expect(await page.locator('#banner').isVisible()).toBe(true);
+    expect(await page.locator('#banner').innerText()).toContain('Read-only');
+
+    const file = join(home.dir, 'nope.txt');
+    await page.locator('.xterm-screen').click();
+    await page.keyboard.type(`echo nope > ${file}`);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+C');
+
+    // Wheel up over the terminal: the pane enters copy mode, scrolled back, and the page shows tmux's position mark.
+    const box = await page.locator('.xterm-screen').boundingBox();
+    if (!box) throw new Error('no terminal on the page');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -400);
+    const state = await waitFor('pane scrolled back', async () => {
+      const [mode, pos] = (await tmuxOut('display', '-p', '-t', stack.target(S1), '#{pane_in_mode} #{scroll_position}')).split(' ');
+      return mode === '1' && Number(pos) > 0 ? Number(pos) : 0;
+    });
+    expect(state).toBeGreaterThan(0);
+    await waitFor('copy-mode position shown on the page', async () => /\[\d+\/\d+\]/.test(await pageText(page)));
+
+    // Frames are handled in order, so the keystrokes typed before the wheel were already dropped by now.
+    expect(existsSync(file)).toBe(false);
+    expect(await paneText(S1)).not.toContain('nope');
+    expect(stack.workers.get(S1)?.connectionCount).toEqual({ read: 1, write: 0 });
+    expect(stack.audit).toEqual([]); // read-only views are not write connections
+
+    await page.mouse.wheel(0, 4000);
+    await waitFor('back at the bottom (copy mode left)', async () => (await tmuxOut('display', '-p', '-t', stack.target(S1), '#{pane_in_mode}')) === '0');
+  });
+});
+
+describe('revocation', () => {
+  it('closes the open write connection, and the cookie no longer grants write', async () => {
+    const { ctx, page } = await newPage();
+    await openWithLink(page, S1, 'ou_bob');
+    await page.waitForSelector('body[data-state="open"][data-mode="write"]');
+    const worker = stack.workers.get(S1);
+    expect(worker?.connectionCount.write).toBe(1);
+
+    expect(stack.proxy.revoke(S1)).toEqual({ grants: 1, connections: 1 }); // the cookie, the open socket
+    await waitFor('write connection closed in the worker', () => worker?.connectionCount.write === 0);
+    await page.waitForSelector('body[data-state="closed"]');
+    await waitFor('audit of the disconnect', () => stack.audit.some((e) => e.event === 'web_write_disconnect' && e.userId === 'ou_bob'));
+
+    // Same browser, same cookie jar: the page itself is refused now...
+    const again = await ctx.newPage();
+    expect((await again.goto(`${stack.baseUrl}/s/${S1}/`))?.status()).toBe(403);
+    // ...and with the view token it is read-only, not write.
+    await again.goto(`${stack.baseUrl}/s/${S1}/?v=${stack.grants.viewToken(S1)}`);
+    await again.waitForSelector('body[data-state="open"][data-mode="read"]');
+    expect(worker?.connectionCount.write).toBe(0);
+  });
+});
+
+describe('phone', () => {
+  it('at 390×844 shows the key toolbar, its keys reach the pane, and the pane keeps its own size', async () => {
+    const { page } = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    await openWithLink(page, S1, 'ou_carol');
+    await page.waitForSelector('body[data-state="open"][data-mode="write"]');
+    const toolbar = page.locator('#toolbar');
+    expect(await toolbar.isVisible()).toBe(true);
+    for (const label of ['Esc', 'Ctrl+C', 'Tab', 'Enter', '↑', '↓', '←', '→']) {
+      expect(await toolbar.getByRole('button', { name: label, exact: true }).isVisible()).toBe(true);
+    }
+
+    await page.locator('.xterm-screen').tap(); // focus the terminal, as a user does to bring up the keyboard
+    await paneRun(S1, 'sleep 100');
+    await waitFor('sleep running', async () => (await tmuxOut('display', '-p', '-t', stack.target(S1), '#{pane_current_command}')) === 'sleep');
+    await toolbar.locator('button[data-key="ctrl_c"]').tap();
+    await waitFor('sleep interrupted by the toolbar Ctrl+C', async () => (await tmuxOut('display', '-p', '-t', stack.target(S1), '#{pane_current_command}')) === 'bash');
+
+    // ↑ recalls the last command line, Enter runs it again: both keys reached bash.
+    await paneRun(S1, 'echo PHONE-$((6*7))');
+    await toolbar.locator('button[data-key="up"]').tap();
+    await toolbar.locator('button[data-key="enter"]').tap();
+    await waitFor('the recalled command ran twice', async () => ((await paneText(S1)).match(/^PHONE-42$/gm) ?? []).length === 2);
+
+    expect(await tmuxOut('display', '-p', '-t', stack.target(S1), '#{window_width}x#{window_height}')).toBe(`${PANE.cols}x${PANE.rows}`);
+    const body = page.locator('body');
+    expect(await body.getAttribute('data-cols')).toBe(String(PANE.cols));
+    expect(await body.getAttribute('data-rows')).toBe(String(PANE.rows + 1)); // + tmux's status line
+    // Tapping keys never takes focus from the terminal (so a phone keyboard stays up).
+    expect(await page.evaluate(() => document.activeElement?.className)).toContain('xterm-helper-textarea');
+    await page.screenshot({ path: '/tmp/web-phone.png' });
+  });
+});

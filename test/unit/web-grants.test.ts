@@ -76,6 +76,19 @@ describe('write cookies', () => {
   });
 });
 
+describe('revoke', () => {
+  it('counts the live grants it ends: unused links and cookies, not spent or expired ones', () => {
+    const f = fixture();
+    const used = f.grants.issueWriteLink(A, 'u1');
+    expect(f.grants.exchangeWriteLink(A, used.token).ok).toBe(true); // → one cookie; the link is spent
+    f.grants.issueWriteLink(A, 'u2'); // live link
+    f.grants.issueWriteLink(B, 'u3'); // other session
+    expect(f.grants.revoke(A)).toBe(2);
+    expect(f.grants.revoke(A)).toBe(0);
+    expect(f.grants.revoke(B)).toBe(1);
+  });
+});
+
 describe('view tokens', () => {
   const cases: { name: string; check: (g: WebGrants, tokenA: string) => boolean; expect: boolean }[] = [
     { name: 'own token', check: (g, t) => g.checkView(A, t), expect: true },
