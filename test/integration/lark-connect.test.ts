@@ -146,6 +146,7 @@ describe('lark long connection', () => {
     expect(log.length).toBeGreaterThan(0);
     expect(log).not.toContain(TEST_APPS[0]!.appSecret);
     expect(log).not.toMatch(/t-[0-9a-f]{40}/);
+    expect(log).not.toMatch(/ticket=[0-9a-f]/);
   });
 
   it('two bots on one platform each get their own connection and events', async () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger } from '../../../src/shared/log.js';
-import { LarkAdapter, type LarkAdapterOptions } from '../../../src/daemon/im/lark/adapter.js';
+import { LarkAdapter, type LarkAdapterOptions, type LarkBotConfig } from '../../../src/daemon/im/lark/adapter.js';
 import type { CardActionReply, ConnectionState, InboundEvent, InboundRejected } from '../../../src/daemon/im/types.js';
 import { FakeFeishu, type FakeAppSpec, type FakeFeishuOptions } from './fake-feishu.js';
 
@@ -29,7 +29,7 @@ export interface LarkHarness {
   home: string;
   logFile: string;
   logText(): string;
-  makeAdapter(appId?: string, extra?: Partial<LarkAdapterOptions> & { secret?: string; botAppId?: string }): AdapterProbe;
+  makeAdapter(appId?: string, extra?: Partial<LarkAdapterOptions> & { secret?: string; botAppId?: string; botOverrides?: Partial<LarkBotConfig> }): AdapterProbe;
   cleanup(): Promise<void>;
 }
 
@@ -45,9 +45,9 @@ export async function startHarness(opts: Partial<FakeFeishuOptions> = {}): Promi
     logText: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''),
     makeAdapter(appId, extra = {}) {
       const app = fake.app(appId);
-      const { secret, botAppId, ...rest } = extra;
+      const { secret, botAppId, botOverrides, ...rest } = extra;
       const adapter = new LarkAdapter({
-        bot: { name: app.botName, appId: botAppId ?? app.appId, appSecret: secret ?? app.appSecret, domain: fake.baseUrl, events: 'websocket' },
+        bot: { name: app.botName, appId: botAppId ?? app.appId, appSecret: secret ?? app.appSecret, domain: fake.baseUrl, events: 'websocket', ...botOverrides },
         logger, limits: FAST_LIMITS, ...rest,
       });
       adapters.push(adapter);

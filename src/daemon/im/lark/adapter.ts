@@ -268,7 +268,7 @@ export function splitBytes(text: string, maxBytes: number): string[] {
   while (Buffer.byteLength(rest) > maxBytes) {
     let cut = Math.min(rest.length, maxBytes);
     while (Buffer.byteLength(rest.slice(0, cut)) > maxBytes) cut = Math.floor(cut * 0.9);
-    const nl = rest.lastIndexOf('\n', cut);
+    const nl = rest.lastIndexOf('\n', cut - 1);
     if (nl > cut / 2) cut = nl + 1;
     parts.push(rest.slice(0, cut));
     rest = rest.slice(cut);

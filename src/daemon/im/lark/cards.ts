@@ -131,10 +131,11 @@ export function renderCard(model: CardModel, maxBytes: number = CARD_LIMITS.maxB
   let text = model.screenText;
   let out = renderStream(model, text);
   for (let i = 0; i < 12 && byteLength(out) > maxBytes && text; i++) {
-    const over = byteLength(out) - maxBytes;
-    // Escapes and multi-byte characters make bytes ≥ chars: cut generously, then re-measure.
-    const keep = Math.max(0, text.length - Math.ceil(over * 1.1) - 64);
-    text = keep === 0 ? '' : keepTail(text, keep);
+    // Bytes per character of this text as serialised (escapes, CJK): size the cut from it, then re-measure.
+    const textBytes = Buffer.byteLength(JSON.stringify(text));
+    const room = maxBytes - (byteLength(out) - textBytes) - 64;
+    const keep = Math.floor((room / (textBytes / text.length)) * 0.95);
+    text = keep <= 0 ? '' : keepTail(text, keep);
     out = renderStream(model, text);
   }
   if (byteLength(out) > maxBytes) out = renderStream({ ...model, notice: model.notice?.slice(0, 2000) }, '');

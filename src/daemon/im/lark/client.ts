@@ -25,7 +25,9 @@ export function resolveDomain(domain: string): lark.Domain | string {
 
 /** Routes the SDK's own log lines into pino, scrubbed: only messages, never request configs (they hold the secret). */
 export function sdkLogger(log: Logger): { error: (...a: unknown[]) => void; warn: (...a: unknown[]) => void; info: (...a: unknown[]) => void; debug: (...a: unknown[]) => void; trace: (...a: unknown[]) => void } {
-  const text = (args: unknown[]): string => scrubSecrets(args.map(describeLogArg).join(' ')).slice(0, 1000);
+  // The long-connection URL carries a short-lived access_key and ticket: mask them like secrets.
+  const text = (args: unknown[]): string =>
+    scrubSecrets(args.map(describeLogArg).join(' ')).replace(/\b(access_key|ticket)=[^&\s]+/g, '$1=[redacted]').slice(0, 1000);
   return {
     error: (...a) => log.warn({ sdk: text(a) }, 'lark sdk error'),
     warn: (...a) => log.warn({ sdk: text(a) }, 'lark sdk warning'),
