@@ -1,5 +1,5 @@
 // Named keys a card button or the web toolbar can press: one table from name to tmux key and raw bytes.
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const KEY_TABLE = {
   esc: { label: 'Esc', tmux: 'Escape', bytes: '\x1b' },

@@ -1,5 +1,5 @@
 // The browser ⇄ worker web-terminal protocol: JSON text frames (zod, parsed on receipt) plus binary frames of pane output.
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Bumped whenever a frame changes shape; sent in `info` so a stale page can tell the user to reload. */
 export const WEBTERM_PROTOCOL_VERSION = 1;

@@ -257,4 +257,27 @@ describe('phone', () => {
     expect(await page.evaluate(() => document.activeElement?.className)).toContain('xterm-helper-textarea');
     await page.screenshot({ path: '/tmp/web-phone.png' });
   });
+
+  it('a read-only phone view scrolls the pane by dragging a finger down the terminal', async () => {
+    await paneRun(S1, 'seq 1 200');
+    await waitFor('seq output', async () => (await paneText(S1)).includes('200\n$'));
+    const { page } = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    await page.goto(`${stack.baseUrl}/s/${S1}/?v=${stack.grants.viewToken(S1)}`);
+    await page.waitForSelector('body[data-state="open"][data-mode="read"]');
+    expect(await page.locator('#toolbar').isVisible()).toBe(false); // nothing to press in a read-only view
+    const box = await page.locator('.xterm-screen').boundingBox();
+    if (!box) throw new Error('no terminal on the page');
+    const cdp = await page.context().newCDPSession(page);
+    const x = box.x + box.width / 2;
+    const touch = (type: string, y: number) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+    await touch('touchStart', box.y + 20);
+    for (let y = box.y + 40; y <= box.y + box.height; y += 20) await touch('touchMove', y);
+    await touch('touchEnd', box.y + box.height);
+    // Finger down = content down = earlier lines: tmux copy mode, scrolled back.
+    await waitFor('pane scrolled back by touch', async () => {
+      const [mode, pos] = (await tmuxOut('display', '-p', '-t', stack.target(S1), '#{pane_in_mode} #{scroll_position}')).split(' ');
+      return mode === '1' && Number(pos) > 0;
+    });
+    await waitFor('copy-mode position shown on the phone', async () => /\[\d+\/\d+\]/.test(await pageText(page)));
+  });
 });
