@@ -34,7 +34,17 @@ export type GlyphClass =
 
 const PICTOGRAPHIC = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
 
+const fontStrings = new Map<number, string>();
+
+/** The CSS font for a cell (cached: painting asks once per cell). */
 export function fontFor(flags: number, kind: 'narrow' | 'wide' | 'emoji', px: number): string {
+  const key = ((flags & (CELL.bold | CELL.italic)) << 16) | ((kind === 'narrow' ? 0 : kind === 'wide' ? 1 : 2) << 12) | px;
+  let font = fontStrings.get(key);
+  if (font === undefined) fontStrings.set(key, (font = buildFont(flags, kind, px)));
+  return font;
+}
+
+function buildFont(flags: number, kind: 'narrow' | 'wide' | 'emoji', px: number): string {
   const style = `${flags & CELL.italic ? 'italic ' : ''}${flags & CELL.bold ? 'bold ' : ''}`;
   // Narrow cells never fall to the emoji font: text-presentation symbols stay monochrome in the fg colour.
   if (kind === 'narrow') return `${style}${px}px ${FONT_ALIASES.mono}, ${FONT_ALIASES.symbols}, ${FONT_ALIASES.cjk}`;
@@ -96,7 +106,7 @@ export function classifyCell(grid: ScreenGrid, i: number, m: CellMetrics, measur
   const ch = grid.chars[i]!;
   if (ch === '' || ch === ' ' || grid.flags[i]! & CELL.invisible) return 'blank';
   const cp = ch.codePointAt(0)!;
-  if (ch.length <= 2 && ch.length === String.fromCodePoint(cp).length && isGeometric(cp)) return 'geometric';
+  if (ch.length === (cp > 0xffff ? 2 : 1) && isGeometric(cp)) return 'geometric';
   if (ch.includes('\uFE0F') || (w === 2 && PICTOGRAPHIC.test(ch))) return 'emoji';
   if (w === 2) return 'wide';
   const adv = measurer.advance(fontFor(grid.flags[i]!, 'narrow', m.fontPx), ch);
