@@ -1,6 +1,8 @@
 // Test helper: an isolated tmux server per test (`tmux -L lmx-t-<random>`) that is always killed afterwards.
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface TmuxRunResult {
   code: number;
@@ -29,5 +31,10 @@ export function makeTmuxServer(): TestTmuxServer {
         resolve({ code, stdout, stderr });
       });
     });
-  return { socket, run, kill: async () => { await run(['kill-server']); } };
+  const kill = async (): Promise<void> => {
+    // tmux leaves its socket file behind after kill-server; remove it too so test runs do not litter /tmp.
+    await run(['kill-server']);
+    rmSync(join(env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
+  };
+  return { socket, run, kill };
 }

@@ -100,6 +100,10 @@ export class PtyBackend implements SessionBackend {
     return { dispose: () => { this.closedListeners.delete(listener); } };
   }
 
+  /** Stops reading the pty; the kernel buffer fills and the CLI blocks on write, which costs no memory. */
+  pauseOutput(): void { this.child?.pause(); }
+  resumeOutput(): void { this.child?.resume(); }
+
   /** The mirror terminal's screen; escapes are not available here (render from the mirror instead). */
   async capture(options: CaptureOptions = {}): Promise<BackendResult<string>> {
     const term = this.term;

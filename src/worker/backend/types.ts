@@ -71,6 +71,12 @@ export interface SessionBackend {
   /** Decoded output text, in order, split anywhere but never inside a character. */
   onOutput(listener: (text: string) => void): Disposable;
   onObserverClosed(listener: (closed: ObserverClosed) => void): Disposable;
+  /**
+   * Backpressure from a slow consumer. tmux: a pause longer than OBSERVER_LIMITS.stallTimeoutMs closes the pipe
+   * (onObserverClosed `stalled`; call start() to re-attach and capture() to resync). pty: the CLI simply blocks.
+   */
+  pauseOutput(): void;
+  resumeOutput(): void;
   /** The screen as text (rows joined with `\n`). */
   capture(options?: CaptureOptions): Promise<BackendResult<string>>;
   /** Types text literally; multi-line or long text goes in as one bracketed paste. */
