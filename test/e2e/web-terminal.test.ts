@@ -191,6 +191,7 @@ describe('read-only view', () => {
     });
     expect(state).toBeGreaterThan(0);
     await waitFor('copy-mode position shown on the page', async () => /\[\d+\/\d+\]/.test(await pageText(page)));
+    await page.screenshot({ path: '/tmp/web-readonly.png' });
 
     // Frames are handled in order, so the keystrokes typed before the wheel were already dropped by now.
     expect(existsSync(file)).toBe(false);
