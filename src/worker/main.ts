@@ -1,7 +1,13 @@
 // Worker entry point: one per session, forked by the daemon; wires the IPC channel to the session runtime.
+import { randomBytes } from 'node:crypto';
 import { createLogger } from '../shared/log.js';
 import { larkmuxPaths, resolveHome } from '../shared/paths.js';
+import type { DaemonToWorker } from '../shared/ipc.js';
 import { processChannel } from './channel.js';
+import { adapterFor } from './cli/registry.js';
+import { chooseBackend } from './runtime/backend-choice.js';
+import { DisplayController } from './runtime/display.js';
+import { SessionRuntime } from './runtime/session-runtime.js';
 
 /** The daemon owns liveness: the worker only reports it. */
 export const WORKER_HEARTBEAT_MS = 10_000;
@@ -11,14 +17,69 @@ const sessionTag = (process.env.LARKMUX_SESSION_ID ?? 'unknown').slice(0, 8);
 const log = createLogger({ file: paths.logFile, name: 'worker' }).child({ session: sessionTag });
 const channel = processChannel();
 
+let runtime: SessionRuntime | null = null;
+let display: DisplayController | null = null;
+let initialised = false;
+/** Messages that arrive while the backend is being chosen are handled in order afterwards. */
+const early: DaemonToWorker[] = [];
+
+const heartbeat = setInterval(() => channel.send({ type: 'heartbeat', at: Date.now() }), WORKER_HEARTBEAT_MS);
+heartbeat.unref();
+
+function exit(code: number): void {
+  clearInterval(heartbeat);
+  display?.dispose();
+  runtime?.dispose();
+  process.exit(code);
+}
+
 channel.onInvalid((reason) => log.warn({ reason }, 'invalid message from daemon dropped'));
 channel.onDisconnect(() => {
   // The daemon went away (stop/restart/crash): detach quietly; the CLI keeps running in tmux.
   log.info('daemon disconnected; worker exiting');
-  process.exit(0);
+  exit(0);
 });
 
-let initialised = false;
+async function initialise(init: Extract<DaemonToWorker, { type: 'init' }>): Promise<void> {
+  log.info({ cli: init.cli, cwd: init.cwd, backend: init.backend, resume: init.resume.mode }, 'worker initialised');
+  const adapter = adapterFor(init.cli);
+  if (!adapter.ok) {
+    channel.send({ type: 'error', code: adapter.code, message: adapter.message });
+    channel.send({ type: 'status', status: 'exited', detail: adapter.message.slice(0, 1024) });
+    return;
+  }
+  const backend = await chooseBackend(init, log);
+  const send = channel.send.bind(channel);
+  runtime = new SessionRuntime({ init, adapter: adapter.adapter, backend, log, send });
+  display = new DisplayController({
+    backend, log, send, home: init.home,
+    tmux: backend.kind === 'tmux' ? { socket: init.tmuxSocket, session: backend.name } : null,
+    currentStatus: () => runtime?.status ?? 'starting',
+  }, init.display);
+  runtime.onRunning(() => void display?.paneReady());
+  runtime.start();
+  // Until the web terminal is integrated: no port, but a real random view token.
+  channel.send({ type: 'ready', webPort: 0, viewToken: randomBytes(32).toString('base64url') });
+  for (const m of early.splice(0)) route(m);
+}
+
+function route(msg: DaemonToWorker): void {
+  if (!runtime) {
+    early.push(msg);
+    return;
+  }
+  switch (msg.type) {
+    case 'set_display':
+      void display?.setMode(msg.mode);
+      return;
+    case 'capture_now':
+      void display?.captureNow();
+      return;
+    default:
+      runtime.handle(msg);
+  }
+}
+
 channel.onMessage((msg) => {
   switch (msg.type) {
     case 'init':
@@ -27,16 +88,18 @@ channel.onMessage((msg) => {
         return;
       }
       initialised = true;
-      log.info({ cli: msg.cli, cwd: msg.cwd }, 'worker initialised');
-      channel.send({ type: 'status', status: 'starting' });
+      void initialise(msg).catch((err: unknown) => {
+        log.error({ err }, 'worker initialisation failed');
+        channel.send({ type: 'error', code: 'init_failed', message: err instanceof Error ? err.message : String(err) });
+        exit(1);
+      });
       return;
     case 'close':
       log.info({ mode: msg.mode }, 'close requested');
-      process.exit(0);
+      void (runtime ? runtime.close(msg.mode) : Promise.resolve()).finally(() => exit(0));
       return;
     default:
       if (!initialised) log.warn({ type: msg.type }, 'message before init ignored');
+      else route(msg);
   }
 });
-
-setInterval(() => channel.send({ type: 'heartbeat', at: Date.now() }), WORKER_HEARTBEAT_MS).unref();

@@ -1,0 +1,214 @@
+// The per-session input state machine (DESIGN §6) as a pure transition function; the runtime executes its effects.
+import type { WorkerToDaemon } from '../../shared/ipc.js';
+
+export type InputPhase =
+  | 'idle' | 'checking_tmux' | 'checking_session' | 'starting_session' | 'starting_tmux' | 'waiting_selection'
+  | 'running' | 'sending' | 'failed' | 'stopped';
+
+export interface QueuedMessage {
+  turnId: string;
+  text: string;
+  /** A CLI slash command (`raw_input`): typed as is, never merged, no transcript evidence expected. */
+  raw?: boolean;
+}
+
+/** How the next launch starts the CLI. */
+export type LaunchMode = 'new' | 'resume' | 'attach';
+
+export interface InputState {
+  phase: InputPhase;
+  queue: QueuedMessage[];
+  /** The message being sent (phase `sending`). */
+  inFlight?: QueuedMessage;
+  launchMode: LaunchMode;
+  /** The CLI is busy with a turn (from the status detector); messages wait unless the CLI takes type-ahead. */
+  cliBusy: boolean;
+  /** A message was typed ahead into the busy CLI; only one at a time, so the CLI never merges two into one turn. */
+  typedAhead: boolean;
+  /** The process was lost and has been restarted once for the current message; a second loss fails it. */
+  recoveredFor?: string;
+  /** The current check only takes over a live pane (init in attach mode); with no pane it waits for a message. */
+  takeOverOnly?: boolean;
+  /** The last failure, for logs. */
+  reason?: string;
+}
+
+export type SessionCheck = 'alive' | 'missing' | 'dead';
+
+export type InputEvent =
+  /** Take over a live pane now (init in attach mode); a missing one is started by the next message. */
+  | { type: 'take_over' }
+  | { type: 'input'; message: QueuedMessage }
+  | { type: 'tmux_checked'; ok: boolean; reason?: string }
+  | { type: 'session_checked'; session: SessionCheck }
+  | { type: 'session_prepared'; ok: boolean; reason?: string }
+  | { type: 'tmux_started'; ok: boolean; created: boolean; reason?: string }
+  | { type: 'gate_done'; outcome: 'ready' | 'missing' | 'timeout'; reason: string }
+  /** Result of one delivery (probe + paste + Enter + proof). `lost` = the probe found no live CLI before sending. */
+  | { type: 'send_done'; turnId: string; result: 'delivered' | 'failed' | 'lost'; reason?: string }
+  /** The status detector noticed the process is gone (3 missing probes or a dead pane) while nothing was in flight. */
+  | { type: 'process_lost'; reason: string }
+  | { type: 'cli_busy'; busy: boolean }
+  | { type: 'stop' };
+
+export type InputEffect =
+  | { type: 'log'; from: InputPhase; to: InputPhase; reason: string }
+  | { type: 'check_tmux' }
+  | { type: 'check_session' }
+  /** Choose argv (new with a chosen id, or resume with the known native id) and environment. */
+  | { type: 'prepare_session'; mode: 'new' | 'resume' }
+  | { type: 'start_tmux' }
+  /** Attach the observer to an existing live pane (take-over), then run the gate. */
+  | { type: 'attach_tmux' }
+  | { type: 'run_gate' }
+  /** One has-session probe, then paste/type, Enter, and proof. */
+  | { type: 'deliver'; message: QueuedMessage }
+  | { type: 'report'; msg: WorkerToDaemon };
+
+/** The adapter facts the machine needs. */
+export interface InputContext {
+  typeAheadWhileBusy: boolean;
+}
+
+export type InputStep = { state: InputState; effects: InputEffect[] };
+
+export function initialInput(launchMode: LaunchMode): InputState {
+  return { phase: 'idle', queue: [], launchMode, cliBusy: false, typedAhead: false };
+}
+
+function go(state: InputState, phase: InputPhase, reason: string, patch: Partial<InputState>, effects: InputEffect[]): InputStep {
+  const next = { ...state, ...patch, phase };
+  const log: InputEffect[] = phase !== state.phase ? [{ type: 'log', from: state.phase, to: phase, reason }] : [];
+  return { state: next, effects: [...log, ...effects] };
+}
+
+const BOOTING: readonly InputPhase[] = ['checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection'];
+
+/** Fail every queued message (the CLI could not be brought up for them). */
+function failQueue(queue: readonly QueuedMessage[], reason: string): InputEffect[] {
+  return queue.map((m) => ({ type: 'report', msg: { type: 'input_failed', turnId: m.turnId, reason } }) as InputEffect);
+}
+
+/** From `running`: send the next queued message if the CLI can take it. */
+function pump(state: InputState, ctx: InputContext, why: string): InputStep {
+  if (state.phase !== 'running' || state.queue.length === 0) return { state, effects: [] };
+  if (state.cliBusy && (!ctx.typeAheadWhileBusy || state.typedAhead)) return { state, effects: [] };
+  const [head, ...rest] = state.queue;
+  const typedAhead = state.typedAhead || state.cliBusy;
+  return go(state, 'sending', state.cliBusy ? `${why}; typed ahead while the CLI is busy` : why, { queue: rest, inFlight: head, typedAhead }, [
+    { type: 'deliver', message: head! },
+  ]);
+}
+
+function boot(state: InputState, reason: string): InputStep {
+  return go(state, 'checking_tmux', reason, { reason: undefined, takeOverOnly: false }, [{ type: 'check_tmux' }]);
+}
+
+export function inputStep(state: InputState, event: InputEvent, ctx: InputContext): InputStep {
+  if (state.phase === 'stopped') {
+    if (event.type === 'input') return { state, effects: failQueue([event.message], 'the session is closed') };
+    return { state, effects: [] };
+  }
+  switch (event.type) {
+    case 'stop':
+      return go(state, 'stopped', 'close requested', { queue: [], inFlight: undefined }, []);
+
+    case 'take_over':
+      if (state.phase !== 'idle') return { state, effects: [] };
+      return go(state, 'checking_tmux', 'worker started after a daemon restart; looking for the live CLI', { takeOverOnly: true }, [{ type: 'check_tmux' }]);
+
+    case 'input': {
+      const queued = { ...state, queue: [...state.queue, event.message] };
+      if (state.phase === 'idle' || state.phase === 'failed') return boot(queued, state.phase === 'idle' ? 'a message arrived' : 'a message arrived after a failure; trying again');
+      if (state.phase === 'running') return pump(queued, ctx, 'a message arrived');
+      return { state: queued, effects: [] }; // booting or sending: keep order, deliver later
+    }
+
+    case 'cli_busy': {
+      const next = { ...state, cliBusy: event.busy, typedAhead: event.busy ? state.typedAhead : false };
+      return event.busy ? { state: next, effects: [] } : pump(next, ctx, 'the CLI is ready for the next message');
+    }
+
+    case 'tmux_checked':
+      if (state.phase !== 'checking_tmux') return { state, effects: [] };
+      if (!event.ok) {
+        if (state.takeOverOnly && state.queue.length === 0) return go(state, 'idle', `tmux is not available: ${event.reason ?? 'unknown'}`, { takeOverOnly: false }, []);
+        return fail(state, `tmux is not available: ${event.reason ?? 'unknown'}`);
+      }
+      return go(state, 'checking_session', 'tmux answers', {}, [{ type: 'check_session' }]);
+
+    case 'session_checked':
+      if (state.phase !== 'checking_session') return { state, effects: [] };
+      if (event.session === 'alive') {
+        // Take-over of a live pane (daemon restart, worker re-fork): attach, then the gate checks the screen once.
+        return go(state, 'starting_tmux', 'a live CLI session exists; taking it over', {}, [{ type: 'attach_tmux' }]);
+      }
+      if (state.takeOverOnly && state.queue.length === 0) {
+        return go(state, 'idle', 'no live CLI to take over; the next message starts it', { takeOverOnly: false }, []);
+      }
+      {
+        const mode = state.launchMode === 'new' ? 'new' : 'resume';
+        return go(state, 'starting_session', event.session === 'dead' ? 'the CLI in the session has exited' : 'no session yet', {}, [
+          { type: 'prepare_session', mode },
+        ]);
+      }
+
+    case 'session_prepared':
+      if (state.phase !== 'starting_session') return { state, effects: [] };
+      if (!event.ok) return fail(state, event.reason ?? 'could not prepare the launch');
+      return go(state, 'starting_tmux', 'launch prepared', {}, [{ type: 'start_tmux' }]);
+
+    case 'tmux_started':
+      if (state.phase !== 'starting_tmux') return { state, effects: [] };
+      if (!event.ok) return fail(state, event.reason ?? 'tmux could not start the CLI');
+      return go(state, 'waiting_selection', event.created ? 'CLI launched; readiness gate open' : 'attached; readiness gate open', {}, [{ type: 'run_gate' }]);
+
+    case 'gate_done':
+      if (state.phase !== 'waiting_selection') return { state, effects: [] };
+      if (event.outcome !== 'ready') return fail(state, `the CLI did not become ready (${event.outcome}: ${event.reason})`);
+      // From now on the session exists: a later loss resumes the CLI's own conversation.
+      return withReadyReport(state, ctx);
+
+    case 'send_done': {
+      if (state.phase !== 'sending' || state.inFlight?.turnId !== event.turnId) return { state, effects: [] };
+      const msg = state.inFlight;
+      if (event.result === 'lost') {
+        if (state.recoveredFor === msg.turnId) {
+          const failed = go(state, 'running', 'the CLI was lost again', { inFlight: undefined }, [
+            { type: 'report', msg: { type: 'input_failed', turnId: msg.turnId, reason: 'the CLI exited again right after a restart' } },
+          ]);
+          const next = pump(failed.state, ctx, 'next message');
+          return { state: next.state, effects: [...failed.effects, ...next.effects] };
+        }
+        // Recover once: the message goes back to the head of the queue and the CLI is resumed.
+        return go(state, 'checking_tmux', `the CLI is gone (${event.reason ?? 'probe'}); restarting it with resume`, {
+          queue: [msg, ...state.queue], inFlight: undefined, recoveredFor: msg.turnId, launchMode: 'resume',
+        }, [{ type: 'check_tmux' }]);
+      }
+      const after = go(state, 'running', event.result === 'delivered' ? 'delivered' : 'delivery failed', {
+        inFlight: undefined, cliBusy: event.result === 'delivered' ? true : state.cliBusy,
+      }, []);
+      const pumped = pump(after.state, ctx, 'next queued message');
+      return { state: pumped.state, effects: [...after.effects, ...pumped.effects] };
+    }
+
+    case 'process_lost':
+      if (BOOTING.includes(state.phase) || state.phase === 'idle' || state.phase === 'failed') return { state, effects: [] };
+      if (state.phase === 'sending') return { state, effects: [] }; // the delivery's own probe decides
+      return go(state, 'idle', `the CLI process was lost: ${event.reason}`, { launchMode: 'resume', cliBusy: false, typedAhead: false, recoveredFor: undefined }, []);
+  }
+}
+
+function withReadyReport(state: InputState, ctx: InputContext): InputStep {
+  const ready = go(state, 'running', 'ready', { launchMode: 'resume', cliBusy: false, typedAhead: false }, []);
+  const pumped = pump(ready.state, ctx, 'delivering the first queued message');
+  return { state: pumped.state, effects: [...ready.effects, ...pumped.effects] };
+}
+
+function fail(state: InputState, reason: string): InputStep {
+  const msgs = state.inFlight ? [state.inFlight, ...state.queue] : state.queue;
+  return go(state, 'failed', reason, { queue: [], inFlight: undefined, reason }, [
+    ...failQueue(msgs, reason),
+    { type: 'report', msg: { type: 'error', code: 'cli_start_failed', message: reason.slice(0, 4000) } },
+  ]);
+}

@@ -1,0 +1,35 @@
+// Final output for CLIs without a transcript (shell, custom): the pane lines that appeared after the input (pure).
+import { shellOutputSince } from '../cli/shell.js';
+import { screenLines } from '../cli/screen.js';
+import type { CliId } from '../cli/types.js';
+
+/**
+ * Lines in `after` past what `before` already held. Both are captures with the same history depth, so `before`
+ * (minus its last line, where the input was typed) is normally a prefix of `after`; when the history scrolled
+ * off, the longest tail of `before` found in `after` anchors the diff instead.
+ */
+export function newLinesSince(before: string, after: string): string[] {
+  const b = screenLines(before);
+  const a = screenLines(after);
+  const anchor = b.slice(0, -1);
+  if (anchor.length === 0) return a;
+  // Whole anchor first (the usual case), then ever shorter tails: bounded work even for long histories.
+  const takes = [...new Set([anchor.length, Math.min(anchor.length, 20), Math.min(anchor.length, 5), 1])];
+  for (const take of takes) {
+    const tail = anchor.slice(anchor.length - take);
+    for (let start = a.length - take; start >= 0; start--) {
+      if (tail.every((l, i) => a[start + i] === l)) return a.slice(start + take);
+    }
+  }
+  return a;
+}
+
+/** The turn's output: for a shell, the lines between the echoed command and the returned prompt. */
+export function paneOutputSince(cli: CliId, before: string, after: string, input: string): string {
+  const fresh = newLinesSince(before, after).join('\n');
+  if (cli === 'shell') {
+    const out = shellOutputSince(fresh, input) ?? shellOutputSince(after, input);
+    if (out !== null) return out;
+  }
+  return fresh;
+}

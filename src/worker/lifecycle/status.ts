@@ -1,0 +1,55 @@
+// Session status (starting | working | waiting | idle | limited | exited) from screen, output silence and the transcript (pure).
+import type { SessionStatus } from '../../shared/ipc.js';
+import type { ScreenState } from '../cli/types.js';
+
+export const STATUS_TIMING = {
+  /** A ready screen right after output may be a redraw between steps; 1.5 s of silence makes it idle. */
+  quietMs: 1_500,
+  /**
+   * With a transcript the turn-end record decides "finished"; if it never comes (a crash mid-write, a CLI that
+   * skipped it), a ready and silent screen counts as idle after this long anyway.
+   */
+  transcriptGraceMs: 20_000,
+  /** How often the status is re-evaluated while output is flowing or a turn is open. */
+  captureEveryMs: 400,
+  /** Slow re-check while idle, to notice a process that died quietly or a prompt drawn without output events. */
+  idleCheckEveryMs: 3_000,
+} as const;
+
+export type StatusTiming = { [K in keyof typeof STATUS_TIMING]: number };
+
+export interface StatusInput {
+  screen: ScreenState;
+  msSinceOutput: number;
+  /** A delivered message whose turn the transcript has not closed yet. */
+  turnOpen: boolean;
+  hasTranscript: boolean;
+  previous: SessionStatus;
+  /** The process is known to be gone (liveness tracker). */
+  processGone: boolean;
+}
+
+export function decideStatus(i: StatusInput, timing: StatusTiming = STATUS_TIMING): SessionStatus {
+  if (i.processGone || i.screen.kind === 'exited') return 'exited';
+  switch (i.screen.kind) {
+    case 'selection':
+      return 'waiting';
+    case 'limited':
+      return 'limited';
+    case 'busy':
+      // A spinner keeps the session working, however long it runs.
+      return 'working';
+    case 'ready':
+      if (i.hasTranscript && i.turnOpen && i.msSinceOutput < timing.transcriptGraceMs) return 'working';
+      if (!i.hasTranscript && i.turnOpen && i.msSinceOutput < timing.quietMs) return 'working';
+      if (i.previous === 'working' && i.msSinceOutput < timing.quietMs) return 'working';
+      return 'idle';
+    default:
+      return i.previous;
+  }
+}
+
+/** Whether a message should wait rather than be typed now: only an idle (or limited) CLI takes input. */
+export function isBusyStatus(status: SessionStatus): boolean {
+  return status === 'working' || status === 'waiting' || status === 'starting';
+}

@@ -1,0 +1,95 @@
+// Display modes: screenshots rendered through the FrameGate only while output flows (or on request); text; hidden.
+import type { DisplayMode, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
+import { IPC_LIMITS } from '../../shared/ipc.js';
+import type { Logger } from '../../shared/log.js';
+import type { Disposable, SessionBackend } from '../backend/types.js';
+import { connectTmux, TmuxExecRunner, type TmuxCommandRunner } from '../backend/tmux-control.js';
+import { ScreenRenderer, ScreenshotLoop } from '../render/screenshot.js';
+
+export interface DisplayDeps {
+  backend: SessionBackend;
+  log: Logger;
+  send(msg: WorkerToDaemon): void;
+  home: string;
+  /** tmux socket and session for the renderer's control client; null for the pty backend (no screenshots). */
+  tmux: { socket: string | null; session: string } | null;
+  currentStatus(): SessionStatus;
+}
+
+export class DisplayController {
+  private mode: DisplayMode;
+  private loop: ScreenshotLoop | null = null;
+  private runner: TmuxCommandRunner | null = null;
+  private renderer: ScreenRenderer | null = null;
+  private starting: Promise<void> | null = null;
+  private readonly sub: Disposable;
+  private disposed = false;
+
+  constructor(private readonly deps: DisplayDeps, mode: DisplayMode) {
+    this.mode = mode;
+    this.sub = deps.backend.onOutput(() => this.loop?.notePaneOutput());
+  }
+
+  /** Call once the pane exists: screenshots need a tmux session to attach the control client to. */
+  async paneReady(): Promise<void> {
+    if (this.mode === 'screenshot') await this.ensureLoop();
+    this.loop?.setDisplaying(this.mode === 'screenshot');
+  }
+
+  async setMode(mode: DisplayMode): Promise<void> {
+    this.mode = mode;
+    if (mode === 'screenshot') {
+      await this.ensureLoop();
+      this.loop?.setDisplaying(true);
+      this.loop?.requestFrame();
+    } else {
+      this.loop?.setDisplaying(false);
+    }
+  }
+
+  async captureNow(): Promise<void> {
+    if (this.mode === 'screenshot') {
+      await this.ensureLoop();
+      this.loop?.requestFrame();
+      return;
+    }
+    if (this.mode === 'text') {
+      const cap = await this.deps.backend.capture();
+      if (cap.ok) this.deps.send({ type: 'status', status: this.deps.currentStatus(), screenText: cap.value.slice(-IPC_LIMITS.screenText) });
+    }
+  }
+
+  private ensureLoop(): Promise<void> {
+    if (this.loop || !this.deps.tmux || this.disposed) return Promise.resolve();
+    this.starting ??= this.createLoop().finally(() => (this.starting = null));
+    return this.starting;
+  }
+
+  private async createLoop(): Promise<void> {
+    const t = this.deps.tmux!;
+    try {
+      const c = await connectTmux({ session: t.session, ...(t.socket ? { socket: t.socket } : {}) });
+      if (c.reason) this.deps.log.info({ reason: c.reason }, 'screenshots: tmux control mode unavailable; using exec');
+      this.runner = c.runner;
+    } catch (err) {
+      this.deps.log.warn({ err: (err as Error).message }, 'screenshots: control client failed; using exec');
+      this.runner = new TmuxExecRunner(t.socket ? { socket: t.socket } : {});
+    }
+    if (this.disposed) return this.runner.dispose();
+    this.renderer = new ScreenRenderer({ runner: this.runner, home: this.deps.home });
+    this.loop = new ScreenshotLoop(
+      this.renderer,
+      `=${t.session}:`,
+      (f) => this.deps.send({ type: 'screenshot', png: f.png as Uint8Array<ArrayBuffer>, hash: f.hash, cols: f.cols, rows: f.rows }),
+      (e) => this.deps.log.warn({ code: e.code, err: e.message }, 'screenshot failed'),
+    );
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.sub.dispose();
+    this.loop?.dispose();
+    this.renderer?.dispose();
+    this.runner?.dispose();
+  }
+}

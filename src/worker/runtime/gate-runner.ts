@@ -1,0 +1,117 @@
+// Runs the readiness gate against a live pane: polls screens, answers or surfaces dialogs, returns the outcome.
+import type { Logger } from '../../shared/log.js';
+import type { WorkerToDaemon } from '../../shared/ipc.js';
+import type { SessionBackend } from '../backend/types.js';
+import type { CliAdapter } from '../cli/types.js';
+import { gateStep, initialGate, isGateDone, READINESS_TIMING, type ReadinessTiming, type GateEffect, type GateEvent, type GateState } from '../lifecycle/readiness.js';
+import { lookAt, sendSteps, sleep, sleepUntil } from './pane.js';
+
+export interface GateOutcome {
+  outcome: 'ready' | 'missing' | 'timeout';
+  reason: string;
+  /** Screens captured while the gate was open (benchmarks, tests). */
+  polls: number;
+}
+
+export interface GateRunnerDeps {
+  backend: SessionBackend;
+  adapter: CliAdapter;
+  log: Logger;
+  send(msg: WorkerToDaemon): void;
+  /** Latest screen text for `status` messages while a dialog waits. */
+  onScreen?(text: string): void;
+  timing?: Partial<ReadinessTiming>;
+}
+
+/** One gate run. `choose()` feeds a person's `selection_choice`; `dispose()` abandons the run. */
+export class GateRunner {
+  private state: GateState;
+  private pendingChoices: GateEvent[] = [];
+  private disposed = false;
+  private polls = 0;
+  private surfacedId: string | null = null;
+
+  constructor(private readonly deps: GateRunnerDeps) {
+    this.state = initialGate(Date.now());
+  }
+
+  get phase(): GateState['phase'] {
+    return this.state.phase;
+  }
+
+  /** The dialog shown to a person right now (its prompt id), if any. */
+  get waitingPromptId(): string | null {
+    return this.state.phase === 'waiting_selection' ? (this.state.selection?.id ?? null) : null;
+  }
+
+  choose(promptId: string, optionIndex: number): boolean {
+    if (this.waitingPromptId !== promptId) return false;
+    this.pendingChoices.push({ type: 'choice', at: Date.now(), promptId, optionIndex });
+    return true;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+  }
+
+  async run(): Promise<GateOutcome> {
+    const pollMs = this.deps.timing?.pollMs ?? READINESS_TIMING.pollMs;
+    this.deps.log.info({ cli: this.deps.adapter.id }, 'readiness gate: open');
+    await this.apply({ type: 'started', at: Date.now() });
+    while (!isGateDone(this.state)) {
+      if (this.disposed) return { outcome: 'missing', reason: 'worker closing', polls: this.polls };
+      const choice = this.pendingChoices.shift();
+      if (choice) {
+        await this.apply({ ...choice, at: Date.now() });
+        continue;
+      }
+      const look = await lookAt(this.deps.backend, this.deps.adapter);
+      this.polls += 1;
+      if (!look.ok) {
+        if (look.code === 'missing') await this.apply({ type: 'gone', at: Date.now(), reason: look.message });
+        else await sleep(pollMs);
+        continue;
+      }
+      this.deps.onScreen?.(look.look.text);
+      await this.apply({ type: 'screen', at: Date.now(), screen: look.look.screen });
+      if (!isGateDone(this.state)) await sleep(pollMs);
+    }
+    const outcome = this.state.phase as GateOutcome['outcome'];
+    return { outcome, reason: this.state.reason ?? outcome, polls: this.polls };
+  }
+
+  private async apply(event: GateEvent): Promise<void> {
+    const step = gateStep(this.state, event, { startupDefaults: this.deps.adapter.startupDefaults, choiceKeys: this.deps.adapter.choiceKeys, timing: this.deps.timing });
+    this.state = step.state;
+    for (const e of step.effects) await this.run1(e);
+  }
+
+  private async run1(e: GateEffect): Promise<void> {
+    switch (e.type) {
+      case 'log':
+        this.deps.log.info({ from: e.from, to: e.to, reason: e.reason }, 'readiness gate: transition');
+        return;
+      case 'surface_selection': {
+        if (this.surfacedId === e.selection.id && !e.note) return;
+        this.surfacedId = e.selection.id;
+        const s = e.selection;
+        this.deps.send({
+          type: 'selection', promptId: s.id, title: s.title.slice(0, 4096), kind: s.selectionKind,
+          options: s.options.slice(0, 32).map((o) => ({ label: o.label.slice(0, 512) || '?' })), defaultIndex: Math.min(s.defaultIndex, 31),
+        });
+        this.deps.send({ type: 'status', status: 'waiting', detail: (e.note ?? `waiting for a choice: ${s.title}`).slice(0, 1024) });
+        return;
+      }
+      case 'send_keys': {
+        await sleepUntil(e.notBefore);
+        const r = await sendSteps(this.deps.backend, e.keys);
+        if (!r.ok) this.deps.log.warn({ err: r.message }, 'readiness gate: sending dialog keys failed');
+        return;
+      }
+      case 'done':
+        this.state = { ...this.state, reason: e.reason };
+        this.deps.log.info({ outcome: e.outcome, reason: e.reason, polls: this.polls }, 'readiness gate: closed');
+        return;
+    }
+  }
+}

@@ -1,0 +1,305 @@
+// Watches a running CLI: status from screen + silence + transcript, runtime prompts, final output per turn, liveness.
+import { stat } from 'node:fs/promises';
+import type { Logger } from '../../shared/log.js';
+import { IPC_LIMITS, type SessionStatus, type WorkerToDaemon } from '../../shared/ipc.js';
+import { LivenessTracker } from '../backend/liveness.js';
+import type { Disposable, SessionBackend } from '../backend/types.js';
+import type { CliAdapter } from '../cli/types.js';
+import { TranscriptFollower } from '../transcript/follower.js';
+import type { TranscriptEvent } from '../transcript/types.js';
+import { decideStatus, STATUS_TIMING } from '../lifecycle/status.js';
+import { promptStep, type PromptEffect, type PromptState } from '../lifecycle/selection.js';
+import { paneOutputSince } from '../lifecycle/pane-output.js';
+import type { QueuedMessage } from '../lifecycle/input-machine.js';
+import { lookAt, sendSteps, sleepUntil, type PaneLook } from './pane.js';
+
+export const MONITOR_LIMITS = {
+  /** Scrollback read for a shell's final output: enough for a long command listing, cheap to capture. */
+  outputHistoryLines: 2_000,
+  /** Lines of the last screen sent with `cli_exit`. */
+  exitTailLines: 40,
+} as const;
+
+/** tmux's remain-on-exit banner, for an exit status or a signal (adapters may only know the first form). */
+const PANE_DIED = /^Pane is dead \((?:status|signal) /m;
+
+interface OpenTurn {
+  turnId: string;
+  text: string;
+  /** Pane (with history) just before the text went in: transcript-less CLIs diff against it. */
+  before?: string;
+}
+
+export interface MonitorDeps {
+  backend: SessionBackend;
+  adapter: CliAdapter;
+  log: Logger;
+  send(msg: WorkerToDaemon): void;
+  /** The status changed busy ⇄ not busy; the input machine queues while busy. */
+  onStatus(status: SessionStatus): void;
+  onLost(reason: string): void;
+  onIdentity(nativeSessionId: string, transcriptPath?: string): void;
+  /** Transcript location context. */
+  cwd: string;
+  home: string;
+  env: Record<string, string>;
+}
+
+export class Monitor {
+  status: SessionStatus = 'starting';
+  private lastOutputAt = Date.now();
+  private lastScreen = '';
+  private readonly openTurns: OpenTurn[] = [];
+  private userTurns = 0;
+  private follower: TranscriptFollower | null = null;
+  private prompt: PromptState = {};
+  private liveness = new LivenessTracker();
+  private timer: NodeJS.Timeout | null = null;
+  private ticking = false;
+  private running = false;
+  private readonly subs: Disposable[] = [];
+  private identitySent: string | null = null;
+
+  constructor(private readonly deps: MonitorDeps) {
+    this.subs.push(
+      deps.backend.onOutput(() => {
+        this.lastOutputAt = Date.now();
+        this.schedule(STATUS_TIMING.captureEveryMs);
+      }),
+      // The pane's pipe closing usually means its process ended: look now rather than at the next slow tick.
+      deps.backend.onObserverClosed(() => this.schedule(0)),
+    );
+  }
+
+  get userTurnsSeen(): number {
+    return this.userTurns;
+  }
+
+  get screenText(): string {
+    return this.lastScreen;
+  }
+
+  /** Starts watching (after the readiness gate). Transcript from its current end: old turns are not replayed. */
+  async start(nativeSessionId: string | undefined, launchedAt: number): Promise<void> {
+    this.running = true;
+    this.liveness = new LivenessTracker();
+    this.prompt = {};
+    await this.startTranscript(nativeSessionId, launchedAt);
+    this.setStatus('idle', this.lastScreen);
+    this.schedule(0);
+  }
+
+  /** Stops watching (process lost, close); keeps the listeners for a restart. */
+  pause(): void {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.follower?.dispose();
+    this.follower = null;
+  }
+
+  dispose(): void {
+    this.pause();
+    for (const s of this.subs) s.dispose();
+  }
+
+  async pollTranscript(): Promise<void> {
+    await this.follower?.poll();
+  }
+
+  async noteSending(msg: QueuedMessage): Promise<void> {
+    if (msg.raw) return;
+    const turn: OpenTurn = { turnId: msg.turnId, text: msg.text };
+    if (!this.deps.adapter.transcript) {
+      const cap = await this.deps.backend.capture({ historyLines: MONITOR_LIMITS.outputHistoryLines });
+      if (cap.ok) turn.before = cap.value;
+    }
+    this.openTurns.push(turn);
+  }
+
+  noteResult(turnId: string, delivered: boolean): void {
+    const i = this.openTurns.findIndex((t) => t.turnId === turnId);
+    if (i < 0) return;
+    if (!delivered) this.openTurns.splice(i, 1);
+    else {
+      this.lastOutputAt = Date.now();
+      this.setStatus('working', this.lastScreen);
+      this.schedule(STATUS_TIMING.captureEveryMs);
+    }
+  }
+
+  choose(promptId: string, optionIndex: number): boolean {
+    const step = promptStep(this.prompt, { type: 'choice', at: Date.now(), promptId, optionIndex }, this.deps.adapter.choiceKeys);
+    this.prompt = step.state;
+    void this.runPromptEffects(step.effects);
+    return !step.effects.some((e) => e.type === 'ignored_choice');
+  }
+
+  private async startTranscript(nativeSessionId: string | undefined, launchedAt: number): Promise<void> {
+    const t = this.deps.adapter.transcript;
+    this.follower?.dispose();
+    this.follower = null;
+    if (!t) return;
+    const ctx = { cwd: this.deps.cwd, home: this.deps.home, env: this.deps.env, nativeSessionId, startedAfterMs: launchedAt - 2_000 };
+    const existing = await t.locate(ctx).catch(() => null);
+    const offset = existing ? await stat(existing).then((s) => s.size, () => 0) : 0;
+    this.follower = new TranscriptFollower({
+      path: existing ?? (() => t.locate(ctx).catch(() => null)),
+      offset,
+      parser: t.parser(),
+      onEvent: (ev) => this.onTranscript(ev),
+      onBadLine: (line) => this.deps.log.debug({ line: line.slice(0, 80) }, 'transcript: a line that is not JSON'),
+    });
+    this.follower.start();
+  }
+
+  private onTranscript(ev: TranscriptEvent): void {
+    switch (ev.kind) {
+      case 'identity':
+        if (this.identitySent !== ev.nativeSessionId) {
+          this.identitySent = ev.nativeSessionId;
+          this.deps.onIdentity(ev.nativeSessionId, this.follower?.path ?? undefined);
+        }
+        return;
+      case 'user_turn':
+        this.userTurns += 1;
+        return;
+      case 'turn_end': {
+        const turn = this.openTurns.shift();
+        this.deps.send({ type: 'final_output', ...(turn ? { turnId: turn.turnId } : {}), text: ev.finalText.slice(0, IPC_LIMITS.text) });
+        this.schedule(0);
+        return;
+      }
+    }
+  }
+
+  private schedule(ms: number): void {
+    if (!this.running) return;
+    if (this.timer && ms > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.tick();
+    }, ms);
+  }
+
+  private async tick(): Promise<void> {
+    if (!this.running || this.ticking) return;
+    this.ticking = true;
+    try {
+      await this.tickOnce();
+    } finally {
+      this.ticking = false;
+    }
+    if (this.running) this.schedule(this.status === 'idle' && this.openTurns.length === 0 ? STATUS_TIMING.idleCheckEveryMs : STATUS_TIMING.captureEveryMs);
+  }
+
+  private async tickOnce(): Promise<void> {
+    const look = await lookAt(this.deps.backend, this.deps.adapter);
+    if (!look.ok) {
+      const verdict = look.code === 'missing' ? this.liveness.record('missing') : this.liveness.current;
+      if (verdict === 'gone') this.lost('the tmux session is gone', null);
+      return;
+    }
+    this.liveness.record('exists');
+    this.lastScreen = look.look.text;
+    if (look.look.screen.kind === 'exited' || PANE_DIED.test(look.look.text)) {
+      const probe = await this.deps.backend.probe();
+      this.lost('the CLI exited', probe.state === 'exists' ? probe.exitStatus : null);
+      return;
+    }
+    const step = promptStep(this.prompt, { type: 'screen', at: Date.now(), screen: look.look.screen }, this.deps.adapter.choiceKeys);
+    this.prompt = step.state;
+    await this.runPromptEffects(step.effects);
+    const next = decideStatus({
+      screen: look.look.screen,
+      msSinceOutput: Date.now() - this.lastOutputAt,
+      turnOpen: this.openTurns.length > 0,
+      hasTranscript: this.deps.adapter.transcript !== null,
+      previous: this.status,
+      processGone: false,
+    });
+    if (next === 'idle' && this.openTurns.length > 0) await this.closeTurnsFromScreen(look.look);
+    this.setStatus(next, look.look.text);
+  }
+
+  /** Transcript-less CLIs (shell, custom): the turn ended when the screen went idle; its output is the new pane lines. */
+  private async closeTurnsFromScreen(look: PaneLook): Promise<void> {
+    if (this.deps.adapter.transcript) {
+      // The transcript never closed the turn within the grace period: report what the screen shows.
+      const turn = this.openTurns.shift()!;
+      this.deps.log.warn({ turnId: turn.turnId }, 'turn closed by a silent idle screen (no transcript turn-end record)');
+      return;
+    }
+    const cap = await this.deps.backend.capture({ historyLines: MONITOR_LIMITS.outputHistoryLines });
+    const after = cap.ok ? cap.value : look.text;
+    while (this.openTurns.length) {
+      const turn = this.openTurns.shift()!;
+      const text = paneOutputSince(this.deps.adapter.id, turn.before ?? '', after, turn.text);
+      this.deps.send({ type: 'final_output', turnId: turn.turnId, text: text.slice(0, IPC_LIMITS.text) });
+    }
+  }
+
+  private setStatus(next: SessionStatus, screenText: string): void {
+    if (next === this.status) {
+      this.deps.onStatus(next);
+      return;
+    }
+    this.status = next;
+    this.deps.send({ type: 'status', status: next, screenText: screenText.slice(-IPC_LIMITS.screenText) });
+    this.deps.onStatus(next);
+  }
+
+  /** The delivery's probe found the CLI gone: report it like a loss noticed by the monitor. */
+  async reportLost(reason: string): Promise<void> {
+    if (this.status === 'exited') return;
+    const probe = await this.deps.backend.probe();
+    this.running = true;
+    this.lost(reason, probe.state === 'exists' ? probe.exitStatus : null);
+  }
+
+  private lost(reason: string, code: number | null): void {
+    if (!this.running) return;
+    this.deps.log.warn({ reason, code }, 'the CLI process was lost');
+    this.pause();
+    this.status = 'exited';
+    const tail = this.lastScreen.split('\n').slice(-MONITOR_LIMITS.exitTailLines).join('\n');
+    this.deps.send({ type: 'status', status: 'exited', screenText: this.lastScreen.slice(-IPC_LIMITS.screenText), detail: reason });
+    this.deps.send({ type: 'cli_exit', code, logTail: tail.slice(-IPC_LIMITS.logTail) });
+    this.openTurns.length = 0;
+    this.deps.onLost(reason);
+  }
+
+  private async runPromptEffects(effects: PromptEffect[]): Promise<void> {
+    for (const e of effects) {
+      switch (e.type) {
+        case 'surface': {
+          const s = e.selection;
+          this.deps.log.info({ title: s.title, options: s.options.length }, 'prompt on screen: asking a person');
+          this.deps.send({
+            type: 'selection', promptId: s.id, title: s.title.slice(0, 4096), kind: s.selectionKind,
+            options: s.options.slice(0, 32).map((o) => ({ label: o.label.slice(0, 512) || '?' })), defaultIndex: Math.min(s.defaultIndex, 31),
+          });
+          break;
+        }
+        case 'send_keys': {
+          await sleepUntil(e.notBefore);
+          const r = await sendSteps(this.deps.backend, e.keys);
+          if (!r.ok) this.deps.log.warn({ err: r.message }, 'answering a prompt failed');
+          this.schedule(0);
+          break;
+        }
+        case 'resolved':
+          this.deps.log.info({ title: e.selection.title }, 'prompt went away');
+          break;
+        case 'stuck':
+          this.deps.log.warn({ title: e.selection.title }, 'prompt still on screen after two answers');
+          this.deps.send({ type: 'error', code: 'prompt_stuck', message: `the prompt "${e.selection.title.slice(0, 200)}" did not go away after the answer` });
+          break;
+        case 'ignored_choice':
+          this.deps.log.info({ reason: e.reason }, 'selection choice ignored');
+          break;
+      }
+    }
+  }
+}

@@ -1,0 +1,238 @@
+// SessionRuntime: the thin shell around the input state machine — executes its effects with the backend, gate and monitor.
+import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
+import type { Logger } from '../../shared/log.js';
+import type { DaemonToWorker, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
+import type { SessionBackend } from '../backend/types.js';
+import type { CliAdapter } from '../cli/types.js';
+import { initialInput, inputStep, type InputEffect, type InputEvent, type InputState, type QueuedMessage } from '../lifecycle/input-machine.js';
+import { isBusyStatus } from '../lifecycle/status.js';
+import { deliver } from './deliverer.js';
+import { GateRunner } from './gate-runner.js';
+import { Monitor } from './monitor.js';
+
+type InitMsg = Extract<DaemonToWorker, { type: 'init' }>;
+
+export interface SessionRuntimeDeps {
+  init: InitMsg;
+  adapter: CliAdapter;
+  backend: SessionBackend;
+  log: Logger;
+  send(msg: WorkerToDaemon): void;
+}
+
+/** Counters for tests and the benchmark (also logged). */
+export interface RuntimeCounters {
+  launches: number;
+  gateRuns: number;
+  gatePolls: number;
+  enterRetries: number;
+}
+
+export class SessionRuntime {
+  private state: InputState;
+  private readonly monitor: Monitor;
+  private gate: GateRunner | null = null;
+  private nativeSessionId: string | undefined;
+  private launchedAt = Date.now();
+  private disposed = false;
+  private queueTail: Promise<void> = Promise.resolve();
+  readonly counters: RuntimeCounters = { launches: 0, gateRuns: 0, gatePolls: 0, enterRetries: 0 };
+  private readonly home: string;
+  private readonly env: Record<string, string>;
+
+  constructor(private readonly deps: SessionRuntimeDeps) {
+    const { init } = deps;
+    this.nativeSessionId = init.resume.nativeSessionId;
+    this.home = init.env.HOME ?? process.env.HOME ?? homedir();
+    this.env = init.env;
+    this.state = initialInput(init.resume.mode);
+    this.monitor = new Monitor({
+      backend: deps.backend, adapter: deps.adapter, log: deps.log, send: deps.send,
+      cwd: init.cwd, home: this.home, env: this.env,
+      onStatus: (s) => this.onStatus(s),
+      onLost: (reason) => this.dispatch({ type: 'process_lost', reason }),
+      onIdentity: (id, path) => this.learnIdentity(id, path),
+    });
+  }
+
+  get phase(): InputState['phase'] {
+    return this.state.phase;
+  }
+
+  get status(): SessionStatus {
+    return this.monitor.status;
+  }
+
+  private runningListeners: (() => void)[] = [];
+
+  /** Called each time the CLI passes the readiness gate (first start and every restart). */
+  onRunning(listener: () => void): void {
+    this.runningListeners.push(listener);
+  }
+
+  /** After init: a take-over (attach) looks for the live CLI now; otherwise the first message starts the CLI. */
+  start(): void {
+    this.deps.send({ type: 'status', status: 'starting' });
+    if (this.deps.init.resume.mode === 'attach') this.dispatch({ type: 'take_over' });
+  }
+
+  /** Routes one daemon message (everything but init/close/display, which main and the display owner handle). */
+  handle(msg: DaemonToWorker): void {
+    switch (msg.type) {
+      case 'input':
+        this.dispatch({ type: 'input', message: { turnId: msg.turnId, text: msg.text } });
+        return;
+      case 'raw_input':
+        this.dispatch({ type: 'input', message: { turnId: msg.turnId, text: msg.text, raw: true } });
+        return;
+      case 'selection_choice':
+        if (this.gate?.choose(msg.promptId, msg.optionIndex)) return;
+        if (!this.monitor.choose(msg.promptId, msg.optionIndex)) this.deps.send({ type: 'error', code: 'stale_selection', message: 'that prompt is no longer on screen' });
+        return;
+      case 'key':
+        void this.deps.backend.sendKey(msg.key).then((r) => {
+          if (!r.ok) this.deps.send({ type: 'error', code: 'key_failed', message: r.message });
+        });
+        return;
+      case 'resize':
+        void this.deps.backend.resize(msg.cols, msg.rows);
+        return;
+      default:
+        return;
+    }
+  }
+
+  async close(mode: 'kill' | 'detach'): Promise<void> {
+    this.dispatch({ type: 'stop' });
+    this.dispose();
+    if (mode === 'kill') await this.deps.backend.kill();
+    else await this.deps.backend.detach();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.gate?.dispose();
+    this.monitor.dispose();
+  }
+
+  private onStatus(status: SessionStatus): void {
+    const busy = isBusyStatus(status);
+    if (busy !== this.state.cliBusy && (this.state.phase === 'running' || this.state.phase === 'sending')) this.dispatch({ type: 'cli_busy', busy });
+  }
+
+  private learnIdentity(id: string, transcriptPath?: string): void {
+    if (this.nativeSessionId === id && !transcriptPath) return;
+    this.nativeSessionId = id;
+    this.deps.send({ type: 'cli_identity', nativeSessionId: id, ...(transcriptPath ? { transcriptPath } : {}) });
+  }
+
+  private dispatch(event: InputEvent): void {
+    if (this.disposed && event.type !== 'stop') return;
+    // Without a transcript a turn ends when the screen goes idle, so typed-ahead text would blur two turns' output.
+    const a = this.deps.adapter;
+    const step = inputStep(this.state, event, { typeAheadWhileBusy: a.submit.typeAheadWhileBusy && a.transcript !== null });
+    this.state = step.state;
+    for (const e of step.effects) this.execute(e);
+  }
+
+  private execute(e: InputEffect): void {
+    const log = this.deps.log;
+    switch (e.type) {
+      case 'log':
+        log.info({ from: e.from, to: e.to, reason: e.reason }, 'input machine: transition');
+        return;
+      case 'report':
+        this.deps.send(e.msg);
+        return;
+      case 'check_tmux':
+        void this.deps.backend.probe().then((p) => this.dispatch(p.state === 'unknown' ? { type: 'tmux_checked', ok: false, reason: p.reason } : { type: 'tmux_checked', ok: true }));
+        return;
+      case 'check_session':
+        void this.deps.backend.probe().then((p) =>
+          this.dispatch({ type: 'session_checked', session: p.state === 'exists' ? (p.paneDead ? 'dead' : 'alive') : 'missing' }));
+        return;
+      case 'prepare_session':
+        this.prepare(e.mode);
+        return;
+      case 'start_tmux':
+      case 'attach_tmux':
+        void this.startTmux(e.type === 'start_tmux');
+        return;
+      case 'run_gate':
+        void this.runGate();
+        return;
+      case 'deliver':
+        this.queueTail = this.queueTail.then(() => this.deliverOne(e.message));
+        return;
+    }
+  }
+
+  private pendingLaunch: { argv: string[]; env: Record<string, string> } | null = null;
+
+  private prepare(mode: 'new' | 'resume'): void {
+    const a = this.deps.adapter;
+    let launchMode: 'new' | 'resume' = mode;
+    if (mode === 'resume' && !this.nativeSessionId) launchMode = 'new';
+    if (launchMode === 'new' && a.nativeId.kind === 'chosen') this.nativeSessionId = randomUUID();
+    if (launchMode === 'new' && a.nativeId.kind === 'discovered') this.nativeSessionId = undefined;
+    const spec = a.launch({ cwd: this.deps.init.cwd, home: this.home, mode: launchMode, nativeSessionId: this.nativeSessionId, botEnv: this.env });
+    this.pendingLaunch = spec;
+    this.deps.log.info({ mode: launchMode, program: spec.argv[0], nativeSessionId: this.nativeSessionId }, 'launch prepared');
+    if (launchMode === 'new' && a.nativeId.kind === 'chosen' && this.nativeSessionId) this.learnIdentity(this.nativeSessionId);
+    this.dispatch({ type: 'session_prepared', ok: true });
+  }
+
+  private async startTmux(create: boolean): Promise<void> {
+    const { init } = this.deps;
+    const launch = create && this.pendingLaunch
+      ? { argv: this.pendingLaunch.argv, env: this.pendingLaunch.env, cwd: init.cwd, cols: init.cols, rows: init.rows }
+      : undefined;
+    if (create) {
+      this.counters.launches += 1;
+      this.launchedAt = Date.now();
+    }
+    const r = await this.deps.backend.start(launch);
+    for (const w of r.ok ? r.value.warnings : []) this.deps.log.warn(w);
+    if (r.ok && r.value.created) this.deps.log.info({ name: r.value.name, launches: this.counters.launches }, 'CLI launched');
+    this.dispatch(r.ok ? { type: 'tmux_started', ok: true, created: r.value.created } : { type: 'tmux_started', ok: false, created: false, reason: r.message });
+  }
+
+  private async runGate(): Promise<void> {
+    this.counters.gateRuns += 1;
+    this.gate = new GateRunner({ backend: this.deps.backend, adapter: this.deps.adapter, log: this.deps.log, send: this.deps.send });
+    const res = await this.gate.run();
+    this.gate = null;
+    this.counters.gatePolls += res.polls;
+    if (this.disposed) return;
+    if (res.outcome === 'ready') {
+      await this.monitor.start(this.nativeSessionId, this.launchedAt);
+      for (const l of this.runningListeners) l();
+    }
+    this.dispatch({ type: 'gate_done', outcome: res.outcome, reason: res.reason });
+  }
+
+  private async deliverOne(message: QueuedMessage): Promise<void> {
+    if (this.disposed) return;
+    const res = await deliver({
+      backend: this.deps.backend,
+      adapter: this.deps.adapter,
+      log: this.deps.log,
+      userTurnsSeen: () => this.monitor.userTurnsSeen,
+      pollTranscript: () => this.monitor.pollTranscript(),
+      beforeSend: (m) => this.monitor.noteSending(m),
+    }, message);
+    if (res.result === 'delivered') {
+      this.counters.enterRetries += res.enterRetries;
+      this.monitor.noteResult(message.turnId, true);
+      this.deps.send({ type: 'input_delivered', turnId: message.turnId, evidence: res.evidence, enterRetries: res.enterRetries });
+      this.deps.log.info({ turnId: message.turnId, evidence: res.evidence, enterRetries: res.enterRetries }, 'input delivered');
+    } else {
+      this.monitor.noteResult(message.turnId, false);
+      if (res.result === 'failed') this.deps.send({ type: 'input_failed', turnId: message.turnId, reason: res.reason });
+      this.deps.log.warn({ turnId: message.turnId, result: res.result, reason: res.reason }, 'input not delivered');
+      if (res.result === 'lost') await this.monitor.reportLost(res.reason);
+    }
+    this.dispatch({ type: 'send_done', turnId: message.turnId, result: res.result, reason: res.result === 'delivered' ? undefined : res.reason });
+  }
+}

@@ -1,0 +1,84 @@
+// A real worker (forked through WorkerPool) driving bash in a private tmux server: delivery, queueing, loss and restart.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WorkerToDaemon } from '../../src/shared/ipc.js';
+import { startWorkerSession, tempDir, type WorkerSession } from '../support/worker-session.js';
+
+type Final = Extract<WorkerToDaemon, { type: 'final_output' }>;
+const isFinal = (turnId: string) => (m: WorkerToDaemon): m is Final => m.type === 'final_output' && m.turnId === turnId;
+
+describe('worker with the shell adapter', () => {
+  let s: WorkerSession;
+  let shellHome: ReturnType<typeof tempDir>;
+  let cwd: ReturnType<typeof tempDir>;
+
+  beforeEach(() => {
+    shellHome = tempDir('lmx-sh-home-');
+    cwd = tempDir('lmx-sh-cwd-');
+    // A clean login shell: a fixed prompt, no history file, nothing from the machine's rc files.
+    writeFileSync(join(shellHome.dir, '.bash_profile'), "PS1='$ '\nPS2='> '\nunset PROMPT_COMMAND\nHISTFILE=/dev/null\n");
+    s = startWorkerSession({ cli: 'shell', cwd: cwd.dir, env: { HOME: shellHome.dir, PATH: process.env.PATH ?? '/usr/bin:/bin' } });
+  });
+  afterEach(async () => {
+    await s.cleanup();
+    shellHome.remove();
+    cwd.remove();
+  });
+
+  const launches = () => (s.logText().match(/"msg":"CLI launched"/g) ?? []).length;
+
+  it('delivers the first message and reports the command output; a second message reuses the same shell', async () => {
+    s.input('t1', 'echo hello-$((6*7))');
+    const delivered = await s.waitFor((m) => m.type === 'input_delivered' && m.turnId === 't1');
+    expect(delivered).toMatchObject({ type: 'input_delivered', turnId: 't1', enterRetries: 0 });
+    expect((await s.waitFor(isFinal('t1'))).text).toBe('hello-42');
+    const pid1 = await s.panePid();
+    expect(pid1).not.toBeNull();
+
+    s.input('t2', 'pwd');
+    expect((await s.waitFor(isFinal('t2'))).text).toBe(cwd.dir);
+    expect(await s.panePid()).toBe(pid1);
+    expect(launches()).toBe(1);
+    // The readiness gate ran for the cold start only.
+    expect((s.logText().match(/readiness gate: open/g) ?? []).length).toBe(1);
+    expect(s.of('input_failed')).toEqual([]);
+  });
+
+  it('queues messages that arrive while the shell is busy and delivers them in order, unmerged', async () => {
+    s.input('a', 'sleep 2; echo a');
+    await s.waitFor((m) => m.type === 'input_delivered' && m.turnId === 'a');
+    s.input('b', 'echo b');
+    s.input('c', 'echo c');
+    const finals = await Promise.all(['a', 'b', 'c'].map((t) => s.waitFor(isFinal(t))));
+    expect(finals.map((f) => f.text)).toEqual(['a', 'b', 'c']);
+    const order = s.of('final_output').map((m) => m.turnId);
+    expect(order).toEqual(['a', 'b', 'c']);
+    expect(s.of('input_delivered').map((m) => m.turnId)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('types hostile text literally (tmux key names, format strings, shell syntax inside quotes)', async () => {
+    const payload = "C-c ; Enter #{pane_id} $(touch nope) `id` \\ -t %% ~";
+    s.input('h', `printf '%s\\n' '${payload}'`);
+    expect((await s.waitFor(isFinal('h'))).text).toBe(payload);
+    // A multi-line message is one paste and runs as one command.
+    s.input('m', 'for w in one two three\ndo echo "w=$w"\ndone');
+    expect((await s.waitFor(isFinal('m'))).text).toBe('w=one\nw=two\nw=three');
+  });
+
+  it('notices a killed shell, reports it as exited, and restarts it on the next message', async () => {
+    s.input('t1', 'echo first');
+    await s.waitFor(isFinal('t1'));
+    const pid1 = await s.panePid();
+    process.kill(pid1!, 'SIGKILL');
+    const exited = await s.waitFor((m) => m.type === 'status' && m.status === 'exited');
+    expect(exited.type).toBe('status');
+    await s.waitFor((m) => m.type === 'cli_exit');
+    const before = s.messages.length;
+    s.input('t2', 'echo second');
+    expect((await s.waitFor(isFinal('t2'), 30_000, before)).text).toBe('second');
+    const pid2 = await s.panePid();
+    expect(pid2).not.toBe(pid1);
+    expect(launches()).toBe(2);
+  });
+});

@@ -1,0 +1,137 @@
+// The input state machine, table-driven: events in, phases and effects out.
+import { describe, expect, it } from 'vitest';
+import { initialInput, inputStep, type InputEffect, type InputEvent, type InputState, type LaunchMode } from '../../src/worker/lifecycle/input-machine.js';
+
+const msg = (turnId: string) => ({ turnId, text: `text ${turnId}` });
+const input = (turnId: string): InputEvent => ({ type: 'input', message: msg(turnId) });
+const BOOT_NEW: InputEvent[] = [
+  { type: 'tmux_checked', ok: true }, { type: 'session_checked', session: 'missing' }, { type: 'session_prepared', ok: true },
+  { type: 'tmux_started', ok: true, created: true }, { type: 'gate_done', outcome: 'ready', reason: 'ready' },
+];
+const sent = (turnId: string, result: 'delivered' | 'failed' | 'lost' = 'delivered'): InputEvent => ({ type: 'send_done', turnId, result });
+
+function run(events: InputEvent[], opts: { mode?: LaunchMode; typeAhead?: boolean } = {}): { state: InputState; phases: string[]; effects: InputEffect[] } {
+  let state = initialInput(opts.mode ?? 'new');
+  const phases = [state.phase as string];
+  const effects: InputEffect[] = [];
+  for (const e of events) {
+    const step = inputStep(state, e, { typeAheadWhileBusy: opts.typeAhead ?? false });
+    state = step.state;
+    // Phases as logged: a single event may pass through one (running → sending).
+    for (const e of step.effects) if (e.type === 'log') phases.push(e.to);
+    effects.push(...step.effects);
+  }
+  return { state, phases, effects };
+}
+
+const summary = (effects: InputEffect[]) =>
+  effects.filter((e) => e.type !== 'log').map((e) => {
+    if (e.type === 'deliver') return `deliver:${e.message.turnId}`;
+    if (e.type === 'prepare_session') return `prepare:${e.mode}`;
+    if (e.type === 'report') return `report:${e.msg.type}${'turnId' in e.msg ? `:${e.msg.turnId}` : ''}`;
+    return e.type;
+  });
+
+describe('input state machine', () => {
+  const cases: { name: string; events: InputEvent[]; mode?: LaunchMode; typeAhead?: boolean; phases: string[]; effects: string[] }[] = [
+    {
+      name: 'cold start by the first message, then delivery',
+      events: [input('t1'), ...BOOT_NEW, sent('t1')],
+      phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'running', 'sending', 'running'],
+      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'deliver:t1'],
+    },
+    {
+      name: 'a second message costs only a delivery (no probe of tmux, no launch, no gate)',
+      events: [input('t1'), ...BOOT_NEW, sent('t1'), { type: 'cli_busy', busy: false }, input('t2'), sent('t2')],
+      phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'running', 'sending', 'running', 'sending', 'running'],
+      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'deliver:t1', 'deliver:t2'],
+    },
+    {
+      name: 'messages during start-up are queued and delivered in order',
+      events: [input('a'), input('b'), ...BOOT_NEW, sent('a'), { type: 'cli_busy', busy: false }, sent('b')],
+      phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'running', 'sending', 'running', 'sending', 'running'],
+      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'deliver:a', 'deliver:b'],
+    },
+    {
+      name: 'a busy CLI holds the queue until it is ready',
+      events: [input('a'), ...BOOT_NEW, sent('a'), input('b'), input('c'), { type: 'cli_busy', busy: true }, { type: 'cli_busy', busy: false }, sent('b'), { type: 'cli_busy', busy: false }],
+      phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'running', 'sending', 'running', 'sending', 'running', 'sending'],
+      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'deliver:a', 'deliver:b', 'deliver:c'],
+    },
+    {
+      name: 'type-ahead: one message typed into the busy CLI, the next waits (never two merged)',
+      typeAhead: true,
+      events: [input('a'), ...BOOT_NEW, sent('a'), input('b'), sent('b'), input('c'), { type: 'cli_busy', busy: false }],
+      phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'running', 'sending', 'running', 'sending', 'running', 'sending'],
+      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'deliver:a', 'deliver:b', 'deliver:c'],
+    },
+    {
+      name: 'tmux missing fails the queued messages',
+      events: [input('a'), { type: 'tmux_checked', ok: false, reason: 'no tmux' }],
+      phases: ['idle', 'checking_tmux', 'failed'],
+      effects: ['check_tmux', 'report:input_failed:a', 'report:error'],
+    },
+    {
+      name: 'gate timeout fails, and the next message tries again',
+      events: [input('a'), ...BOOT_NEW.slice(0, 4), { type: 'gate_done', outcome: 'timeout', reason: 'slow' }, input('b')],
+      phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'failed', 'checking_tmux'],
+      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'report:input_failed:a', 'report:error', 'check_tmux'],
+    },
+    {
+      name: 'take-over after a daemon restart attaches to the live pane and runs the gate',
+      mode: 'attach',
+      events: [{ type: 'take_over' }, { type: 'tmux_checked', ok: true }, { type: 'session_checked', session: 'alive' }, { type: 'tmux_started', ok: true, created: false }, { type: 'gate_done', outcome: 'ready', reason: 'ready' }],
+      phases: ['idle', 'checking_tmux', 'checking_session', 'starting_tmux', 'waiting_selection', 'running'],
+      effects: ['check_tmux', 'check_session', 'attach_tmux', 'run_gate'],
+    },
+    {
+      name: 'take-over with no live pane waits for a message, which resumes',
+      mode: 'attach',
+      events: [{ type: 'take_over' }, { type: 'tmux_checked', ok: true }, { type: 'session_checked', session: 'missing' }, input('a'), { type: 'tmux_checked', ok: true }, { type: 'session_checked', session: 'missing' }],
+      phases: ['idle', 'checking_tmux', 'checking_session', 'idle', 'checking_tmux', 'checking_session', 'starting_session'],
+      effects: ['check_tmux', 'check_session', 'check_tmux', 'check_session', 'prepare:resume'],
+    },
+    {
+      name: 'process lost while idle: the next message restarts with resume',
+      events: [input('a'), ...BOOT_NEW, sent('a'), { type: 'process_lost', reason: 'pane dead' }, input('b'), { type: 'tmux_checked', ok: true }, { type: 'session_checked', session: 'dead' }],
+      phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'running', 'sending', 'running', 'idle', 'checking_tmux', 'checking_session', 'starting_session'],
+      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'deliver:a', 'check_tmux', 'check_session', 'prepare:resume'],
+    },
+    {
+      name: 'lost at send time: recovered once, the same message is delivered after the restart',
+      events: [input('a'), ...BOOT_NEW, sent('a', 'lost'), ...BOOT_NEW.slice(0, 1), { type: 'session_checked', session: 'missing' }, ...BOOT_NEW.slice(2), sent('a')],
+      phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'running', 'sending', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'running', 'sending', 'running'],
+      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'deliver:a', 'check_tmux', 'check_session', 'prepare:resume', 'start_tmux', 'run_gate', 'deliver:a'],
+    },
+    {
+      name: 'lost twice for the same message: it fails instead of looping',
+      events: [input('a'), ...BOOT_NEW, sent('a', 'lost'), ...BOOT_NEW, sent('a', 'lost')],
+      phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'running', 'sending', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'running', 'sending', 'running'],
+      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'deliver:a', 'check_tmux', 'check_session', 'prepare:resume', 'start_tmux', 'run_gate', 'deliver:a', 'report:input_failed:a'],
+    },
+    {
+      name: 'after close, messages fail at once',
+      events: [{ type: 'stop' }, input('a')],
+      phases: ['idle', 'stopped'],
+      effects: ['report:input_failed:a'],
+    },
+    {
+      name: 'stale results are ignored',
+      events: [sent('zzz'), { type: 'gate_done', outcome: 'ready', reason: 'x' }, { type: 'tmux_started', ok: true, created: true }],
+      phases: ['idle'],
+      effects: [],
+    },
+  ];
+  it.each(cases)('$name', ({ events, mode, typeAhead, phases, effects }) => {
+    const r = run(events, { mode, typeAhead });
+    expect(r.phases).toEqual(phases);
+    expect(summary(r.effects)).toEqual(effects);
+  });
+
+  it('every phase change is logged with a reason', () => {
+    const r = run([input('t1'), ...BOOT_NEW]);
+    const logs = r.effects.filter((e) => e.type === 'log');
+    expect(logs).toHaveLength(7);
+    for (const l of logs) expect(l.type === 'log' && l.reason.length > 0).toBe(true);
+  });
+});
