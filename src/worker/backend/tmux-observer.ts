@@ -120,13 +120,17 @@ export class PipePaneObserver implements PaneObserver {
   }
 
   pause(): void {
-    if (!this.socket || this.stallTimer) return;
-    this.socket.pause();
+    const socket = this.socket;
+    if (!socket || this.stallTimer) return;
+    socket.pause();
     const ms = this.options.stallTimeoutMs ?? OBSERVER_LIMITS.stallTimeoutMs;
     this.stallTimer = setTimeout(() => {
       this.stallTimer = null;
-      this.closingReason = { reason: 'stalled', message: `the output consumer was paused for over ${ms} ms; the pane pipe was closed so tmux stops buffering` };
-      void this.stopPipe().then(() => this.closeReader(this.closingReason));
+      if (this.socket !== socket) return;
+      const stalled: ObserverClosed = { reason: 'stalled', message: `the output consumer was paused for over ${ms} ms; the pane pipe was closed so tmux stops buffering` };
+      this.closingReason = stalled;
+      // Only the pipe we paused: if a re-attach replaced it meanwhile, the new one is left alone.
+      void this.stopPipe().then(() => (this.socket === socket ? this.closeReader(stalled) : undefined));
     }, ms);
   }
 
@@ -171,6 +175,7 @@ export class PipePaneObserver implements PaneObserver {
     if (!socket) return;
     this.socket = null;
     this.closingReason = reason;
+    if (socket.closed) return;
     await new Promise<void>((resolve) => {
       socket.once('close', () => resolve());
       socket.destroy();
