@@ -1,11 +1,14 @@
-// The daemon's runtime: owns the control socket, the worker pool and (per bot) the IM connections; answers status.
+// The daemon's runtime: owns the control socket, the worker pool and one BotRuntime per configured bot.
 import type { Config } from '../shared/config.js';
-import type { DaemonStatus } from '../shared/control-protocol.js';
-import { IPC_PROTOCOL_VERSION } from '../shared/ipc.js';
+import type { DaemonStatus, SessionSummary } from '../shared/control-protocol.js';
+import { IPC_PROTOCOL_VERSION, type BackendKind } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
 import type { LarkmuxPaths } from '../shared/paths.js';
 import { LARKMUX_VERSION } from '../shared/version.js';
+import { which } from '../shared/which.js';
+import { BotRuntime } from './bot-runtime.js';
 import { ControlServer } from './control.js';
+import { LarkAdapter } from './im/lark/index.js';
 import { WorkerPool } from './worker-pool.js';
 
 export interface DaemonOptions {
@@ -20,21 +23,33 @@ export interface DaemonOptions {
 export class Daemon {
   readonly startedAt = Date.now();
   readonly pool: WorkerPool;
+  readonly bots: BotRuntime[] = [];
   private readonly control: ControlServer;
   private readonly notice: string | undefined;
 
   constructor(private readonly opts: DaemonOptions) {
-    const { log } = opts;
+    const { log, config, paths } = opts;
     this.pool = new WorkerPool({
       log,
+      env: { LARKMUX_HOME: paths.home },
       events: {
-        onMessage: (sessionId, msg) => log.debug({ session: sessionId.slice(0, 8), type: msg.type }, 'worker message'),
-        onExit: () => undefined,
+        onMessage: (sessionId, msg) => this.botOf(sessionId)?.onWorkerMessage(sessionId, msg),
+        onExit: (exit) => this.botOf(exit.sessionId)?.onWorkerExit(exit.sessionId, exit.expected),
       },
     });
-    this.notice = nextStepNotice(opts.config, opts.configExists, opts.paths.config);
+    // Without tmux the CLI runs under a plain pty in the worker and does not survive a restart (doctor says so).
+    const backend: BackendKind = which('tmux') ? 'tmux' : 'pty';
+    for (const bot of config.bots) {
+      const im = new LarkAdapter({
+        bot,
+        logger: log.child({ bot: bot.name }),
+        ...(bot.events === 'webhook' ? { webhook: { port: bot.webhookPort, path: bot.webhookPath } } : {}),
+      });
+      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: config.tmux.socket, backend }));
+    }
+    this.notice = nextStepNotice(config, opts.configExists, paths.config);
     this.control = new ControlServer(
-      opts.paths.controlSocket,
+      paths.controlSocket,
       {
         ping: () => ({ pong: true, pid: process.pid }),
         status: () => this.status(),
@@ -42,9 +57,12 @@ export class Daemon {
           setImmediate(opts.onStopRequested);
           return { stopping: true };
         },
-        sessions: () => this.status().sessions,
-        session_close: () => {
-          throw new Error('no such session');
+        sessions: () => this.sessionSummaries(),
+        session_close: async (req) => {
+          const bot = this.bots.find((b) => b.sessions.all().some((s) => s.id.startsWith(req.sessionId)));
+          const session = bot?.sessions.all().find((s) => s.id.startsWith(req.sessionId));
+          if (!bot || !session) throw new Error(`no session ${req.sessionId}`);
+          return { closed: await bot.closeSession(session.id), id: session.id };
         },
         prune: () => ({ removed: [] }),
       },
@@ -52,14 +70,37 @@ export class Daemon {
     );
   }
 
+  private botOf(sessionId: string): BotRuntime | undefined {
+    return this.bots.find((b) => b.owns(sessionId));
+  }
+
   async start(): Promise<void> {
     await this.control.listen();
     this.opts.log.info({ version: LARKMUX_VERSION, bots: this.opts.config.bots.length }, 'daemon started');
     if (this.notice) this.opts.log.warn(this.notice);
+    // Bots connect in parallel; one bot that cannot connect does not keep the others (or the daemon) down.
+    await Promise.all(this.bots.map((b) => b.start().catch((err) => this.opts.log.error({ err, bot: b.bot.name }, 'bot failed to start'))));
+  }
+
+  sessionSummaries(): SessionSummary[] {
+    return this.bots.flatMap((b) =>
+      b.sessions.all().map((s) => ({
+        id: s.id,
+        key: s.key,
+        bot: b.bot.name,
+        cli: typeof s.cli === 'string' ? s.cli : s.cli.command,
+        cwd: s.cwd,
+        status: s.status,
+        lifecycle: s.lifecycle,
+        worker: this.pool.has(s.id),
+        tmuxName: s.tmuxName,
+        lastActivityAt: s.lastActivityAt,
+      })),
+    );
   }
 
   status(): DaemonStatus {
-    const { config, paths } = this.opts;
+    const { paths } = this.opts;
     return {
       running: true,
       pid: process.pid,
@@ -70,25 +111,18 @@ export class Daemon {
       home: paths.home,
       logFile: paths.logFile,
       webUrl: null,
-      notice: this.notice,
-      bots: config.bots.map((b) => ({
-        name: b.name,
-        appId: b.appId,
-        state: 'not connected',
-        liveWorkers: 0,
-        liveClis: 0,
-        maxLiveWorkers: b.maxLiveWorkers,
-        maxLiveClis: b.maxLiveClis,
-      })),
-      sessions: [],
+      ...(this.notice ? { notice: this.notice } : {}),
+      bots: this.bots.map((b) => b.status()),
+      sessions: this.sessionSummaries(),
       workers: this.pool.size(),
     };
   }
 
-  /** Stops workers (detaching: the CLIs keep running in tmux) and closes the control socket. */
+  /** Stops workers (detaching: the CLIs keep running in tmux), then the bots and the control socket. */
   async stop(): Promise<void> {
     this.opts.log.info('daemon stopping');
     await this.pool.dispose();
+    await Promise.all(this.bots.map((b) => b.dispose().catch((err) => this.opts.log.error({ err }, 'bot did not stop cleanly'))));
     await this.control.dispose();
     this.opts.log.info('daemon stopped');
   }

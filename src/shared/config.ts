@@ -33,6 +33,8 @@ export const BotConfigSchema = z.strictObject({
   events: z.enum(['websocket', 'webhook']).default('websocket').describe('websocket (long connection, no public URL needed) or webhook'),
   encryptKey: z.string().optional().describe('Webhook only: the event Encrypt Key (enables signature checks)'),
   verificationToken: z.string().optional().describe('Webhook only: the Verification Token'),
+  webhookPort: z.number().int().min(1).max(65535).default(7690).describe('Webhook only: port the event/callback endpoint listens on'),
+  webhookPath: z.string().regex(/^\/[A-Za-z0-9_./-]*$/, 'a URL path starting with /').default('/lark/events').describe('Webhook only: path of the event and card callback endpoint'),
   cli: CliSpecSchema.default('claude-code').describe('claude-code, codex, gemini, shell, or { command, args, readyPattern, busyPattern }'),
   workingDir: z.string().min(1).default('~').describe('Folder new sessions start in'),
   projects: z.array(z.string().min(1)).default([]).describe('Folders offered by the project picker'),

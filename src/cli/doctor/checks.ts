@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { readConfigFile } from '../../shared/config-file.js';
 import type { DoctorCheck, DoctorLine } from './types.js';
-import { which } from './which.js';
+import { which } from '../../shared/which.js';
 
 const run = promisify(execFile);
 

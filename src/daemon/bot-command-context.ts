@@ -1,0 +1,130 @@
+// The CommandContext a daemon command runs with: the bot runtime's services, seen from one chat place and invoker.
+import type { CardModel } from '../shared/card-model.js';
+import type { DaemonToWorker, DisplayMode } from '../shared/ipc.js';
+import type { BotRuntime } from './bot-runtime.js';
+import { isDirectory, listProjects, type Project } from './commands/projects.js';
+import type { CommandBot, CommandContext, CommandResult, GrantTarget, SessionRuntime } from './commands/types.js';
+import type { Grants } from './permissions.js';
+import type { Anchor } from './router.js';
+import { isOpenSession, type SessionCore } from './session-core.js';
+import { expandHome } from '../shared/paths.js';
+
+const OK: CommandResult = { ok: true };
+
+export class BotCommandContext implements CommandContext {
+  readonly now = Date.now();
+  readonly grants: Grants;
+  readonly bot: CommandBot;
+
+  constructor(
+    private readonly rt: BotRuntime,
+    readonly anchor: Anchor,
+    readonly invoker: { userId: string; name?: string },
+  ) {
+    this.grants = rt.grants();
+    const b = rt.bot;
+    this.bot = {
+      name: b.name,
+      appId: b.appId,
+      cli: b.cli,
+      workingDir: expandHome(b.workingDir),
+      projects: b.projects.map((p) => expandHome(p)),
+      allowedUsers: b.allowedUsers,
+      allowedChats: b.allowedChats,
+    };
+  }
+
+  async reply(text: string): Promise<void> {
+    await this.rt.opts.im.sendText(this.anchor.place, text, this.anchor.replyTo);
+  }
+
+  async sendCard(card: CardModel): Promise<CommandResult> {
+    const res = await this.rt.opts.im.sendCard(this.anchor.place, card, this.anchor.replyTo);
+    return res.ok ? OK : { ok: false, code: res.code, message: res.message };
+  }
+
+  currentSession(): SessionCore | undefined {
+    const s = this.rt.sessions.getByKey(this.anchor.sessionKey);
+    return isOpenSession(s) ? s : undefined;
+  }
+
+  listSessions(): readonly SessionCore[] {
+    return this.rt.sessions.all();
+  }
+
+  sessionRuntime(sessionId: string): SessionRuntime | undefined {
+    if (!this.rt.sessions.get(sessionId)) return undefined;
+    const viewUrl = this.rt.opts.web?.viewUrl(sessionId);
+    return { workerLive: this.rt.opts.pool.has(sessionId), ...(viewUrl ? { viewUrl } : {}) };
+  }
+
+  async closeSession(sessionId: string): Promise<CommandResult> {
+    return (await this.rt.closeSession(sessionId)) ? OK : { ok: false, code: 'not_open', message: 'the session is not open' };
+  }
+
+  async sendToWorker(sessionId: string, msg: DaemonToWorker): Promise<CommandResult> {
+    const s = this.rt.sessions.get(sessionId);
+    if (!s) return { ok: false, code: 'unknown_session', message: 'no such session' };
+    if (!this.rt.ensureWorker(s)) return { ok: false, code: 'no_worker', message: 'the session worker could not be started' };
+    return this.rt.opts.pool.send(sessionId, msg) ? OK : { ok: false, code: 'send_failed', message: 'the session worker did not take the message' };
+  }
+
+  async setWorkingDir(path: string): Promise<{ ok: true; appliesTo: 'restarted' | 'next_session' } | { ok: false; code: string; message: string }> {
+    const s = this.currentSession();
+    if (!s) {
+      // No session yet: the next one starts there (the picker is skipped).
+      const wait = this.rt.pickerWaits.get(this.anchor.sessionKey);
+      if (wait) {
+        this.rt.pickerWaits.delete(this.anchor.sessionKey);
+        await this.rt.deliver(wait.decision, wait.msg, path);
+        return { ok: true, appliesTo: 'next_session' };
+      }
+      this.rt.createSession(this.anchor, this.invoker.userId, path);
+      return { ok: true, appliesTo: 'next_session' };
+    }
+    // A CLI cannot change its folder: end this one; the next message starts a new session there.
+    await this.rt.closeSession(s.id);
+    this.rt.createSession(this.anchor, this.invoker.userId, path);
+    return { ok: true, appliesTo: 'restarted' };
+  }
+
+  isDirectory(path: string): Promise<boolean> {
+    return isDirectory(path);
+  }
+
+  listProjects(): Promise<Project[]> {
+    return listProjects(this.bot.workingDir, this.bot.projects);
+  }
+
+  async setDisplay(sessionId: string, mode: DisplayMode): Promise<CommandResult> {
+    const s = this.rt.sessions.get(sessionId);
+    if (!s) return { ok: false, code: 'unknown_session', message: 'no such session' };
+    // The /display command tells the worker itself; this only changes what the cards show.
+    await this.rt.ensureLive(s).cards.setDisplay(mode);
+    return OK;
+  }
+
+  async postScreen(sessionId: string): Promise<CommandResult> {
+    return this.sendToWorker(sessionId, { type: 'capture_now' });
+  }
+
+  async issueWriteLink(sessionId: string, userId: string): Promise<{ ok: true; expiresInMinutes: number } | { ok: false; code: string; message: string }> {
+    const link = this.rt.opts.web?.writeLink(sessionId, userId);
+    if (!link) return { ok: false, code: 'web_off', message: 'the web terminal is not enabled on this server' };
+    const res = await this.rt.opts.im.dmUser(userId, `Write access to the terminal (works once, expires in ${link.expiresInMinutes} minutes): ${link.url}`);
+    if (!res.ok) return { ok: false, code: res.code, message: 'the direct message could not be sent' };
+    return { ok: true, expiresInMinutes: link.expiresInMinutes };
+  }
+
+  async revokeWriteGrants(sessionId: string): Promise<number> {
+    return this.rt.opts.web?.revokeSession(sessionId) ?? 0;
+  }
+
+  grantTalk(target: GrantTarget): Promise<boolean> {
+    return this.rt.state.grantTalk(target);
+  }
+
+  revokeTalk(target: GrantTarget): Promise<boolean> {
+    return this.rt.state.revokeTalk(target);
+  }
+}

@@ -1,0 +1,408 @@
+// One configured bot at run time: its IM connection, sessions, grants and the path from a chat event to a worker.
+import type { BotConfig } from '../shared/config.js';
+import { IPC_PROTOCOL_VERSION, type BackendKind, type DaemonToWorker, type WorkerToDaemon } from '../shared/ipc.js';
+import type { Logger } from '../shared/log.js';
+import { expandHome, type LarkmuxPaths } from '../shared/paths.js';
+import type { BotStatus } from './bot-status.js';
+import { dispatchCommand } from './commands/dispatch.js';
+import { InboundDedupe } from './dedupe.js';
+import type { CardActionReply, ConnectionState, ImAdapter, InboundCardAction, InboundEvent, InboundMessage } from './im/types.js';
+import { LiveSession } from './live-session.js';
+import { BotState } from './pairing.js';
+import { routeCardAction, routeMessage, type Anchor, type RouteDecision, type RouterBot } from './router.js';
+import { SessionCards } from './session-cards.js';
+import { isOpenSession, newSessionCore, type SessionCore } from './session-core.js';
+import { RenderStateStore, SessionStore } from './store.js';
+import type { WorkerPool } from './worker-pool.js';
+import { BotCommandContext } from './bot-command-context.js';
+import type { WebAccess } from './web-access.js';
+
+export const BOT_DEFAULTS = {
+  /** Fresh panes get this size; it matches the screenshots' 120×40 design size. */
+  cols: 120,
+  rows: 40,
+} as const;
+
+export interface BotRuntimeOptions {
+  bot: BotConfig;
+  paths: LarkmuxPaths;
+  log: Logger;
+  pool: WorkerPool;
+  im: ImAdapter;
+  tmuxSocket: string | null;
+  backend: BackendKind;
+  web?: WebAccess;
+  /** Open ids of the other configured bots (peer bots may talk). */
+  peerBots?: () => readonly string[];
+}
+
+/** A prompt waiting for the project picker's answer. */
+interface PickerWait {
+  decision: Extract<RouteDecision, { kind: 'prompt' | 'passthrough' }>;
+  msg: InboundMessage;
+}
+
+export class BotRuntime {
+  readonly sessions: SessionStore;
+  readonly renders: RenderStateStore;
+  readonly state: BotState;
+  private readonly dedupe: InboundDedupe;
+  readonly live = new Map<string, LiveSession>();
+  private readonly queues = new Map<string, Promise<void>>();
+  private readonly noticesSent = new Set<string>();
+  readonly pickerWaits = new Map<string, PickerWait>();
+  /** Sessions created by this process that have not launched yet: their first worker starts them fresh. */
+  private readonly fresh = new Set<string>();
+  private conn: { state: ConnectionState; detail?: string } = { state: 'stopped' };
+  private storeProblems: string[] = [];
+  readonly log: Logger;
+
+  constructor(readonly opts: BotRuntimeOptions) {
+    const { bot, paths } = opts;
+    this.log = opts.log.child({ bot: bot.name });
+    this.sessions = new SessionStore({ home: paths.home, appId: bot.appId, log: this.log });
+    this.renders = new RenderStateStore({ home: paths.home, appId: bot.appId, log: this.log });
+    this.state = new BotState({ home: paths.home, appId: bot.appId, log: this.log });
+    this.dedupe = new InboundDedupe({ path: `${paths.dedupeStore.replace(/\.json$/, '')}-${bot.appId}.json`, log: this.log });
+  }
+
+  get bot(): BotConfig {
+    return this.opts.bot;
+  }
+
+  routerBot(): RouterBot {
+    const { bot } = this.opts;
+    return { appId: bot.appId, cli: bot.cli, groupScope: bot.groupScope, allowedUsers: bot.allowedUsers, allowedChats: bot.allowedChats };
+  }
+
+  grants() {
+    return this.state.grants(this.opts.peerBots?.() ?? []);
+  }
+
+  /** Restores sessions (metadata only: no worker starts), then connects to the IM. */
+  async start(): Promise<void> {
+    for (const [what, load] of [
+      ['sessions', () => this.sessions.load()],
+      ['card state', () => this.renders.load()],
+      ['bot state', () => this.state.load()],
+      ['seen events', () => this.dedupe.load()],
+    ] as const) {
+      const res = await load();
+      if (!res.ok) this.storeProblems.push(`${what}: ${res.message}${res.movedTo ? ` (kept aside as ${res.movedTo})` : ''}`);
+    }
+    const code = this.state.pairingCode(this.routerBot());
+    if (code) this.log.warn(`bot "${this.bot.name}" has no allowlist and no owner: send this pairing code to it in a direct chat to become its owner: ${code}`);
+    const res = await this.opts.im.connect({
+      onEvent: (ev) => this.onEvent(ev),
+      onState: (state, detail) => {
+        this.conn = { state, ...(detail ? { detail } : {}) };
+        this.log.info({ state, detail }, 'connection state');
+      },
+    });
+    if (!res.ok) {
+      this.conn = { state: 'failed', detail: res.message };
+      this.log.error({ code: res.code, message: res.message }, 'could not connect');
+    }
+  }
+
+  status(): BotStatus {
+    const mine = this.sessions.all().filter((s) => s.lifecycle !== 'closed');
+    const liveWorkers = mine.filter((s) => this.opts.pool.has(s.id)).length;
+    const pairing = this.state.pairingCode(this.routerBot());
+    const detail = [this.conn.detail, ...this.storeProblems, pairing ? `waiting for pairing code ${pairing}` : undefined].filter(Boolean).join('; ');
+    return {
+      name: this.bot.name,
+      appId: this.bot.appId,
+      state: this.conn.state,
+      ...(detail ? { detail } : {}),
+      liveWorkers,
+      liveClis: mine.filter((s) => s.lifecycle === 'live' || s.lifecycle === 'detached').length,
+      maxLiveWorkers: this.bot.maxLiveWorkers,
+      maxLiveClis: this.bot.maxLiveClis,
+    };
+  }
+
+  owns(sessionId: string): boolean {
+    return this.sessions.get(sessionId) !== undefined;
+  }
+
+  // ── inbound ────────────────────────────────────────────────────────────────
+
+  private async onEvent(ev: InboundEvent): Promise<CardActionReply | void> {
+    const duplicate = !this.dedupe.firstSeenEvent(ev);
+    if (ev.kind === 'card_action') return this.onCardAction(ev, duplicate);
+    if (duplicate) {
+      this.log.info({ messageId: ev.messageId }, 'duplicate event ignored');
+      return;
+    }
+    // Per-topic order: messages of one session are handled one after another, other sessions run in parallel.
+    const key = `${ev.place.chatId}:${ev.place.rootId ?? (ev.place.chatType === 'p2p' ? '' : ev.messageId)}`;
+    const prev = this.queues.get(key) ?? Promise.resolve();
+    const next = prev.then(() => this.onMessage(ev)).catch((err) => this.log.error({ err }, 'message handling failed'));
+    this.queues.set(key, next);
+    void next.finally(() => {
+      if (this.queues.get(key) === next) this.queues.delete(key);
+    });
+  }
+
+  private async onMessage(msg: InboundMessage): Promise<void> {
+    const decision = routeMessage({
+      msg,
+      bot: this.routerBot(),
+      grants: this.grants(),
+      sessionByKey: (k) => this.sessions.getByKey(k),
+      duplicate: false,
+      pairingOpen: this.state.needsPairing(this.routerBot()),
+      noticesSent: this.noticesSent,
+    });
+    switch (decision.kind) {
+      case 'ignore':
+        this.log.debug({ reason: decision.reason, messageId: msg.messageId }, 'message ignored');
+        return;
+      case 'reply':
+        if (decision.onceKey) this.noticesSent.add(decision.onceKey);
+        await this.opts.im.sendText(decision.place, decision.text, decision.replyTo);
+        return;
+      case 'pair': {
+        const res = await this.state.tryPair(decision.userId, decision.text);
+        const text = res.ok
+          ? 'Paired: you are now the owner of this bot. Send me a message to start a session.'
+          : res.code === 'rotated'
+            ? 'Too many wrong codes: the pairing code was replaced (see the daemon log).'
+            : 'That is not the pairing code.';
+        if (!res.ok && res.code === 'rotated') this.log.warn(`new pairing code for "${this.bot.name}": ${res.newCode}`);
+        await this.opts.im.sendText(decision.place, text, decision.replyTo);
+        return;
+      }
+      case 'command':
+        await dispatchCommand(decision.command, decision.args, new BotCommandContext(this, decision.anchor, { userId: msg.senderId }));
+        return;
+      case 'prompt':
+      case 'passthrough':
+        await this.deliver(decision, msg);
+        return;
+      default: {
+        const never: never = decision;
+        return never;
+      }
+    }
+  }
+
+  /** A prompt or CLI command: find or create the session, make sure its worker runs, open the turn card, send. */
+  async deliver(decision: PickerWait['decision'], msg: InboundMessage, chosenCwd?: string): Promise<void> {
+    let session = this.sessions.getByKey(decision.sessionKey);
+    if (!isOpenSession(session)) {
+      const projects = this.bot.projects.map((p) => expandHome(p));
+      if (!chosenCwd && projects.length > 1) {
+        this.pickerWaits.set(decision.sessionKey, { decision, msg });
+        await this.opts.im.sendCard(
+          decision.anchor.place,
+          { kind: 'picker', anchorKey: decision.sessionKey, title: 'Which project should this session work in?', projects: projects.map((p) => ({ label: p.split('/').filter(Boolean).pop() ?? p, path: p })) },
+          decision.anchor.replyTo,
+        );
+        return;
+      }
+      session = this.createSession(decision.anchor, msg.senderId, chosenCwd ?? (projects.length === 1 ? projects[0] : undefined));
+    }
+    const live = this.ensureLive(session);
+    this.sessions.update(session.id, { requesterId: msg.senderId, lastActivityAt: Date.now() });
+    const requester = { userId: msg.senderId };
+    await live.beginTurn({ turnId: msg.messageId, messageId: msg.messageId, requester }, decision.text);
+    this.ensureWorker(session);
+    const payload: DaemonToWorker =
+      decision.kind === 'prompt'
+        ? { type: 'input', turnId: msg.messageId, text: decision.text, requester }
+        : { type: 'raw_input', turnId: msg.messageId, text: decision.text };
+    if (!this.opts.pool.send(session.id, payload)) await live.cards.setNotice('The session worker is not running; send the message again.');
+  }
+
+  createSession(anchor: Anchor, ownerId: string, cwd?: string): SessionCore {
+    const core = newSessionCore({
+      appId: this.bot.appId,
+      anchorId: anchor.anchorId,
+      scope: anchor.scope,
+      chatId: anchor.place.chatId,
+      chatType: anchor.place.chatType,
+      cli: this.bot.cli,
+      cwd: cwd ?? expandHome(this.bot.workingDir),
+      ownerId,
+      backend: this.opts.backend,
+      now: Date.now(),
+    });
+    this.fresh.add(core.id);
+    this.log.info({ session: core.id.slice(0, 8), key: core.key, cwd: core.cwd }, 'session created');
+    return this.sessions.put(core);
+  }
+
+  /** The daemon-side runtime of a session (cards, turns), created on first use. */
+  ensureLive(session: SessionCore): LiveSession {
+    let live = this.live.get(session.id);
+    if (live) return live;
+    const anchorPlace = { chatId: session.chatId, chatType: session.chatType, ...(session.scope === 'thread' ? { rootId: session.anchorId } : {}) };
+    const cards = new SessionCards({
+      sessionId: session.id,
+      im: this.opts.im,
+      place: anchorPlace,
+      ...(session.scope === 'thread' ? { replyTo: session.anchorId } : {}),
+      title: `${this.bot.name} · ${session.cwd.split('/').filter(Boolean).pop() ?? session.cwd}`,
+      log: this.log.child({ session: session.id.slice(0, 8) }),
+      viewUrl: () => this.opts.web?.viewUrl(session.id),
+      state: this.renders.get(session.id),
+      onStateChange: (st) => this.renders.put(st),
+    });
+    live = new LiveSession(session, cards, this.opts.im, { update: (patch) => this.sessions.update(session.id, patch) }, this.log.child({ session: session.id.slice(0, 8) }));
+    this.live.set(session.id, live);
+    return live;
+  }
+
+  /** Forks the session's worker unless it runs; a fresh session launches, an old one re-attaches or resumes. */
+  ensureWorker(session: SessionCore): boolean {
+    if (this.opts.pool.has(session.id)) return true;
+    const fresh = this.fresh.has(session.id);
+    const mode = fresh ? 'new' : session.nativeSessionId ? 'resume' : 'attach';
+    const live = this.live.get(session.id);
+    const ok = this.opts.pool.start(session.id, {
+      type: 'init',
+      protocol: IPC_PROTOCOL_VERSION,
+      sessionId: session.id,
+      sessionKey: session.key,
+      home: this.opts.paths.home,
+      cli: session.cli,
+      cwd: session.cwd,
+      env: this.bot.env,
+      backend: session.backend,
+      tmuxSocket: this.opts.tmuxSocket,
+      tmuxName: session.tmuxName,
+      resume: { mode, ...(session.nativeSessionId ? { nativeSessionId: session.nativeSessionId } : {}) },
+      display: live?.cards.display ?? this.renders.get(session.id)?.display ?? 'screenshot',
+      cols: BOT_DEFAULTS.cols,
+      rows: BOT_DEFAULTS.rows,
+    });
+    if (ok) {
+      this.fresh.delete(session.id);
+      this.sessions.update(session.id, { lifecycle: 'live' });
+    }
+    return ok;
+  }
+
+  onWorkerMessage(sessionId: string, msg: WorkerToDaemon): void {
+    const session = this.sessions.get(sessionId);
+    if (!session) return;
+    const live = this.ensureLive(session);
+    void live.handle(msg).catch((err) => this.log.error({ err, type: msg.type }, 'worker message handling failed'));
+  }
+
+  onWorkerExit(sessionId: string, expected: boolean): void {
+    this.live.get(sessionId)?.workerGone();
+    const s = this.sessions.get(sessionId);
+    if (s && !expected && s.lifecycle === 'live') this.log.warn({ session: sessionId.slice(0, 8) }, 'worker died; the next message re-attaches');
+  }
+
+  // ── card taps ──────────────────────────────────────────────────────────────
+
+  private async onCardAction(ev: InboundCardAction, duplicate: boolean): Promise<CardActionReply | void> {
+    const decision = routeCardAction({ action: ev, bot: this.routerBot(), grants: this.grants(), duplicate, sessionById: (id) => this.sessions.get(id) });
+    if (decision.kind === 'ignore') return decision.reason === 'unknown_session' ? { toast: { type: 'warning', content: 'This session no longer exists.' } } : undefined;
+    if (decision.kind === 'deny') return { toast: { type: 'error', content: decision.toast } };
+    // Feishu waits at most 3 s for the answer: act in the background and answer at once.
+    void this.act(decision.value, decision.by.userId, ev).catch((err) => this.log.error({ err }, 'card action failed'));
+    return { toast: { type: 'info', content: ACTION_TOAST[decision.value.action] } };
+  }
+
+  private async act(v: InboundCardAction['value'], userId: string, ev: InboundCardAction): Promise<void> {
+    const session = 'sessionId' in v ? this.sessions.get(v.sessionId) : undefined;
+    switch (v.action) {
+      case 'key':
+        if (session && this.ensureWorker(session)) this.opts.pool.send(session.id, { type: 'key', key: v.key, by: { userId } });
+        return;
+      case 'display':
+        if (!session) return;
+        await this.ensureLive(session).cards.setDisplay(v.mode);
+        this.opts.pool.send(session.id, { type: 'set_display', mode: v.mode });
+        return;
+      case 'select': {
+        if (!session) return;
+        const live = this.ensureLive(session);
+        if (!live.selection(v.promptId)) return;
+        this.ensureWorker(session);
+        this.opts.pool.send(session.id, { type: 'selection_choice', promptId: v.promptId, optionIndex: v.optionIndex, by: { userId } });
+        await live.answered(v.promptId, userId, v.optionIndex);
+        return;
+      }
+      case 'write_link':
+        if (!session) return;
+        await new BotCommandContext(this, this.anchorOf(session, ev.messageId), { userId }).issueWriteLink(session.id, userId);
+        return;
+      case 'close':
+        if (session) await this.closeSession(session.id);
+        return;
+      case 'screen':
+        if (session && this.ensureWorker(session)) this.opts.pool.send(session.id, { type: 'capture_now' });
+        return;
+      case 'project': {
+        const wait = this.pickerWaits.get(v.anchorKey);
+        if (!wait) return;
+        this.pickerWaits.delete(v.anchorKey);
+        await this.opts.im.updateCard({ messageId: ev.messageId }, { kind: 'picker', anchorKey: v.anchorKey, title: 'Project', projects: [], chosen: v.path });
+        await this.deliver(wait.decision, wait.msg, v.path);
+        return;
+      }
+      default: {
+        const never: never = v;
+        return never;
+      }
+    }
+  }
+
+  anchorOf(session: SessionCore, replyTo: string): Anchor {
+    return {
+      anchorId: session.anchorId,
+      scope: session.scope,
+      sessionKey: session.key,
+      place: { chatId: session.chatId, chatType: session.chatType, ...(session.scope === 'thread' ? { rootId: session.anchorId } : {}) },
+      replyTo,
+    };
+  }
+
+  /** /close: kills the CLI, ends the worker, revokes web grants, marks the session closed. */
+  async closeSession(sessionId: string): Promise<boolean> {
+    const s = this.sessions.get(sessionId);
+    if (!s || s.lifecycle === 'closed') return false;
+    if (this.opts.pool.has(sessionId)) await this.opts.pool.stop(sessionId, 'kill');
+    else await this.killDetached(s);
+    this.opts.web?.revokeSession(sessionId);
+    const live = this.live.get(sessionId);
+    if (live) {
+      await live.cards.setStatus('exited');
+      live.cards.dispose();
+      this.live.delete(sessionId);
+    }
+    this.sessions.update(sessionId, { lifecycle: 'closed', status: 'exited', lastActivityAt: Date.now() });
+    return true;
+  }
+
+  /** A session without a worker is closed by starting one whose only job is to kill the CLI. */
+  private async killDetached(s: SessionCore): Promise<void> {
+    if (!this.ensureWorker(s)) return;
+    await this.opts.pool.stop(s.id, 'kill');
+  }
+
+  async dispose(): Promise<void> {
+    for (const l of this.live.values()) {
+      await l.cards.settle().catch(() => undefined);
+      l.cards.dispose();
+    }
+    await this.opts.im.dispose();
+    await Promise.all([this.sessions.dispose(), this.renders.dispose(), this.state.dispose(), this.dedupe.dispose()]);
+  }
+}
+
+const ACTION_TOAST: Record<InboundCardAction['value']['action'], string> = {
+  key: 'Key sent',
+  display: 'Display changed',
+  select: 'Answer sent',
+  write_link: 'Link sent to you in a direct message',
+  close: 'Closing the session',
+  screen: 'Capturing the screen',
+  project: 'Starting the session',
+};

@@ -1,0 +1,144 @@
+// One session as the daemon runs it: turns in flight, the worker's reports turned into card updates and replies.
+import type { SelectionCard } from '../shared/card-model.js';
+import type { Requester, SessionStatus, WorkerToDaemon } from '../shared/ipc.js';
+import type { Logger } from '../shared/log.js';
+import type { ImAdapter } from './im/types.js';
+import type { SessionCore } from './session-core.js';
+import type { SessionCards } from './session-cards.js';
+
+/** The reaction put on a user's message once its delivery to the CLI is proven. */
+export const DELIVERED_REACTION = 'DONE';
+
+interface Turn {
+  turnId: string;
+  /** The user's message: it gets the reaction when delivered. */
+  messageId: string;
+  requester: Requester;
+}
+
+type PendingSelection = Omit<SelectionCard, 'kind' | 'sessionId'>;
+
+export interface LiveSessionHooks {
+  /** Persists a change to the session record (status, native id, activity). */
+  update(patch: Partial<SessionCore>): void;
+  /** The worker reported its web port and view token. */
+  onReady?(webPort: number, viewToken: string): void;
+}
+
+export class LiveSession {
+  private readonly turns = new Map<string, Turn>();
+  private readonly selections = new Map<string, PendingSelection>();
+  private status: SessionStatus;
+  webPort: number | null = null;
+  viewToken: string | null = null;
+  private readyWaiters: ((ok: boolean) => void)[] = [];
+
+  constructor(
+    public core: SessionCore,
+    readonly cards: SessionCards,
+    private readonly im: ImAdapter,
+    private readonly hooks: LiveSessionHooks,
+    private readonly log: Logger,
+  ) {
+    this.status = core.status;
+  }
+
+  get currentStatus(): SessionStatus {
+    return this.status;
+  }
+
+  /** Registers a turn before its input goes to the worker, and opens its streaming card. */
+  async beginTurn(turn: Turn, prompt: string): Promise<void> {
+    this.turns.set(turn.turnId, turn);
+    await this.cards.startTurn(prompt, turn.messageId);
+  }
+
+  selection(promptId: string): PendingSelection | undefined {
+    return this.selections.get(promptId);
+  }
+
+  /** Resolves when the worker has said `ready` (true) or exited first (false). */
+  waitReady(): Promise<boolean> {
+    if (this.webPort !== null) return Promise.resolve(true);
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  /** The worker process ended: anyone waiting for it learns so; web details are stale. */
+  workerGone(): void {
+    this.webPort = null;
+    this.viewToken = null;
+    for (const w of this.readyWaiters.splice(0)) w(false);
+  }
+
+  async handle(msg: WorkerToDaemon): Promise<void> {
+    switch (msg.type) {
+      case 'ready':
+        this.webPort = msg.webPort;
+        this.viewToken = msg.viewToken;
+        this.hooks.onReady?.(msg.webPort, msg.viewToken);
+        for (const w of this.readyWaiters.splice(0)) w(true);
+        return;
+      case 'status':
+        this.status = msg.status;
+        this.hooks.update({ status: msg.status, lastActivityAt: Date.now() });
+        await this.cards.setStatus(msg.status, msg.screenText);
+        return;
+      case 'screenshot':
+        this.cards.offerScreenshot(msg.png);
+        return;
+      case 'selection': {
+        const sel: PendingSelection = { promptId: msg.promptId, title: msg.title, options: msg.options, defaultIndex: msg.defaultIndex };
+        if (this.selections.has(msg.promptId)) return;
+        this.selections.set(msg.promptId, sel);
+        await this.cards.showSelection(sel);
+        return;
+      }
+      case 'input_delivered': {
+        const turn = this.turns.get(msg.turnId);
+        if (turn) {
+          const res = await this.im.react(turn.messageId, DELIVERED_REACTION);
+          if (!res.ok) this.log.warn({ code: res.code }, 'could not react to a delivered message');
+        }
+        return;
+      }
+      case 'input_failed': {
+        const turn = this.turns.get(msg.turnId);
+        this.turns.delete(msg.turnId);
+        await this.cards.setNotice(`Your message did not reach the CLI: ${msg.reason}. Send it again, or open the web terminal.`);
+        if (turn) this.log.warn({ turn: msg.turnId, reason: msg.reason }, 'input failed');
+        return;
+      }
+      case 'final_output':
+        if (msg.turnId) this.turns.delete(msg.turnId);
+        await this.cards.sendFinal(msg.text);
+        return;
+      case 'cli_identity':
+        this.hooks.update({ nativeSessionId: msg.nativeSessionId, ...(msg.transcriptPath ? { transcriptPath: msg.transcriptPath } : {}) });
+        return;
+      case 'cli_exit':
+        this.status = 'exited';
+        this.hooks.update({ status: 'exited' });
+        await this.cards.setStatus('exited', msg.logTail ? msg.logTail.slice(-2000) : undefined);
+        return;
+      case 'error':
+        this.log.warn({ code: msg.code, message: msg.message }, 'worker reported an error');
+        await this.cards.setNotice(`Problem: ${msg.message}`);
+        return;
+      case 'heartbeat':
+        return;
+      default: {
+        const never: never = msg;
+        return never;
+      }
+    }
+  }
+
+  /** Someone answered a selection card: the card shows who, and the prompt is forgotten. */
+  async answered(promptId: string, by: string, optionIndex: number): Promise<boolean> {
+    const sel = this.selections.get(promptId);
+    if (!sel) return false;
+    this.selections.delete(promptId);
+    await this.cards.answerSelection(sel, by, optionIndex);
+    return true;
+  }
+}

@@ -1,0 +1,77 @@
+// End-to-end rig: a fake Feishu open platform in this process, the real daemon as its own process (larkmux start).
+import { readFileSync, existsSync } from 'node:fs';
+import { isAlive, readPid } from '../../src/daemon/pid-lock.js';
+import { FakeFeishu, type FakeFeishuOptions } from './fake-feishu/index.js';
+import { TEST_APPS } from './fake-feishu/harness.js';
+import { makeTestHome, type TestHome } from './home.js';
+import { runLarkmux } from './larkmux-cli.js';
+import { makeTmuxServer, type TestTmuxServer } from './tmux.js';
+
+export interface E2eRig {
+  fake: FakeFeishu;
+  home: TestHome;
+  tmux: TestTmuxServer;
+  /** The open id every injected message comes from (an allowed user). */
+  user: string;
+  appIds: string[];
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  logText(): string;
+  status(): Promise<any>;
+  cleanup(): Promise<void>;
+}
+
+export interface RigOptions {
+  bots?: number;
+  botOverrides?: Record<string, unknown>;
+  fake?: Partial<FakeFeishuOptions>;
+  web?: Record<string, unknown>;
+}
+
+export async function startRig(opts: RigOptions = {}): Promise<E2eRig> {
+  const fake = await FakeFeishu.start({ apps: TEST_APPS, ...opts.fake });
+  const home = makeTestHome('lmx-e2e-');
+  const tmux = makeTmuxServer();
+  const user = fake.defaultUser;
+  const apps = TEST_APPS.slice(0, opts.bots ?? 1);
+  home.writeConfig({
+    web: { port: 0, host: '127.0.0.1', ...opts.web },
+    tmux: { socket: tmux.socket },
+    bots: apps.map((a, i) => ({
+      name: `bot${i}`,
+      appId: a.appId,
+      appSecret: '${LMX_TEST_SECRET_' + i + '}',
+      domain: fake.baseUrl,
+      cli: 'shell',
+      workingDir: home.dir,
+      allowedUsers: [user],
+      ...opts.botOverrides,
+    })),
+  });
+  apps.forEach((a, i) => (home.env[`LMX_TEST_SECRET_${i}`] = a.appSecret));
+  const rig: E2eRig = {
+    fake, home, tmux, user, appIds: apps.map((a) => a.appId),
+    async start() {
+      const res = await runLarkmux(['start'], home.env);
+      if (res.code !== 0) throw new Error(`larkmux start failed: ${res.stdout}${res.stderr}`);
+      for (const a of apps) await fake.waitFor(() => fake.connectionCount(a.appId) > 0, 15_000, `bot ${a.appId} connected`);
+    },
+    async stop() {
+      await runLarkmux(['stop'], home.env);
+    },
+    logText: () => (existsSync(home.paths.logFile) ? readFileSync(home.paths.logFile, 'utf8') : ''),
+    async status() {
+      const res = await runLarkmux(['status', '--json'], home.env);
+      return JSON.parse(res.stdout);
+    },
+    async cleanup() {
+      await runLarkmux(['stop'], home.env).catch(() => undefined);
+      const pid = readPid(home.paths.pidFile);
+      if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
+      await tmux.kill();
+      await fake.close();
+      home.cleanup();
+    },
+  };
+  return rig;
+}
