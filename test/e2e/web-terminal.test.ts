@@ -270,7 +270,7 @@ describe('phone', () => {
     if (!box) throw new Error('no terminal on the page');
     const cdp = await page.context().newCDPSession(page);
     const x = box.x + box.width / 2;
-    const touch = (type: string, y: number) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', y: number) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
     await touch('touchStart', box.y + 20);
     for (let y = box.y + 40; y <= box.y + box.height; y += 20) await touch('touchMove', y);
     await touch('touchEnd', box.y + box.height);
