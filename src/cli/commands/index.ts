@@ -1,10 +1,11 @@
 // Every `larkmux` subcommand, in the order `larkmux help` lists them.
 import type { CliCommand } from '../types.js';
 import { doctor } from './doctor.js';
+import { fonts } from './fonts.js';
 import { logs } from './logs.js';
 import { restart } from './restart.js';
 import { start } from './start.js';
 import { status } from './status.js';
 import { stop } from './stop.js';
 
-export const COMMANDS: CliCommand[] = [start, stop, restart, status, logs, doctor];
+export const COMMANDS: CliCommand[] = [start, stop, restart, status, logs, doctor, fonts];

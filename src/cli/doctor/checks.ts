@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { readConfigFile } from '../../shared/config-file.js';
 import type { DoctorCheck, DoctorLine } from './types.js';
 import { which } from '../../shared/which.js';
+import { fontsCheck } from './fonts-check.js';
 
 const run = promisify(execFile);
 
@@ -78,4 +79,4 @@ const platformCheck: DoctorCheck = () => {
   return [{ level: 'WARN', label: 'platform', detail: `${process.platform}: /proc is not available, so CLI process details (pid, memory) are not shown`, fix: 'Linux is the supported platform' }];
 };
 
-export const DOCTOR_CHECKS: DoctorCheck[] = [nodeCheck, tmuxCheck, configCheck, cliCheck, homeCheck, platformCheck];
+export const DOCTOR_CHECKS: DoctorCheck[] = [nodeCheck, tmuxCheck, configCheck, cliCheck, homeCheck, platformCheck, fontsCheck];

@@ -40,6 +40,10 @@ const PACKAGES = {
   install: 'larkmux fonts install',
 } as const;
 
+const PYTHON = '/usr/bin/python3';
+/** Where Debian's python3-fonttools puts the module for /usr/bin/python3 (a cheap check for the doctor, no python spawn). */
+const FONTTOOLS_MODULE = '/usr/lib/python3/dist-packages/fontTools';
+
 function firstExisting(paths: string[]): string | undefined {
   return paths.find((p) => existsSync(p));
 }
@@ -80,8 +84,10 @@ function resolveFonts(home: string): ResolvedFonts {
   else if (ttc) {
     // registerFromPath() on a .ttc registers only face 0, the Japanese one: usable, but hanzi get Japanese forms.
     cjk = [ttc];
-    report.push({ tier: 'cjk', ok: false, file: ttc, fix: PACKAGES.install, note: 'only the Japanese face of the .ttc; run the fix to extract the Simplified Chinese face' });
-  } else report.push({ tier: 'cjk', ok: false, fix: PACKAGES.cjk });
+    // Extraction needs fontTools for the system python (installFonts runs /usr/bin/python3).
+    const fix = existsSync(FONTTOOLS_MODULE) ? PACKAGES.install : `${PACKAGES.fonttools} && ${PACKAGES.install}`;
+    report.push({ tier: 'cjk', ok: false, file: ttc, fix, note: 'only the Japanese face of the .ttc; run the fix to extract the Simplified Chinese face' });
+  } else report.push({ tier: 'cjk', ok: false, fix: `${PACKAGES.cjk} && ${PACKAGES.install}` });
 
   const emoji = firstExisting([join(dir, EMOJI_FILE), ...SYSTEM.emoji.map((d) => join(d, EMOJI_FILE))]);
   report.push(emoji ? { tier: 'emoji', ok: true, file: emoji } : { tier: 'emoji', ok: false, fix: PACKAGES.emoji });
@@ -119,7 +125,6 @@ export function loadFonts(home: string): LoadedFonts {
   return loaded;
 }
 
-const PYTHON = '/usr/bin/python3';
 
 /** Saves the face whose family is argv[3] (else argv[4]) from the collection argv[1] to argv[2]. */
 const EXTRACT_SCRIPT = `
@@ -162,7 +167,7 @@ async function linkOrCopy(src: string, dst: string): Promise<string> {
 /** Prepares LARKMUX_HOME/fonts offline: extracts the Simplified Chinese faces and links the Latin and emoji fonts. */
 export async function installFonts(home: string): Promise<InstallFontsResult> {
   const dir = join(home, 'fonts');
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 }); // may create LARKMUX_HOME itself, which holds tokens: owner only
   const actions: string[] = [];
   const problems: FontTierReport[] = [];
 

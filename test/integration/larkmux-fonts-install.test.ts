@@ -1,0 +1,59 @@
+// `larkmux fonts install|status` and the doctor's font lines, run from source in a fresh LARKMUX_HOME.
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { makeTestHome, type TestHome } from '../support/home.js';
+import { runLarkmux } from '../support/larkmux-cli.js';
+
+interface DoctorLine { level: string; label: string; detail: string; fix?: string }
+
+let home: TestHome;
+beforeEach(() => {
+  home = makeTestHome('lmx-fonts-');
+});
+afterEach(() => home.cleanup());
+
+const fontLines = (stdout: string) => (JSON.parse(stdout) as DoctorLine[]).filter((l) => l.label.startsWith('font '));
+
+describe('larkmux fonts', () => {
+  it('before install the doctor names the Japanese .ttc serving CJK and the command that fixes it', async () => {
+    const r = await runLarkmux(['doctor', '--json'], home.env);
+    const lines = fontLines(r.stdout);
+    expect(lines.map((l) => l.label)).toEqual(['font latin', 'font symbols', 'font cjk', 'font emoji']);
+    const cjk = lines.find((l) => l.label === 'font cjk')!;
+    expect(cjk.level).toBe('WARN');
+    expect(cjk.detail).toMatch(/NotoSansCJK-Regular\.ttc/);
+    expect(cjk.fix).toBe('larkmux fonts install');
+  });
+
+  it('install extracts the Simplified Chinese face into LARKMUX_HOME/fonts and the doctor then serves CJK from it', async () => {
+    const install = await runLarkmux(['fonts', 'install'], home.env, 180_000);
+    expect(install.stderr).toBe('');
+    expect(install.code).toBe(0);
+    const sc = join(home.dir, 'fonts', 'NotoSansMonoCJKsc-Regular.otf');
+    expect(install.stdout).toContain(`extracted ${sc}`);
+    expect(statSync(sc).size).toBeGreaterThan(1_000_000);
+    expect(existsSync(join(home.dir, 'fonts', 'NotoSansMonoCJKsc-Bold.otf'))).toBe(true);
+
+    const doctor = await runLarkmux(['doctor', '--json'], home.env);
+    const cjk = fontLines(doctor.stdout).find((l) => l.label === 'font cjk')!;
+    expect(cjk).toMatchObject({ level: 'OK' });
+    expect(cjk.detail.startsWith(sc)).toBe(true);
+    expect(cjk.fix).toBeUndefined();
+    const latin = fontLines(doctor.stdout).find((l) => l.label === 'font latin')!;
+    expect(latin.detail.startsWith(join(home.dir, 'fonts', 'JetBrainsMono-Regular.ttf'))).toBe(true);
+
+    // A second install changes nothing; status agrees with the doctor.
+    const again = await runLarkmux(['fonts', 'install'], home.env);
+    expect(again.stdout).toContain(`already present ${sc}`);
+    const status = await runLarkmux(['fonts', 'status', '--json'], home.env);
+    expect(status.code).toBe(0);
+    expect((JSON.parse(status.stdout) as { tier: string; file: string }[]).find((t) => t.tier === 'cjk')!.file).toBe(sc);
+  });
+
+  it('an unknown subcommand is a usage error', async () => {
+    const r = await runLarkmux(['fonts', 'frobnicate'], home.env);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('larkmux fonts <install|status>');
+  });
+});
