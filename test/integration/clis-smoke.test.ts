@@ -32,6 +32,7 @@ interface Rig {
   pane: CliPane | null;
   fake: IsolatedFakeServer | null;
   follower: TranscriptFollower | null;
+  events: TranscriptEvent[];
 }
 const rigs: Rig[] = [];
 
@@ -40,7 +41,7 @@ afterEach(async () => {
     r.follower?.dispose();
     await r.pane?.kill();
     await r.fake?.close();
-    rmSync(r.root, { recursive: true, force: true });
+    rmSync(r.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 });
 
@@ -91,14 +92,28 @@ async function submit(pane: CliPane, adapter: CliAdapter, text: string): Promise
   throw new Error(`prompt still in the composer after a second Enter:\n${await pane.capture()}`);
 }
 
-async function waitFor<T>(what: string, fn: () => T | undefined, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
+async function waitForSelection(pane: CliPane, adapter: CliAdapter): Promise<Extract<ScreenState, { kind: 'selection' }>> {
+  const deadline = Date.now() + WAIT.turnEndMs;
+  let screen = '';
   while (Date.now() < deadline) {
-    const v = fn();
-    if (v !== undefined) return v;
+    screen = await pane.capture();
+    const s = adapter.classify(screen);
+    if (s.kind === 'selection') return s;
     await sleep(WAIT.pollMs);
   }
-  throw new Error(`timed out waiting for ${what}`);
+  throw new Error(`no selection appeared; screen:\n${screen}`);
+}
+
+/** Waits for the transcript's turn end; for CLIs without an end record, settles the follower whenever the screen is ready. */
+async function waitTurnEnd(rig: Rig, adapter: CliAdapter): Promise<TranscriptEvent> {
+  const deadline = Date.now() + WAIT.turnEndMs;
+  while (Date.now() < deadline) {
+    const end = rig.events.find((e) => e.kind === 'turn_end');
+    if (end) return end;
+    if (adapter.transcript!.turnEnd === 'screen-ready' && adapter.classify(await rig.pane!.capture()).kind === 'ready') await rig.follower!.settle();
+    await sleep(WAIT.pollMs);
+  }
+  throw new Error(`no turn_end; screen:\n${await rig.pane!.capture()}`);
 }
 
 interface CliCase {
@@ -124,60 +139,80 @@ const CASES: CliCase[] = [
   },
 ];
 
+async function launchSeeded(c: CliCase): Promise<{ rig: Rig; adapter: CliAdapter; pane: CliPane; cwd: string; home: string; env: Record<string, string>; nativeSessionId?: string; startedAt: number }> {
+  const command = requireTestCli(c.name);
+  const r = adapterFor(c.adapterId);
+  if (!r.ok) throw new Error(r.message);
+  const adapter = r.adapter;
+  const root = mkdtempSync(join(tmpdir(), `lmx-cli-${c.name}-`));
+  const rig: Rig = { root, pane: null, fake: null, follower: null, events: [] };
+  rigs.push(rig);
+  const home = join(root, 'home');
+  const cwd = join(root, 'work');
+  const tmp = join(root, 'tmp');
+  const codexHome = join(root, 'codex');
+  for (const d of [home, cwd, tmp, codexHome]) mkdirSync(d, { recursive: true });
+
+  rig.fake = await startFakeModelProcess(c.fake, { isolate: true });
+  const botEnv = c.env({ url: rig.fake.url, tmp, codexHome });
+  const seeded = await applySeedFiles(adapter.seedFiles({ cwd, home, codexHome, baseUrl: rig.fake.url, env: botEnv }));
+  expect(seeded.ok).toBe(true);
+
+  const nativeSessionId = adapter.nativeId.kind === 'chosen' ? randomUUID() : undefined;
+  const launch = adapter.launch({ cwd, home, mode: 'new', nativeSessionId, botEnv, command, extraArgs: c.extraArgs });
+  const startedAt = Date.now();
+  rig.pane = await startCliPane({ argv: launch.argv, cwd, env: launch.env, netnsPid: rig.fake.netnsPid });
+  const answered: string[] = [];
+  await waitReady(rig.pane, adapter, answered);
+  expect(answered).toEqual([]); // seeding skipped every onboarding dialog
+
+  const events: TranscriptEvent[] = [];
+  rig.follower = new TranscriptFollower({
+    path: () => adapter.transcript!.locate({ cwd, home, env: launch.env, nativeSessionId, startedAfterMs: startedAt - 1000 }),
+    parser: adapter.transcript!.parser(),
+    onEvent: (e) => events.push(e),
+  });
+  rig.events = events;
+  rig.follower.start();
+  return { rig, adapter, pane: rig.pane, cwd, home, env: launch.env, nativeSessionId, startedAt };
+}
+
 for (const c of CASES) {
   describe.skipIf(skipWithoutCli(c.name))(`real ${c.name} CLI`, () => {
     it('starts on seeded config, reaches ready, takes a pasted prompt, and the transcript shows the turn end', async () => {
-      const command = requireTestCli(c.name);
-      const r = adapterFor(c.adapterId);
-      if (!r.ok) throw new Error(r.message);
-      const adapter = r.adapter;
-      const root = mkdtempSync(join(tmpdir(), `lmx-cli-${c.name}-`));
-      const rig: Rig = { root, pane: null, fake: null, follower: null };
-      rigs.push(rig);
-      const home = join(root, 'home');
-      const cwd = join(root, 'work');
-      const tmp = join(root, 'tmp');
-      const codexHome = join(root, 'codex');
-      for (const d of [home, cwd, tmp, codexHome]) mkdirSync(d, { recursive: true });
-
-      rig.fake = await startFakeModelProcess(c.fake, { isolate: true });
-      const botEnv = c.env({ url: rig.fake.url, tmp, codexHome });
-      const seeded = await applySeedFiles(adapter.seedFiles({ cwd, home, codexHome, baseUrl: rig.fake.url, env: botEnv }));
-      expect(seeded.ok).toBe(true);
-
-      const nativeSessionId = adapter.nativeId.kind === 'chosen' ? randomUUID() : undefined;
-      const launch = adapter.launch({ cwd, home, mode: 'new', nativeSessionId, botEnv, command, extraArgs: c.extraArgs });
-      const startedAt = Date.now();
-      rig.pane = await startCliPane({ argv: launch.argv, cwd, env: launch.env, netnsPid: rig.fake.netnsPid });
-
-      const answered: string[] = [];
-      await waitReady(rig.pane, adapter, answered);
-      expect(answered).toEqual([]); // seeding skipped every onboarding dialog
-
-      const events: TranscriptEvent[] = [];
-      rig.follower = new TranscriptFollower({
-        path: () => adapter.transcript!.locate({ cwd, home, env: launch.env, nativeSessionId, startedAfterMs: startedAt - 1000 }),
-        parser: adapter.transcript!.parser(),
-        onEvent: (e) => events.push(e),
-      });
-      rig.follower.start();
-
+      const { rig, adapter, pane, nativeSessionId } = await launchSeeded(c);
+      const events = rig.events;
       const prompt = `hello from the ${c.name} smoke test`;
-      const represses = await submit(rig.pane, adapter, prompt);
+      const represses = await submit(pane, adapter, prompt);
       if (represses > 0) console.warn(`[${c.name}] Enter was dropped and re-pressed ${represses}×`);
 
-      const end = await waitFor('turn_end', () => events.find((e) => e.kind === 'turn_end'), WAIT.turnEndMs);
+      const end = await waitTurnEnd(rig, adapter);
       expect(end).toEqual({ kind: 'turn_end', finalText: `FAKE-REPLY: ${prompt}` });
       expect(events.find((e) => e.kind === 'user_turn')).toEqual({ kind: 'user_turn', text: prompt });
       const identity = events.find((e) => e.kind === 'identity');
       expect(identity).toBeDefined();
       if (nativeSessionId) expect(identity).toEqual({ kind: 'identity', nativeSessionId });
       // The model really was asked: the fake logged the prompt.
-      expect(JSON.stringify(rig.fake.requests.map((q) => q.body))).toContain(prompt);
+      expect(JSON.stringify(rig.fake!.requests.map((q) => q.body))).toContain(prompt);
       // And the screen went back to ready.
-      const back = await waitReady(rig.pane, adapter, answered);
+      const back = await waitReady(pane, adapter, []);
       expect(back.kind).toBe('ready');
-      expect(existsSync(rig.follower.path ?? '')).toBe(true);
+      expect(existsSync(rig.follower!.path ?? '')).toBe(true);
+    });
+
+    it('surfaces the tool permission prompt as a selection; choosing "yes" runs the tool and the turn ends', async () => {
+      const { rig, adapter, pane, cwd } = await launchSeeded(c);
+      await submit(pane, adapter, 'please MAKE-FILE made-by-tool.txt');
+      const sel = await waitForSelection(pane, adapter);
+      expect(sel.selectionKind).toBe('permission');
+      expect(sel.options.length).toBeGreaterThanOrEqual(2);
+      expect(sel.options[sel.defaultIndex]!.label).toMatch(/Yes|Allow once/);
+      expect(existsSync(join(cwd, 'made-by-tool.txt'))).toBe(false);
+      await sleep(WAIT.dialogSettleMs);
+      for (const step of adapter.choiceKeys(sel, 0)) await sendStep(pane, step);
+      const end = await waitTurnEnd(rig, adapter);
+      expect(end.kind === 'turn_end' && end.finalText.startsWith('FAKE-REPLY: tool said:')).toBe(true);
+      expect(existsSync(join(cwd, 'made-by-tool.txt'))).toBe(true);
     });
   });
 }

@@ -80,6 +80,24 @@ function runTmux(socket: string, args: readonly string[], env: Record<string, st
   });
 }
 
+/** Exit of a CLI after SIGHUP takes well under a second here; 5 s is the give-up point (then SIGKILL). */
+const EXIT_WAIT_MS = 5_000;
+
+async function waitForExit(pid: number): Promise<void> {
+  if (!Number.isInteger(pid) || pid <= 0) return;
+  const alive = (): boolean => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + EXIT_WAIT_MS;
+  while (alive() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  if (alive()) process.kill(pid, 'SIGKILL');
+}
+
 /**
  * Starts `argv` in a new tmux server (`-L lmx-t-<random>`, 120×40). With `netnsPid` the server is started inside
  * that process's network namespace (nsenter), so the CLI sees only loopback.
@@ -91,6 +109,7 @@ export async function startCliPane(opts: { argv: readonly string[]; cwd: string;
   const envArgs = Object.entries(opts.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   await runTmux(socket, ['new-session', '-d', '-s', target, '-x', '120', '-y', '40', '-c', opts.cwd, ...envArgs, ...opts.argv], cleanCliEnv(opts.env), undefined, prefix);
   const tmux = (args: readonly string[], input?: string) => runTmux(socket, args, undefined, input);
+  const panePid = Number((await tmux(['display-message', '-p', '-t', target, '#{pane_pid}'])).trim());
   return {
     socket,
     target,
@@ -98,6 +117,8 @@ export async function startCliPane(opts: { argv: readonly string[]; cwd: string;
     capture: () => tmux(['capture-pane', '-p', '-t', target]),
     kill: async () => {
       await tmux(['kill-server']).catch(() => undefined);
+      // The CLI still writes its state files while it exits on SIGHUP; wait so the temp home can be removed.
+      await waitForExit(panePid);
     },
   };
 }

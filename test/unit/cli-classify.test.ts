@@ -87,6 +87,9 @@ const TABLE: Record<string, ['claude-code' | 'codex' | 'gemini', Expect, string 
   'gemini-09-exit': ['gemini', { kind: 'exited', resumeId: '0b9fb1ca-4db0-4a6b-aa6b-99e91ce195a3' }, null],
   'gemini-10-idle-seeded-norelaunch': ['gemini', READY, ''],
   'gemini-10-idle-seeded-relaunch': ['gemini', READY, ''],
+  // Captured by this project with COLORTERM=truecolor: the input box is framed by half-block rows.
+  'gemini-11-idle-truecolor': ['gemini', READY, ''],
+  'gemini-12-typed-multiline-truecolor': ['gemini', READY, 'typed but not sent\nsecond line'],
 };
 
 function summary(s: ScreenState): Expect {

@@ -146,6 +146,7 @@ export const claudeCodeAdapter: CliAdapter = {
       return null;
     },
     parser: () => new ClaudeTranscriptParser(),
+    turnEnd: 'record',
   },
   resumeCommand: (id) => `claude --resume ${id}`,
 };

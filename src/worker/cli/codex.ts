@@ -180,6 +180,6 @@ export const codexAdapter: CliAdapter = {
   choiceKeys: codexChoiceKeys,
   startupDefaults: CODEX_STARTUP_DEFAULTS,
   seedFiles: codexSeedFiles,
-  transcript: { locate: locateCodexRollout, parser: () => new CodexTranscriptParser() },
+  transcript: { locate: locateCodexRollout, parser: () => new CodexTranscriptParser(), turnEnd: 'record' },
   resumeCommand: (id) => `codex resume ${id}`,
 };

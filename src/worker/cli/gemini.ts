@@ -8,6 +8,8 @@ import type { CliAdapter, KeyStep, LaunchContext, LaunchSpec, ScreenState, SeedC
 /** The composer: ` > ` after the last full-width rule (history echoes ` > prompt` too, but never below a rule). */
 const PROMPT_LINE = /^\s?> /;
 const PLACEHOLDER = /^Type your message or @path\/to\/file$/;
+/** With truecolor (COLORTERM=truecolor) the input box is framed by rows of half blocks instead of blank lines. */
+const HALF_BLOCKS = /^[▀▄]{10,}/;
 /** A boxed dialog's highlighted option: `● 1. …`. */
 const DIALOG_CURSOR = /^(\s*● )\d+\.\s/;
 const BUSY = /\(esc to cancel, \d+[smh]/;
@@ -45,7 +47,7 @@ export function geminiComposerText(screenText: string): string | null {
   if (at < 0) return null;
   const first = lines[at]!.replace(PROMPT_LINE, '').trim();
   const parts = [first];
-  for (let i = at + 1; i < lines.length && lines[i]!.trim() !== '' && !isRule(lines[i]!); i++) parts.push(lines[i]!.trim());
+  for (let i = at + 1; i < lines.length && lines[i]!.trim() !== '' && !isRule(lines[i]!) && !HALF_BLOCKS.test(lines[i]!); i++) parts.push(lines[i]!.trim());
   const text = parts.join('\n').trim();
   return PLACEHOLDER.test(text) ? '' : text;
 }
@@ -139,6 +141,6 @@ export const geminiAdapter: CliAdapter = {
   choiceKeys: geminiChoiceKeys,
   startupDefaults: GEMINI_STARTUP_DEFAULTS,
   seedFiles: geminiSeedFiles,
-  transcript: { locate: locateGeminiChat, parser: () => new GeminiTranscriptParser() },
+  transcript: { locate: locateGeminiChat, parser: () => new GeminiTranscriptParser(), turnEnd: 'screen-ready' },
   resumeCommand: (id) => `gemini --resume ${id}`,
 };

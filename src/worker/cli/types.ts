@@ -119,6 +119,11 @@ export interface TranscriptLocator {
   locate(ctx: { cwd: string; home: string; env: Record<string, string>; nativeSessionId?: string; startedAfterMs?: number }): Promise<string | null>;
   /** A fresh parser for this CLI's records. */
   parser(): TranscriptParser;
+  /**
+   * `record`: the transcript has its own end-of-turn record. `screen-ready`: it has none (Gemini); call
+   * `TranscriptFollower.settle()` when the screen is ready again to close the turn.
+   */
+  readonly turnEnd: 'record' | 'screen-ready';
 }
 
 export interface CliAdapter {

@@ -1,11 +1,11 @@
-// A transcript follower: a JsonlTail feeding one CLI's parser, plus the quiet-period settle that Gemini needs.
+// A transcript follower: a JsonlTail feeding one CLI's parser, plus the settle step Gemini needs (caller-driven).
 import { JsonlTail, type JsonlTailOptions } from './jsonl-tail.js';
 import type { TranscriptEvent, TranscriptParser } from './types.js';
 
 export const TRANSCRIPT_TIMING = {
-  /** After this long without new records the parser may settle. Gemini re-appends a reply with its tool
-   *  calls within milliseconds of the first copy, so 1.5 s is far past that and still feels prompt. */
-  settleMs: 1500,
+  /** settle() is refused until the file has been quiet this long: records of one step arrive within
+   *  milliseconds of each other, so 1 s of silence means the CLI stopped writing for now. */
+  settleMs: 1000,
 } as const;
 
 export interface TranscriptFollowerOptions {
@@ -21,7 +21,7 @@ export interface TranscriptFollowerOptions {
 
 export class TranscriptFollower {
   private readonly tail: JsonlTail;
-  private settleTimer: NodeJS.Timeout | null = null;
+  private lastRecordAt = 0;
 
   constructor(private readonly opts: TranscriptFollowerOptions) {
     this.tail = new JsonlTail({
@@ -33,8 +33,8 @@ export class TranscriptFollower {
           opts.onBadLine?.(line.line);
           return;
         }
+        this.lastRecordAt = Date.now();
         for (const ev of opts.parser.push(line.record)) opts.onEvent(ev, line.endOffset);
-        this.armSettle();
       },
     });
   }
@@ -55,17 +55,19 @@ export class TranscriptFollower {
     return this.tail.poll();
   }
 
-  dispose(): void {
-    this.tail.dispose();
-    if (this.settleTimer) clearTimeout(this.settleTimer);
-    this.settleTimer = null;
+  /**
+   * For CLIs without an end-of-turn record (Gemini: `TranscriptLocator.settleWhen === 'screen-ready'`): the caller
+   * calls this once the screen is ready again. It reads what is there, and if the file has been quiet for
+   * `settleMs` lets the parser close the turn. Returns whether it settled (false: try again on the next tick).
+   */
+  async settle(now = Date.now()): Promise<boolean> {
+    await this.tail.poll();
+    if (now - this.lastRecordAt < (this.opts.settleMs ?? TRANSCRIPT_TIMING.settleMs)) return false;
+    for (const ev of this.opts.parser.settle()) this.opts.onEvent(ev, this.tail.offset);
+    return true;
   }
 
-  private armSettle(): void {
-    if (this.settleTimer) clearTimeout(this.settleTimer);
-    this.settleTimer = setTimeout(() => {
-      this.settleTimer = null;
-      for (const ev of this.opts.parser.settle()) this.opts.onEvent(ev, this.tail.offset);
-    }, this.opts.settleMs ?? TRANSCRIPT_TIMING.settleMs);
+  dispose(): void {
+    this.tail.dispose();
   }
 }

@@ -17,8 +17,9 @@ export interface TranscriptParser {
   /** Feeds one parsed JSON line; returns the events it completes (usually none). */
   push(record: unknown): TranscriptEvent[];
   /**
-   * Called when the file has been quiet for a while. Gemini has no end-of-turn record and may re-append a
-   * reply with tool calls added, so its parser waits for this before declaring a turn over; others return [].
+   * Called once the screen is ready again and the file has gone quiet. Gemini has no end-of-turn record, and a
+   * reply is re-appended with its tool calls only after a permission prompt is answered, so its parser waits
+   * for this before declaring a turn over; the others return [].
    */
   settle(): TranscriptEvent[];
 }
