@@ -90,6 +90,7 @@ export class BotRuntime {
       const res = await load();
       if (!res.ok) this.storeProblems.push(`${what}: ${res.message}${res.movedTo ? ` (kept aside as ${res.movedTo})` : ''}`);
     }
+    for (const s of this.sessions.all()) this.opts.web?.restore(s);
     const code = this.state.pairingCode(this.routerBot());
     if (code) this.log.warn(`bot "${this.bot.name}" has no allowlist and no owner: send this pairing code to it in a direct chat to become its owner: ${code}`);
     const res = await this.opts.im.connect({
@@ -261,6 +262,7 @@ export class BotRuntime {
     const fresh = this.fresh.has(session.id);
     const mode = fresh ? 'new' : session.nativeSessionId ? 'resume' : 'attach';
     const live = this.live.get(session.id);
+    const webSecret = this.opts.web?.newWorkerSecret(session.id);
     const ok = this.opts.pool.start(session.id, {
       type: 'init',
       protocol: IPC_PROTOCOL_VERSION,
@@ -277,6 +279,7 @@ export class BotRuntime {
       display: live?.cards.display ?? this.renders.get(session.id)?.display ?? 'screenshot',
       cols: BOT_DEFAULTS.cols,
       rows: BOT_DEFAULTS.rows,
+      ...(webSecret ? { webSecret } : {}),
     });
     if (ok) {
       this.fresh.delete(session.id);
@@ -370,7 +373,7 @@ export class BotRuntime {
     if (!s || s.lifecycle === 'closed') return false;
     if (this.opts.pool.has(sessionId)) await this.opts.pool.stop(sessionId, 'kill');
     else await this.killDetached(s);
-    this.opts.web?.revokeSession(sessionId);
+    this.opts.web?.closeSession(sessionId);
     const live = this.live.get(sessionId);
     if (live) {
       await live.cards.setStatus('exited');

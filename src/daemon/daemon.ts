@@ -10,6 +10,7 @@ import { BotRuntime } from './bot-runtime.js';
 import { ControlServer } from './control.js';
 import { LarkAdapter } from './im/lark/index.js';
 import { WorkerPool } from './worker-pool.js';
+import { DaemonWeb } from './web-terminal.js';
 
 export interface DaemonOptions {
   paths: LarkmuxPaths;
@@ -26,6 +27,8 @@ export class Daemon {
   readonly bots: BotRuntime[] = [];
   private readonly control: ControlServer;
   private readonly notice: string | undefined;
+  readonly web: DaemonWeb;
+  private webProblem: string | undefined;
 
   constructor(private readonly opts: DaemonOptions) {
     const { log, config, paths } = opts;
@@ -37,6 +40,18 @@ export class Daemon {
         onExit: (exit) => this.botOf(exit.sessionId)?.onWorkerExit(exit.sessionId, exit.expected),
       },
     });
+    this.web = new DaemonWeb(config.web, {
+      session: (id) => this.botOf(id)?.sessions.get(id),
+      saveViewToken: (id, token) => void this.botOf(id)?.sessions.update(id, { viewToken: token }),
+      wake: (id) => {
+        const bot = this.botOf(id);
+        const s = bot?.sessions.get(id);
+        if (!bot || !s || s.lifecycle === 'closed') return null;
+        const live = bot.ensureLive(s);
+        return bot.ensureWorker(s) ? live : null;
+      },
+      revokeWorkerWrites: (id) => void this.pool.send(id, { type: 'web_revoke' }),
+    }, log);
     // Without tmux the CLI runs under a plain pty in the worker and does not survive a restart (doctor says so).
     const backend: BackendKind = which('tmux') ? 'tmux' : 'pty';
     for (const bot of config.bots) {
@@ -45,7 +60,7 @@ export class Daemon {
         logger: log.child({ bot: bot.name }),
         ...(bot.events === 'webhook' ? { webhook: { port: bot.webhookPort, path: bot.webhookPath } } : {}),
       });
-      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: config.tmux.socket, backend }));
+      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: config.tmux.socket, backend, web: this.web }));
     }
     this.notice = nextStepNotice(config, opts.configExists, paths.config);
     this.control = new ControlServer(
@@ -78,6 +93,13 @@ export class Daemon {
     await this.control.listen();
     this.opts.log.info({ version: LARKMUX_VERSION, bots: this.opts.config.bots.length }, 'daemon started');
     if (this.notice) this.opts.log.warn(this.notice);
+    // The web terminal is optional: a busy port is reported, and everything else still runs.
+    const web = await this.web.start();
+    if (web.ok) this.opts.log.info({ url: web.baseUrl }, 'web terminal listening');
+    else {
+      this.webProblem = `web terminal off: ${web.message} (set web.port in config.json)`;
+      this.opts.log.error(this.webProblem);
+    }
     // Bots connect in parallel; one bot that cannot connect does not keep the others (or the daemon) down.
     await Promise.all(this.bots.map((b) => b.start().catch((err) => this.opts.log.error({ err, bot: b.bot.name }, 'bot failed to start'))));
   }
@@ -110,8 +132,8 @@ export class Daemon {
       uptimeSec: Math.round((Date.now() - this.startedAt) / 1000),
       home: paths.home,
       logFile: paths.logFile,
-      webUrl: null,
-      ...(this.notice ? { notice: this.notice } : {}),
+      webUrl: this.web.baseUrl,
+      ...(this.notice || this.webProblem ? { notice: [this.notice, this.webProblem].filter(Boolean).join('; ') } : {}),
       bots: this.bots.map((b) => b.status()),
       sessions: this.sessionSummaries(),
       workers: this.pool.size(),
@@ -123,6 +145,7 @@ export class Daemon {
     this.opts.log.info('daemon stopping');
     await this.pool.dispose();
     await Promise.all(this.bots.map((b) => b.dispose().catch((err) => this.opts.log.error({ err }, 'bot did not stop cleanly'))));
+    await this.web.dispose();
     await this.control.dispose();
     this.opts.log.info('daemon stopped');
   }

@@ -21,8 +21,8 @@ type PendingSelection = Omit<SelectionCard, 'kind' | 'sessionId'>;
 export interface LiveSessionHooks {
   /** Persists a change to the session record (status, native id, activity). */
   update(patch: Partial<SessionCore>): void;
-  /** The worker reported its web port and view token. */
-  onReady?(webPort: number, viewToken: string): void;
+  /** The worker reported its web terminal's port (0 = none). */
+  onReady?(webPort: number): void;
 }
 
 export class LiveSession {
@@ -30,7 +30,6 @@ export class LiveSession {
   private readonly selections = new Map<string, PendingSelection>();
   private status: SessionStatus;
   webPort: number | null = null;
-  viewToken: string | null = null;
   private readyWaiters: ((ok: boolean) => void)[] = [];
 
   constructor(
@@ -66,7 +65,6 @@ export class LiveSession {
   /** The worker process ended: anyone waiting for it learns so; web details are stale. */
   workerGone(): void {
     this.webPort = null;
-    this.viewToken = null;
     for (const w of this.readyWaiters.splice(0)) w(false);
   }
 
@@ -74,8 +72,7 @@ export class LiveSession {
     switch (msg.type) {
       case 'ready':
         this.webPort = msg.webPort;
-        this.viewToken = msg.viewToken;
-        this.hooks.onReady?.(msg.webPort, msg.viewToken);
+        this.hooks.onReady?.(msg.webPort);
         for (const w of this.readyWaiters.splice(0)) w(true);
         return;
       case 'status':

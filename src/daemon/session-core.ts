@@ -34,6 +34,8 @@ export const SessionCoreSchema = z
     tmuxName: z.string().regex(/^lmx-[0-9a-f]{8}$/),
     nativeSessionId: z.string().min(1).max(256).optional(),
     transcriptPath: z.string().min(1).max(4096).optional(),
+    /** The read-only web terminal token on this session's cards; kept so card links survive a daemon restart. */
+    viewToken: z.string().regex(/^[A-Za-z0-9_-]{43}$/).optional(),
     status: SessionStatusSchema,
     lifecycle: SessionLifecycleSchema,
     /** Who started the session, and who sent the latest prompt (the turn's requester). */

@@ -51,6 +51,8 @@ export const InitMsg = z.strictObject({
   resume: z.strictObject({ mode: z.enum(['new', 'resume', 'attach']), nativeSessionId: z.string().max(IPC_LIMITS.id).optional() }),
   display: DisplayModeSchema,
   ...size,
+  /** Secret the daemon's web proxy sends with every request to this worker's web terminal; absent = web terminal off. */
+  webSecret: z.string().min(16).max(256).optional(),
 });
 
 export const InputMsg = z.strictObject({ type: z.literal('input'), turnId: id, text, requester: RequesterSchema });
@@ -66,15 +68,21 @@ export const SetDisplayMsg = z.strictObject({ type: z.literal('set_display'), mo
 export const CaptureNowMsg = z.strictObject({ type: z.literal('capture_now') });
 export const ResizeMsg = z.strictObject({ type: z.literal('resize'), ...size });
 export const CloseMsg = z.strictObject({ type: z.literal('close'), mode: z.enum(['kill', 'detach']) });
+/** Write grants were revoked: the worker closes every open write connection of its web terminal. */
+export const WebRevokeMsg = z.strictObject({ type: z.literal('web_revoke') });
 
 export const DaemonToWorkerSchema = z.discriminatedUnion('type', [
-  InitMsg, InputMsg, RawInputMsg, KeyMsg, SelectionChoiceMsg, SetDisplayMsg, CaptureNowMsg, ResizeMsg, CloseMsg,
+  InitMsg, InputMsg, RawInputMsg, KeyMsg, SelectionChoiceMsg, SetDisplayMsg, CaptureNowMsg, ResizeMsg, CloseMsg, WebRevokeMsg,
 ]);
 export type DaemonToWorker = z.infer<typeof DaemonToWorkerSchema>;
 
 // ── worker → daemon ──────────────────────────────────────────────────────────
 
-export const ReadyMsg = z.strictObject({ type: z.literal('ready'), webPort: z.number().int().min(0).max(65535), viewToken: z.string().min(16).max(256) });
+/**
+ * The worker is up. `webPort` is its web terminal on 127.0.0.1 (0 = none). View tokens are issued and persisted by the
+ * daemon (its proxy checks them), so `viewToken` is only set by workers that run their own token (none today).
+ */
+export const ReadyMsg = z.strictObject({ type: z.literal('ready'), webPort: z.number().int().min(0).max(65535), viewToken: z.string().min(16).max(256).optional() });
 export const StatusMsg = z.strictObject({
   type: z.literal('status'),
   status: SessionStatusSchema,

@@ -1,5 +1,4 @@
 // Worker entry point: one per session, forked by the daemon; wires the IPC channel to the session runtime.
-import { randomBytes } from 'node:crypto';
 import { createLogger } from '../shared/log.js';
 import { larkmuxPaths, resolveHome } from '../shared/paths.js';
 import type { DaemonToWorker } from '../shared/ipc.js';
@@ -8,6 +7,7 @@ import { adapterFor } from './cli/registry.js';
 import { chooseBackend } from './runtime/backend-choice.js';
 import { DisplayController } from './runtime/display.js';
 import { SessionRuntime } from './runtime/session-runtime.js';
+import { startWebTerminal, type WebStart } from './runtime/web.js';
 
 /** The daemon owns liveness: the worker only reports it. */
 export const WORKER_HEARTBEAT_MS = 10_000;
@@ -19,6 +19,7 @@ const channel = processChannel();
 
 let runtime: SessionRuntime | null = null;
 let display: DisplayController | null = null;
+let web: WebStart = null;
 let initialised = false;
 /** Messages that arrive while the backend is being chosen are handled in order afterwards. */
 const early: DaemonToWorker[] = [];
@@ -29,6 +30,7 @@ heartbeat.unref();
 function exit(code: number): void {
   clearInterval(heartbeat);
   display?.dispose();
+  void web?.server.dispose();
   runtime?.dispose();
   process.exit(code);
 }
@@ -58,8 +60,8 @@ async function initialise(init: Extract<DaemonToWorker, { type: 'init' }>): Prom
   }, init.display);
   runtime.onRunning(() => void display?.paneReady());
   runtime.start();
-  // Until the web terminal is integrated: no port, but a real random view token.
-  channel.send({ type: 'ready', webPort: 0, viewToken: randomBytes(32).toString('base64url') });
+  web = await startWebTerminal(init, backend.kind === 'tmux' ? backend.name : null, log);
+  channel.send({ type: 'ready', webPort: web?.port ?? 0 });
   for (const m of early.splice(0)) route(m);
 }
 
@@ -74,6 +76,9 @@ function route(msg: DaemonToWorker): void {
       return;
     case 'capture_now':
       void display?.captureNow();
+      return;
+    case 'web_revoke':
+      web?.server.revokeWrites();
       return;
     default:
       runtime.handle(msg);

@@ -37,6 +37,9 @@ export const start: CliCommand = {
     }
     out(`larkmux started (pid ${res.pid}).`);
     out(`logs: ${paths.logFile}  (larkmux logs -f)`);
+    const after = await daemonState(paths);
+    if (after.running && after.status.webUrl) out(`web terminal: ${after.status.webUrl}`);
+    if (after.running && after.status.notice?.includes('web terminal off')) out(`warning: ${after.status.notice}`);
     const notice = nextStepNotice(cfg.config, cfg.exists, paths.config);
     if (notice) out(`next: ${notice}`);
     return EXIT.ok;
