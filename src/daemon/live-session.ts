@@ -117,6 +117,11 @@ export class LiveSession {
         this.hooks.update({ status: 'exited' });
         await this.cards.setStatus('exited', msg.logTail ? msg.logTail.slice(-2000) : undefined);
         return;
+      case 'cli_started':
+        this.log.info({ how: msg.how, freshReason: msg.freshReason }, 'CLI started');
+        if (msg.how === 'resumed') await this.cards.setNotice('The CLI had stopped (restart or reboot): resumed your earlier conversation.');
+        else if (msg.freshReason) await this.cards.setNotice(`The CLI had stopped and was started fresh: ${msg.freshReason}.`);
+        return;
       case 'error':
         this.log.warn({ code: msg.code, message: msg.message }, 'worker reported an error');
         await this.cards.setNotice(`Problem: ${msg.message}`);

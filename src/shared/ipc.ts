@@ -119,11 +119,18 @@ export const CliIdentityMsg = z.strictObject({
   pid: z.number().int().positive().optional(),
 });
 export const CliExitMsg = z.strictObject({ type: z.literal('cli_exit'), code: z.number().int().nullable(), logTail: z.string().max(IPC_LIMITS.logTail) });
+/** How the CLI came up for this worker: launched fresh, launched with its resume arguments, or taken over live. */
+export const CliStartedMsg = z.strictObject({
+  type: z.literal('cli_started'),
+  how: z.enum(['new', 'resumed', 'attached']),
+  /** Set when a resume was asked for but the CLI was started fresh (no native id, or the CLI cannot resume). */
+  freshReason: z.string().max(512).optional(),
+});
 export const ErrorMsg = z.strictObject({ type: z.literal('error'), code: z.string().min(1).max(64), message: z.string().max(4096) });
 export const HeartbeatMsg = z.strictObject({ type: z.literal('heartbeat'), at: z.number() });
 
 export const WorkerToDaemonSchema = z.discriminatedUnion('type', [
-  ReadyMsg, StatusMsg, ScreenshotMsg, SelectionMsg, InputDeliveredMsg, InputFailedMsg, FinalOutputMsg, CliIdentityMsg, CliExitMsg, ErrorMsg, HeartbeatMsg,
+  ReadyMsg, StatusMsg, ScreenshotMsg, SelectionMsg, InputDeliveredMsg, InputFailedMsg, FinalOutputMsg, CliIdentityMsg, CliExitMsg, CliStartedMsg, ErrorMsg, HeartbeatMsg,
 ]);
 export type WorkerToDaemon = z.infer<typeof WorkerToDaemonSchema>;
 

@@ -19,6 +19,7 @@ const daemonToWorker: DaemonToWorker[] = [
   { type: 'capture_now' },
   { type: 'resize', cols: 200, rows: 60 },
   { type: 'close', mode: 'detach' },
+  { type: 'web_revoke' },
 ];
 
 const workerToDaemon: WorkerToDaemon[] = [
@@ -31,6 +32,9 @@ const workerToDaemon: WorkerToDaemon[] = [
   { type: 'final_output', turnId: 't1', text: 'FAKE-REPLY: hi' },
   { type: 'cli_identity', nativeSessionId: 'f00', transcriptPath: '/h/.claude/projects/x/f00.jsonl', pid: 123 },
   { type: 'cli_exit', code: 1, logTail: 'panic' },
+  { type: 'cli_started', how: 'resumed' },
+  { type: 'cli_started', how: 'new', freshReason: 'Shell cannot resume a conversation' },
+  { type: 'ready', webPort: 0 },
   { type: 'error', code: 'tmux_missing', message: 'tmux is not installed' },
   { type: 'heartbeat', at: 1 },
 ];

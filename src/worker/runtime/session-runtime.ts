@@ -10,6 +10,7 @@ import { isBusyStatus } from '../lifecycle/status.js';
 import { deliver } from './deliverer.js';
 import { GateRunner } from './gate-runner.js';
 import { Monitor } from './monitor.js';
+import { resolveProgram } from './resolve-program.js';
 
 type InitMsg = Extract<DaemonToWorker, { type: 'init' }>;
 
@@ -169,14 +170,24 @@ export class SessionRuntime {
   }
 
   private pendingLaunch: { argv: string[]; env: Record<string, string> } | null = null;
+  /** How the pending launch starts the CLI, told to the daemon once the pane exists (its card says so). */
+  private pendingStart: { how: 'new' | 'resumed'; freshReason?: string } = { how: 'new' };
 
   private prepare(mode: 'new' | 'resume'): void {
     const a = this.deps.adapter;
     let launchMode: 'new' | 'resume' = mode;
     if (mode === 'resume' && !this.nativeSessionId) launchMode = 'new';
+    this.pendingStart =
+      launchMode === 'resume'
+        ? { how: 'resumed' }
+        : mode === 'resume' || this.deps.init.resume.mode !== 'new'
+          ? { how: 'new', freshReason: a.nativeId.kind === 'none' ? `${a.displayName} cannot resume a conversation` : 'no earlier conversation id was recorded' }
+          : { how: 'new' };
     if (launchMode === 'new' && a.nativeId.kind === 'chosen') this.nativeSessionId = randomUUID();
     if (launchMode === 'new' && a.nativeId.kind === 'discovered') this.nativeSessionId = undefined;
     const spec = a.launch({ cwd: this.deps.init.cwd, home: this.home, mode: launchMode, nativeSessionId: this.nativeSessionId, botEnv: this.env });
+    const [program, ...args] = spec.argv;
+    if (program !== undefined) spec.argv = [resolveProgram(program, spec.env.PATH ?? this.env.PATH ?? process.env.PATH), ...args];
     this.pendingLaunch = spec;
     this.deps.log.info({ mode: launchMode, program: spec.argv[0], nativeSessionId: this.nativeSessionId }, 'launch prepared');
     if (launchMode === 'new' && a.nativeId.kind === 'chosen' && this.nativeSessionId) this.learnIdentity(this.nativeSessionId);
@@ -195,6 +206,11 @@ export class SessionRuntime {
     const r = await this.deps.backend.start(launch);
     for (const w of r.ok ? r.value.warnings : []) this.deps.log.warn(w);
     if (r.ok && r.value.created) this.deps.log.info({ name: r.value.name, launches: this.counters.launches }, 'CLI launched');
+    if (r.ok) {
+      const how = r.value.created ? this.pendingStart.how : 'attached';
+      const freshReason = r.value.created ? this.pendingStart.freshReason : undefined;
+      this.deps.send({ type: 'cli_started', how, ...(freshReason ? { freshReason } : {}) });
+    }
     this.dispatch(r.ok ? { type: 'tmux_started', ok: true, created: r.value.created } : { type: 'tmux_started', ok: false, created: false, reason: r.message });
   }
 
