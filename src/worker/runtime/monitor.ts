@@ -211,6 +211,11 @@ export class Monitor {
     const step = promptStep(this.prompt, { type: 'screen', at: Date.now(), screen: look.look.screen }, this.deps.adapter.choiceKeys);
     this.prompt = step.state;
     await this.runPromptEffects(step.effects);
+    // Gemini writes no end-of-turn record: a ready screen lets its parser close the turn once the file is quiet.
+    if (look.look.screen.kind === 'ready' && this.openTurns.length > 0 && this.deps.adapter.transcript?.turnEnd === 'screen-ready') {
+      await this.follower?.poll();
+      await this.follower?.settle();
+    }
     const next = decideStatus({
       screen: look.look.screen,
       msSinceOutput: Date.now() - this.lastOutputAt,
