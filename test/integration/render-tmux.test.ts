@@ -99,7 +99,7 @@ describe('ScreenRenderer on a live pane', () => {
 
     const renderer = new ScreenRenderer({ runner: conn.runner, home });
     const first = await renderer.render('r');
-    if (!first.ok || !first.changed) throw new Error('expected a frame');
+    if (!first.ok || !first.changed) throw new Error(`expected a frame: ${JSON.stringify(first)}`);
     const img = await decodePng(first.png);
     expect([img.width, img.height]).toEqual([1008, 720]);
     // Row 0 holds "red bold" in bright red (bold brightens colour 1 to 9).

@@ -5,6 +5,7 @@ import { parseCursorLine, screenHash } from '../../src/worker/render/capture.js'
 import { FrameGate } from '../../src/worker/render/frame-gate.js';
 import { frameToVt, ScreenModel } from '../../src/worker/render/screen-model.js';
 import { buildPalette } from '../../src/worker/render/palette.js';
+import { deflateLevelFor, PNG_WRITER } from '../../src/worker/render/png-writer.js';
 
 describe('quoteTmuxArg', () => {
   it.each([
@@ -143,4 +144,13 @@ describe('FrameGate', () => {
     gate.requestFrame();
     expect(gate.decide()).toEqual({ action: 'render' });
   });
+});
+
+describe('deflateLevelFor', () => {
+  it.each([
+    ['120x40 cells (1008x720)', 1008, 720, PNG_WRITER.level],
+    ['80x24 cells', 672, 432, PNG_WRITER.level],
+    ['200x60 cells (1680x1080)', 1680, 1080, PNG_WRITER.bigFrameLevel],
+    ['just above the small-frame limit', 1001, 1000, PNG_WRITER.bigFrameLevel],
+  ])('%s', (_name, w, h, level) => expect(deflateLevelFor(w, h)).toBe(level));
 });

@@ -1,49 +1,88 @@
-// A small PNG writer for canvas pixels: RGBA, filter None, deflate on the libuv pool (faster and smaller than Skia's PNG here).
+// A small PNG writer for canvas pixels: RGBA, filter None, one deflate on the libuv pool (faster and smaller than Skia's PNG here).
 import { crc32, deflate } from 'node:zlib';
 
 export const PNG_WRITER = {
   /**
-   * zlib level 4, measured (CPU ms / bytes) on a dense 200x60 screen: level 6 59 ms / 1.118 MB, 4 37 ms / 1.127 MB,
-   * 1 29 ms / 1.226 MB; on the CJK fixture 13.6 / 8.8 / 5.2 ms for 162 / 167 / 192 KB. Z_RLE is 2-10x larger.
+   * zlib level for frames up to `smallFramePixels`, measured (CPU ms / bytes) on a dense 200x60 screen: level 6 59 ms / 1.118 MB,
+   * 4 37 ms / 1.127 MB, 1 29 ms / 1.226 MB; on the CJK fixture 13.6 / 8.8 / 5.2 ms for 162 / 167 / 192 KB. Z_RLE is 2-10x larger.
    */
   level: 4,
+  /** 120x40 cells = 1008x720 = 0.73 Mpx: typical screens keep level 4 (size is what the phone downloads). */
+  smallFramePixels: 1_000_000,
+  /** Bigger frames (200x60 = 1.8 Mpx, 7 MB of RGBA) use level 1: see bench/render.ts for the measured cost and size. */
+  bigFrameLevel: 1,
 } as const;
 
-function chunk(type: string, data: Buffer): Buffer {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'latin1');
-  data.copy(out, 8);
-  // zlib's native crc32 (Node >= 20.15): a JS loop over a 1 MB IDAT would block the event loop for milliseconds.
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)) >>> 0, 8 + data.length);
-  return out;
+export function deflateLevelFor(width: number, height: number): number {
+  return width * height <= PNG_WRITER.smallFramePixels ? PNG_WRITER.level : PNG_WRITER.bigFrameLevel;
+}
+
+const SIGNATURE = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** Writes one chunk (length, type, data, crc) at `at`; returns the offset after it. */
+function writeChunk(out: Buffer, at: number, type: string, data: Uint8Array): number {
+  out.writeUInt32BE(data.length, at);
+  out.write(type, at + 4, 'latin1');
+  out.set(data, at + 8);
+  // zlib's native crc32 (Node >= 20.15): a JS loop over a 1 MB IDAT would take milliseconds.
+  out.writeUInt32BE(crc32(out.subarray(at + 4, at + 8 + data.length)) >>> 0, at + 8 + data.length);
+  return at + 12 + data.length;
 }
 
 /**
- * The scanlines: filter byte 0 (None) + the RGBA row as is. Only memcpy work on the event loop (~0.5 ms for 1008x720).
- * Measured on the fixtures against RGB + filter Sub (a per-byte JS loop, 4–11 ms blocking): None on RGBA came out
- * smaller as well (claude idle 30 KB vs 41 KB, CJK screen 162 KB vs 223 KB), since deflate finds the flat cell backgrounds.
+ * The scanlines: filter byte 0 (None) + the RGBA row as is (memcpy only). Measured on the fixtures against RGB + filter Sub
+ * (a per-byte JS loop, 4–11 ms): None on RGBA came out smaller as well (claude idle 30 KB vs 41 KB, CJK screen 162 KB vs 223 KB),
+ * since deflate finds the flat cell backgrounds. `into` is reused when big enough (a fresh 7 MB buffer costs page faults).
  */
-export function scanlines(rgba: Uint8Array, width: number, height: number): Buffer {
+export function scanlines(rgba: Uint8Array, width: number, height: number, into?: Buffer): Buffer {
   const row = width * 4;
-  const out = Buffer.allocUnsafe((row + 1) * height);
-  const src = Buffer.from(rgba.buffer, rgba.byteOffset, rgba.byteLength);
+  const size = (row + 1) * height;
+  const out = into && into.length >= size ? into.subarray(0, size) : Buffer.allocUnsafeSlow(size);
   for (let y = 0; y < height; y++) {
     out[y * (row + 1)] = 0;
-    src.copy(out, y * (row + 1) + 1, y * row, (y + 1) * row);
+    out.set(rgba.subarray(y * row, (y + 1) * row), y * (row + 1) + 1);
   }
   return out;
 }
 
-/** Encodes non-premultiplied RGBA pixels (as `canvas.data()` gives them for an opaque canvas) as an RGBA PNG. */
-export async function encodeRgbaPng(rgba: Uint8Array, width: number, height: number): Promise<Buffer> {
-  const raw = scanlines(rgba, width, height);
-  const idat = await new Promise<Buffer>((resolve, reject) => deflate(raw, { level: PNG_WRITER.level }, (err, out) => (err ? reject(err) : resolve(out))));
+function assemble(width: number, height: number, idat: Uint8Array): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 6; // colour type RGBA
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+  // A buffer of its own (never Node's shared pool), so the render thread can transfer it to the main thread.
+  const out = Buffer.from(new ArrayBuffer(SIGNATURE.length + 12 + 13 + 12 + idat.length + 12));
+  out.set(SIGNATURE, 0);
+  let at = writeChunk(out, SIGNATURE.length, 'IHDR', ihdr);
+  at = writeChunk(out, at, 'IDAT', idat);
+  writeChunk(out, at, 'IEND', new Uint8Array(0));
+  return out;
+}
+
+function deflateAsync(raw: Uint8Array, level: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => deflate(raw, { level }, (err, out) => (err ? reject(err) : resolve(out))));
+}
+
+/** Encodes non-premultiplied RGBA pixels (as `canvas.data()` gives them for an opaque canvas) as an RGBA PNG. */
+export async function encodeRgbaPng(rgba: Uint8Array, width: number, height: number): Promise<Buffer> {
+  return assemble(width, height, await deflateAsync(scanlines(rgba, width, height), deflateLevelFor(width, height)));
+}
+
+/** The same encoding with the scanline buffer kept between frames; one encode at a time. */
+export class PngEncoder {
+  private raw: Buffer | undefined;
+  private busy = false;
+
+  async encode(rgba: Uint8Array, width: number, height: number): Promise<Buffer> {
+    if (this.busy) throw new Error('PngEncoder.encode called while an encode is in flight');
+    this.busy = true;
+    try {
+      const raw = scanlines(rgba, width, height, this.raw);
+      if (raw.buffer !== this.raw?.buffer) this.raw = raw;
+      return assemble(width, height, await deflateAsync(raw, deflateLevelFor(width, height)));
+    } finally {
+      this.busy = false;
+    }
+  }
 }

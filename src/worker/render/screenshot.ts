@@ -1,12 +1,11 @@
-// ScreenRenderer (capture → hash → parse → paint → PNG off the event loop) and ScreenshotLoop, which runs it as the FrameGate allows.
+// ScreenRenderer (capture → hash → render thread: parse, paint, PNG) and ScreenshotLoop, which runs it as the FrameGate allows.
 import { performance } from 'node:perf_hooks';
 import type { TmuxCommandRunner } from '../backend/tmux-control.js';
 import { capturePane, screenHash } from './capture.js';
 import { FrameGate, FRAME_GATE_DEFAULTS } from './frame-gate.js';
-import { loadFonts, type LoadedFonts } from './fonts.js';
-import { RunPainter } from './painter.js';
-import { encodeRgbaPng } from './png-writer.js';
-import { ScreenModel, type CapturedScreen } from './screen-model.js';
+import type { LoadedFonts } from './fonts.js';
+import { RenderThread } from './render-thread-host.js';
+import type { CapturedScreen } from './screen-model.js';
 
 export interface RenderTimings {
   captureMs: number;
@@ -14,21 +13,25 @@ export interface RenderTimings {
   paintMs: number;
   encodeMs: number;
   totalMs: number;
+  /** Synchronous work of this call on the calling (event loop) thread: capture bookkeeping, hash, hand-off to the render thread. */
+  mainThreadMs?: number;
 }
 
 export type RenderResult =
   | { ok: true; changed: true; png: Buffer; hash: string; cols: number; rows: number; timings: RenderTimings }
   | { ok: true; changed: false; hash: string; cols: number; rows: number; timings: RenderTimings }
-  | { ok: false; code: 'pane-gone' | 'tmux-failed' | 'bad-reply'; message: string };
+  | { ok: false; code: 'pane-gone' | 'tmux-failed' | 'bad-reply' | 'render-failed' | 'render-thread-failed' | 'closed'; message: string };
 
 export class ScreenRenderer {
-  readonly fonts: LoadedFonts;
-  private readonly model = new ScreenModel();
-  private readonly painter: RunPainter;
+  private readonly thread: RenderThread;
 
   constructor(private readonly opts: { runner: TmuxCommandRunner; home: string }) {
-    this.fonts = loadFonts(opts.home);
-    this.painter = new RunPainter();
+    this.thread = new RenderThread(opts.home);
+  }
+
+  /** The fonts registered for rendering (the render thread loads them from LARKMUX_HOME/fonts, then system paths). */
+  fonts(): Promise<LoadedFonts> {
+    return this.thread.fonts();
   }
 
   /** Captures `target`; when its hash equals `previousHash` nothing is painted (`changed: false`). */
@@ -36,31 +39,32 @@ export class ScreenRenderer {
     const t0 = performance.now();
     const cap = await capturePane(this.opts.runner, target);
     if (!cap.ok) return cap;
-    const captureMs = performance.now() - t0;
+    const t1 = performance.now();
+    const captureMs = t1 - t0;
     const hash = screenHash(cap.screen);
     const { cols, rows } = cap.screen;
     if (hash === previousHash) {
-      return { ok: true, changed: false, hash, cols, rows, timings: { captureMs, parseMs: 0, paintMs: 0, encodeMs: 0, totalMs: captureMs } };
+      const mainThreadMs = performance.now() - t1;
+      return { ok: true, changed: false, hash, cols, rows, timings: { captureMs, parseMs: 0, paintMs: 0, encodeMs: 0, totalMs: captureMs, mainThreadMs } };
     }
-    const r = await this.renderScreen(cap.screen);
-    return { ok: true, changed: true, png: r.png, hash, cols, rows, timings: { captureMs, ...r.timings, totalMs: performance.now() - t0 } };
+    const pending = this.thread.render(cap.screen);
+    let mainThreadMs = performance.now() - t1;
+    const r = await pending;
+    const t2 = performance.now();
+    if (!r.ok) return r;
+    mainThreadMs += performance.now() - t2;
+    return { ok: true, changed: true, png: r.png, hash, cols, rows, timings: { captureMs, ...r.timings, totalMs: performance.now() - t0, mainThreadMs } };
   }
 
   /** Parses, paints and encodes an already captured screen (fixtures, tests). */
   async renderScreen(screen: CapturedScreen): Promise<{ png: Buffer; timings: Omit<RenderTimings, 'captureMs' | 'totalMs'> }> {
-    const t0 = performance.now();
-    const grid = await this.model.load(screen);
-    const t1 = performance.now();
-    const canvas = this.painter.paint(grid);
-    const pixels = canvas.data(); // a copy: the canvas may be repainted while the PNG is being deflated
-    const t2 = performance.now();
-    const png = await encodeRgbaPng(pixels, canvas.width, canvas.height);
-    const t3 = performance.now();
-    return { png, timings: { parseMs: t1 - t0, paintMs: t2 - t1, encodeMs: t3 - t2 } };
+    const r = await this.thread.render(screen);
+    if (!r.ok) throw new Error(`${r.code}: ${r.message}`);
+    return { png: r.png, timings: r.timings };
   }
 
   dispose(): void {
-    this.model.dispose();
+    this.thread.dispose();
   }
 }
 

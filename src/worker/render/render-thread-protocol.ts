@@ -1,0 +1,24 @@
+// Messages between the worker's main thread and its render thread (one module, imported by both sides).
+import type { LoadedFonts } from './fonts.js';
+import type { CapturedScreen } from './screen-model.js';
+
+/** workerData of the render thread. */
+export interface RenderThreadInit {
+  home: string;
+}
+
+export interface ThreadTimings {
+  parseMs: number;
+  /** Drawing on the canvas only. */
+  paintMs: number;
+  /** Pixel read-back (canvas.data()) + scanlines + deflate + PNG chunks. */
+  encodeMs: number;
+}
+
+export type ToRenderThread = { type: 'render'; id: number; screen: CapturedScreen };
+
+export type FromRenderThread =
+  | { type: 'ready'; fonts: LoadedFonts }
+  /** `png` is transferred (its ArrayBuffer moves to the main thread without a copy). */
+  | { type: 'rendered'; id: number; png: Uint8Array; timings: ThreadTimings }
+  | { type: 'failed'; id: number; message: string };

@@ -1,0 +1,61 @@
+// The render thread: its PNGs hold exactly the pixels the in-process run painter draws, at both pane sizes; disposal ends it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installFonts, loadFonts } from '../../src/worker/render/fonts.js';
+import { RunPainter } from '../../src/worker/render/painter.js';
+import { RenderThread } from '../../src/worker/render/render-thread-host.js';
+import { ScreenModel, type CapturedScreen } from '../../src/worker/render/screen-model.js';
+import { countDifferentPixels, decodePng, loadScreen } from '../support/reference-painter.js';
+
+let home: string;
+let thread: RenderThread;
+
+beforeAll(async () => {
+  home = mkdtempSync(join(tmpdir(), 'lmx-render-thread-'));
+  expect((await installFonts(home)).problems).toEqual([]);
+  loadFonts(home);
+  thread = new RenderThread(home);
+});
+afterAll(() => {
+  thread?.dispose();
+  rmSync(home, { recursive: true, force: true });
+});
+
+/** A 200x60 screen of coloured hanzi and words: the size that takes the big-frame zlib level. */
+function bigScreen(): CapturedScreen {
+  const rows = Array.from({ length: 60 }, (_, r) => `\x1b[38;5;${16 + r}m${r % 2 ? '终端截图渲染器'.repeat(14) : 'render frame pixel '.repeat(10)}\x1b[0m`);
+  return { ansi: rows.join('\n'), cursor: { x: 3, y: 5, visible: true }, cols: 200, rows: 60 };
+}
+
+describe('RenderThread', () => {
+  it.each([
+    ['synthetic-cjk-emoji at 120x40', () => loadScreen('synthetic-cjk-emoji')],
+    ['claude-04-idle-first at 120x40', () => loadScreen('claude-04-idle-first')],
+    ['a dense CJK screen at 200x60', bigScreen],
+  ])('%s: the PNG decodes to the pixels the run painter draws in process', async (_name, screen) => {
+    const s = screen();
+    const r = await thread.render(s);
+    if (!r.ok) throw new Error(r.message);
+    const model = new ScreenModel();
+    const canvas = new RunPainter().paint(await model.load(s));
+    model.dispose();
+    const decoded = await decodePng(r.png);
+    expect([decoded.width, decoded.height]).toEqual([canvas.width, canvas.height]);
+    expect(countDifferentPixels(canvas.data(), decoded.data, 0)).toBe(0);
+  });
+
+  it('reports the fonts it registered, with the Simplified Chinese face from LARKMUX_HOME', async () => {
+    const fonts = await thread.fonts();
+    expect(fonts.files.cjk[0]).toBe(join(home, 'fonts', 'NotoSansMonoCJKsc-Regular.otf'));
+  });
+
+  it('answers frames after dispose with a closed result', async () => {
+    const t = new RenderThread(home);
+    const first = await t.render(loadScreen('claude-04-idle-first'));
+    expect(first.ok).toBe(true);
+    t.dispose();
+    expect(await t.render(loadScreen('claude-04-idle-first'))).toMatchObject({ ok: false, code: 'closed' });
+  });
+});
