@@ -4,8 +4,10 @@ import { doctor } from './doctor.js';
 import { fonts } from './fonts.js';
 import { logs } from './logs.js';
 import { restart } from './restart.js';
+import { setup } from './setup.js';
 import { start } from './start.js';
 import { status } from './status.js';
 import { stop } from './stop.js';
+import { sessions } from './sessions.js';
 
-export const COMMANDS: CliCommand[] = [start, stop, restart, status, logs, doctor, fonts];
+export const COMMANDS: CliCommand[] = [setup, start, stop, restart, status, logs, doctor, fonts, sessions];
