@@ -1,4 +1,5 @@
 // Real Claude Code / Codex / Gemini CLI in real tmux against the fake model servers: seeded launch → ready → prompt → turn end.
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,8 @@ const WAIT = {
   pollMs: 200,
   /** Keys sent the instant a dialog appears can be ignored (notes: 0 ms ignored, ≥200 ms accepted). */
   dialogSettleMs: 500,
+  /** The same dialog still on screen this soon after answering it is the old frame, not a new question. */
+  sameDialogMs: 5_000,
 } as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -33,6 +36,7 @@ interface Rig {
   fake: IsolatedFakeServer | null;
   follower: TranscriptFollower | null;
   events: TranscriptEvent[];
+  answered: string[];
 }
 const rigs: Rig[] = [];
 
@@ -55,16 +59,19 @@ async function waitReady(pane: CliPane, adapter: CliAdapter, answered: string[])
   const deadline = Date.now() + WAIT.readyMs;
   let last: ScreenState = { kind: 'unknown' };
   let screen = '';
+  let lastAnswer = { id: '', at: 0 };
   while (Date.now() < deadline) {
     screen = await pane.capture();
     last = adapter.classify(screen);
-    if (last.kind === 'ready') return last;
-    if (last.kind === 'selection') {
+    if (last.kind === 'ready' || last.kind === 'exited') return last;
+    // A dialog may stay drawn for a moment after its answer (Gemini's trust: "restarting…"): don't answer it twice.
+    if (last.kind === 'selection' && !(last.id === lastAnswer.id && Date.now() - lastAnswer.at < WAIT.sameDialogMs)) {
       const choice = safeDefaultIndex(last, adapter.startupDefaults);
       if (!choice) throw new Error(`startup dialog without a safe default: ${last.title} ${JSON.stringify(last.options)}`);
       await sleep(WAIT.dialogSettleMs);
       for (const step of adapter.choiceKeys(last, choice.index)) await sendStep(pane, step);
       answered.push(last.dialog ?? last.title);
+      lastAnswer = { id: last.id, at: Date.now() };
       await sleep(WAIT.dialogSettleMs);
     }
     await sleep(WAIT.pollMs);
@@ -122,30 +129,33 @@ interface CliCase {
   adapterId: 'claude-code' | 'codex' | 'gemini';
   env(ctx: { url: string; tmp: string; codexHome: string }): Record<string, string>;
   extraArgs: string[];
+  /** The startup dialogs a fresh home shows, in order (notes); null = not covered. */
+  firstRunDialogs: string[] | null;
 }
 
 const CASES: CliCase[] = [
   {
-    name: 'claude', fake: 'anthropic', adapterId: 'claude-code', extraArgs: ['--permission-mode', 'default'],
+    name: 'claude', fake: 'anthropic', firstRunDialogs: ['claude.theme', 'claude.security-notes', 'claude.trust'], adapterId: 'claude-code', extraArgs: ['--permission-mode', 'default'],
     env: ({ url, tmp }) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_AUTH_TOKEN: 'sk-fake', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', TMPDIR: tmp }),
   },
   {
-    name: 'codex', fake: 'openai', adapterId: 'codex', extraArgs: ['-a', 'on-request'],
+    // Not reproduced here: a fresh `git init` repo without a trust entry reached ready with no dialog (open point).
+    name: 'codex', fake: 'openai', firstRunDialogs: null, adapterId: 'codex', extraArgs: ['-a', 'on-request'],
     env: ({ tmp, codexHome }) => ({ CODEX_HOME: codexHome, FAKE_OPENAI_API_KEY: 'sk-fake', TMPDIR: tmp }),
   },
   {
-    name: 'gemini', fake: 'gemini', adapterId: 'gemini', extraArgs: [],
+    name: 'gemini', fake: 'gemini', firstRunDialogs: ['gemini.trust', '(relaunch)', 'gemini.auth', 'gemini.api-key'], adapterId: 'gemini', extraArgs: [],
     env: ({ url, tmp }) => ({ GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'fake-key', TMPDIR: tmp }),
   },
 ];
 
-async function launchSeeded(c: CliCase): Promise<{ rig: Rig; adapter: CliAdapter; pane: CliPane; cwd: string; home: string; env: Record<string, string>; nativeSessionId?: string; startedAt: number }> {
+async function launchSeeded(c: CliCase, onboarding: 'seeded' | 'unseeded' = 'seeded'): Promise<{ rig: Rig; adapter: CliAdapter; pane: CliPane; cwd: string; home: string; env: Record<string, string>; nativeSessionId?: string; startedAt: number }> {
   const command = requireTestCli(c.name);
   const r = adapterFor(c.adapterId);
   if (!r.ok) throw new Error(r.message);
   const adapter = r.adapter;
   const root = mkdtempSync(join(tmpdir(), `lmx-cli-${c.name}-`));
-  const rig: Rig = { root, pane: null, fake: null, follower: null, events: [] };
+  const rig: Rig = { root, pane: null, fake: null, follower: null, events: [], answered: [] };
   rigs.push(rig);
   const home = join(root, 'home');
   const cwd = join(root, 'work');
@@ -155,16 +165,34 @@ async function launchSeeded(c: CliCase): Promise<{ rig: Rig; adapter: CliAdapter
 
   rig.fake = await startFakeModelProcess(c.fake, { isolate: true });
   const botEnv = c.env({ url: rig.fake.url, tmp, codexHome });
-  const seeded = await applySeedFiles(adapter.seedFiles({ cwd, home, codexHome, baseUrl: rig.fake.url, env: botEnv }));
+  let seedFiles = adapter.seedFiles({ cwd, home, codexHome, baseUrl: rig.fake.url, env: botEnv });
+  if (onboarding === 'unseeded') {
+    // Codex still needs its provider entry to reach the fake; drop only the trust table and make cwd a git repo,
+    // which is what makes Codex ask. Claude and Gemini get nothing at all.
+    seedFiles = c.name === 'codex' ? seedFiles.map((f) => ({ ...f, content: f.content.replace(/\[projects\.[^\n]*\ntrust_level = "trusted"\n/, '') })) : [];
+    if (c.name === 'codex') execFileSync('git', ['init', '-q', cwd]);
+  }
+  const seeded = await applySeedFiles(seedFiles);
   expect(seeded.ok).toBe(true);
 
   const nativeSessionId = adapter.nativeId.kind === 'chosen' ? randomUUID() : undefined;
-  const launch = adapter.launch({ cwd, home, mode: 'new', nativeSessionId, botEnv, command, extraArgs: c.extraArgs });
+  // An approval flag on the command line makes Codex skip its trust dialog, so the fresh-home run goes without.
+  const extraArgs = onboarding === 'unseeded' && c.name === 'codex' ? [] : c.extraArgs;
+  const launch = adapter.launch({ cwd, home, mode: 'new', nativeSessionId, botEnv, command, extraArgs });
   const startedAt = Date.now();
   rig.pane = await startCliPane({ argv: launch.argv, cwd, env: launch.env, netnsPid: rig.fake.netnsPid });
   const answered: string[] = [];
-  await waitReady(rig.pane, adapter, answered);
-  expect(answered).toEqual([]); // seeding skipped every onboarding dialog
+  let state = await waitReady(rig.pane, adapter, answered);
+  if (state.kind === 'exited' && c.name === 'gemini') {
+    // With GEMINI_CLI_NO_RELAUNCH=true, accepting the trust dialog ends the process ("restarting to apply the
+    // trust changes") instead of relaunching it: start it again, as the readiness gate must.
+    answered.push('(relaunch)');
+    await rig.pane.tmux(['respawn-pane', '-k', '-t', rig.pane.target, '-c', cwd, ...Object.entries(launch.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), ...launch.argv]);
+    state = await waitReady(rig.pane, adapter, answered);
+  }
+  expect(state.kind).toBe('ready');
+  rig.answered = answered;
+  if (onboarding === 'seeded') expect(answered).toEqual([]); // seeding skipped every onboarding dialog
 
   const events: TranscriptEvent[] = [];
   rig.follower = new TranscriptFollower({
@@ -198,6 +226,14 @@ for (const c of CASES) {
       const back = await waitReady(pane, adapter, []);
       expect(back.kind).toBe('ready');
       expect(existsSync(rig.follower!.path ?? '')).toBe(true);
+    });
+
+    it.skipIf(c.firstRunDialogs === null)('on a fresh home, passes the real onboarding dialogs with the safe defaults and still answers', async () => {
+      const { rig, adapter, pane } = await launchSeeded(c, 'unseeded');
+      expect(rig.answered).toEqual(c.firstRunDialogs);
+      await submit(pane, adapter, 'after onboarding');
+      const end = await waitTurnEnd(rig, adapter);
+      expect(end).toEqual({ kind: 'turn_end', finalText: 'FAKE-REPLY: after onboarding' });
     });
 
     it('surfaces the tool permission prompt as a selection; choosing "yes" runs the tool and the turn ends', async () => {

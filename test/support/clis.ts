@@ -109,6 +109,8 @@ export async function startCliPane(opts: { argv: readonly string[]; cwd: string;
   const envArgs = Object.entries(opts.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
   await runTmux(socket, ['new-session', '-d', '-s', target, '-x', '120', '-y', '40', '-c', opts.cwd, ...envArgs, ...opts.argv], cleanCliEnv(opts.env), undefined, prefix);
   const tmux = (args: readonly string[], input?: string) => runTmux(socket, args, undefined, input);
+  // Keep a dead pane on screen ("Pane is dead"), so an exiting CLI can be classified and its last words read.
+  await tmux(['set-option', '-w', '-t', target, 'remain-on-exit', 'on']);
   const panePid = Number((await tmux(['display-message', '-p', '-t', target, '#{pane_pid}'])).trim());
   return {
     socket,
