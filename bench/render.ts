@@ -189,6 +189,8 @@ async function bench(): Promise<void> {
     started.client.dispose();
   } finally {
     try { tmux('kill-server'); } catch { /* gone */ }
+    // tmux leaves the socket file of a killed server behind.
+    rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
     rmSync(home, { recursive: true, force: true });
   }
 }
