@@ -15,6 +15,8 @@ describe('judgeDelivery', () => {
     { name: 'busy with no box visible', obs: o({ screen: { kind: 'busy' }, composer: null }), verdict: 'delivered', detail: 'busy' },
     { name: 'a permission prompt appeared', obs: o({ screen: perm, composer: null }), verdict: 'delivered', detail: 'busy' },
     { name: 'box emptied, no transcript to wait for', obs: o({ composer: '', hasTranscript: false }), verdict: 'delivered', detail: 'composer_cleared' },
+    { name: 'a shell printed a newline after Enter while its command runs ($ cmd still the last line)', obs: o({ screen: { kind: 'busy' }, composer: 'sleep 12; echo x', hasTranscript: false, newlineAfterEnter: true }), verdict: 'delivered', detail: 'echo' },
+    { name: 'the same screen without the newline is not proof', obs: o({ screen: { kind: 'busy' }, composer: 'sleep 12; echo x', hasTranscript: false }), verdict: 'wait' },
     { name: 'box emptied, transcript may still come', obs: o({ composer: '' }), verdict: 'wait' },
     { name: 'box emptied, transcript grace over', obs: o({ composer: '', totalMs: DELIVERY_TIMING.transcriptGraceMs }), verdict: 'delivered', detail: 'composer_cleared' },
     { name: 'text still there, too early to re-press', obs: o({}), verdict: 'wait' },

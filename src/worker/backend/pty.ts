@@ -5,7 +5,7 @@ import { keyBytes, type KeyName } from '../../shared/keys.js';
 import { planTextInput } from './input-plan.js';
 import { filterLaunchEnv, isReservedEnvKey } from './launch-env.js';
 import type {
-  BackendResult, CaptureOptions, Disposable, LaunchSpec, ObserverClosed, ProbeResult, SessionBackend, StartInfo,
+  BackendResult, CaptureOptions, Disposable, LaunchSpec, ObserverClosed, ProbeResult, SendTextOptions, SessionBackend, StartInfo,
 } from './types.js';
 import { fail, OK } from './types.js';
 import { Utf8Stream } from './utf8-stream.js';
@@ -117,10 +117,10 @@ export class PtyBackend implements SessionBackend {
     return { ok: true, value: lines.join('\n') };
   }
 
-  async sendText(text: string): Promise<BackendResult> {
+  async sendText(text: string, options: SendTextOptions = {}): Promise<BackendResult> {
     const child = this.child;
     if (!child) return fail('missing', `${this.name} has no running CLI`);
-    const plan = planTextInput(text);
+    const plan = planTextInput(text, options.paste ? { maxTypedBytes: 0 } : undefined);
     if (plan.method === 'none') return OK;
     if (plan.method === 'type') child.write(plan.text);
     else {

@@ -8,7 +8,7 @@ import { planTextInput } from './input-plan.js';
 import { escapeTmuxFormat, TmuxClient, type TmuxResult } from './tmux-client.js';
 import { PipePaneObserver, type PaneObserver } from './tmux-observer.js';
 import type {
-  BackendResult, CaptureOptions, Disposable, LaunchSpec, ObserverClosed, ProbeResult, SessionBackend, StartInfo,
+  BackendResult, CaptureOptions, Disposable, LaunchSpec, ObserverClosed, ProbeResult, SendTextOptions, SessionBackend, StartInfo,
 } from './types.js';
 import { fail, OK } from './types.js';
 
@@ -107,8 +107,8 @@ export class TmuxBackend implements SessionBackend {
     return { ok: true, value: res.stdout.endsWith('\n') ? res.stdout.slice(0, -1) : res.stdout };
   }
 
-  async sendText(text: string): Promise<BackendResult> {
-    const plan = planTextInput(text);
+  async sendText(text: string, options: SendTextOptions = {}): Promise<BackendResult> {
+    const plan = planTextInput(text, options.paste ? { maxTypedBytes: 0 } : undefined);
     if (plan.method === 'none') return OK;
     if (plan.method === 'type') {
       // -l: every character literally (no key names); `--` so a leading `-` is text, not a flag.

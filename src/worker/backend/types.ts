@@ -61,6 +61,11 @@ export interface ObserverClosed {
   message: string;
 }
 
+export interface SendTextOptions {
+  /** Paste even a short single line (adapters whose CLI handles pastes better than fast keystrokes). */
+  paste?: boolean;
+}
+
 export interface SessionBackend {
   readonly kind: BackendKind;
   /** false for the pty fallback: its CLI dies with the worker. `doctor` and the first card say so. */
@@ -79,8 +84,8 @@ export interface SessionBackend {
   resumeOutput(): void;
   /** The screen as text (rows joined with `\n`). */
   capture(options?: CaptureOptions): Promise<BackendResult<string>>;
-  /** Types text literally; multi-line or long text goes in as one bracketed paste. */
-  sendText(text: string): Promise<BackendResult>;
+  /** Types text literally; multi-line or long text (or any text with `paste: true`) goes in as one bracketed paste. */
+  sendText(text: string, options?: SendTextOptions): Promise<BackendResult>;
   sendKey(key: KeyName): Promise<BackendResult>;
   resize(cols: number, rows: number): Promise<BackendResult>;
   probe(): Promise<ProbeResult>;

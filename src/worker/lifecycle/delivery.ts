@@ -16,7 +16,7 @@ export const DELIVERY_TIMING = {
 
 export type DeliveryTiming = { [K in keyof typeof DELIVERY_TIMING]: number };
 
-export type DeliveryEvidence = 'transcript' | 'busy' | 'composer_cleared';
+export type DeliveryEvidence = 'transcript' | 'busy' | 'composer_cleared' | 'echo';
 
 export interface DeliveryObservation {
   /** Since the (last) Enter. */
@@ -30,6 +30,8 @@ export interface DeliveryObservation {
   composer: string | null;
   enterRetries: number;
   hasTranscript: boolean;
+  /** The pane printed a newline after Enter and the adapter says that proves it (line-oriented programs). */
+  newlineAfterEnter?: boolean;
 }
 
 export type DeliveryVerdict =
@@ -41,6 +43,7 @@ export type DeliveryVerdict =
 export function judgeDelivery(o: DeliveryObservation, timing: DeliveryTiming = DELIVERY_TIMING): DeliveryVerdict {
   if (o.userTurnSeen) return { verdict: 'delivered', evidence: 'transcript' };
   if (o.screen.kind === 'exited') return { verdict: 'failed', reason: 'the CLI exited while the message was being sent' };
+  if (o.newlineAfterEnter) return { verdict: 'delivered', evidence: 'echo' };
   const textLeft = o.composer !== null && o.composer !== '';
   // A permission prompt after Enter means the CLI took the message and is already working on it.
   if (o.screen.kind === 'selection' && o.screen.selectionKind === 'permission') return { verdict: 'delivered', evidence: 'busy' };

@@ -32,48 +32,65 @@ export async function deliver(deps: DelivererDeps, message: QueuedMessage): Prom
   if (probe.state === 'exists' && probe.paneDead) return { result: 'lost', reason: `the CLI exited (status ${probe.exitStatus ?? '?'})` };
   await deps.beforeSend?.(message);
   const turnsBefore = deps.userTurnsSeen();
-  const typed = await deps.backend.sendText(message.text);
+  // The adapter's submit method: `paste` sends even a short line as one bracketed paste (multi-line always is).
+  const typed = await deps.backend.sendText(message.text, { paste: deps.adapter.submit.method === 'paste' });
   if (!typed.ok) return typed.code === 'missing' ? { result: 'lost', reason: typed.message } : { result: 'failed', reason: `typing failed: ${typed.message}` };
   await sleep(deps.adapter.submit.enterDelayMs);
-  const firstEnterAt = Date.now();
-  let lastEnterAt = firstEnterAt;
-  let enterRetries = 0;
-  const enter = await deps.backend.sendKey('enter');
-  if (!enter.ok) return { result: 'failed', reason: `Enter failed: ${enter.message}` };
-  const hasTranscript = deps.adapter.transcript !== null && !message.raw;
-  for (;;) {
-    await sleep(timing.checkEveryMs);
-    if (hasTranscript) await deps.pollTranscript();
-    const look = await lookAt(deps.backend, deps.adapter);
-    if (!look.ok) {
-      if (look.code === 'missing') return { result: 'lost', reason: look.message };
-      continue;
-    }
-    const now = Date.now();
-    const verdict = judgeDelivery({
-      sinceEnterMs: now - lastEnterAt,
-      totalMs: now - firstEnterAt,
-      userTurnSeen: deps.userTurnsSeen() > turnsBefore,
-      screen: look.look.screen,
-      composer: look.look.composer,
-      enterRetries,
-      hasTranscript,
-    }, timing);
-    switch (verdict.verdict) {
-      case 'delivered':
-        return { result: 'delivered', evidence: verdict.evidence, enterRetries };
-      case 'failed':
-        return { result: 'failed', reason: verdict.reason };
-      case 'press_enter_again': {
-        enterRetries += 1;
-        deps.log.info({ turnId: message.turnId }, 'delivery: text still in the input box; pressing Enter again');
-        const again = await deps.backend.sendKey('enter');
-        if (!again.ok) return { result: 'failed', reason: `Enter failed: ${again.message}` };
-        lastEnterAt = Date.now();
-        break;
+  // Watch the output from the moment Enter goes in: a line-oriented program answers it with a newline.
+  let newlineAfterEnter = false;
+  const watch = deps.adapter.submit.newlineProvesEnter
+    ? deps.backend.onOutput((text) => {
+        if (text.includes('\n')) newlineAfterEnter = true;
+      })
+    : null;
+  try {
+    return await confirm();
+  } finally {
+    watch?.dispose();
+  }
+
+  async function confirm(): Promise<DeliveryResult> {
+    const firstEnterAt = Date.now();
+    let lastEnterAt = firstEnterAt;
+    let enterRetries = 0;
+    const enter = await deps.backend.sendKey('enter');
+    if (!enter.ok) return { result: 'failed', reason: `Enter failed: ${enter.message}` };
+    const hasTranscript = deps.adapter.transcript !== null && !message.raw;
+    for (;;) {
+      await sleep(timing.checkEveryMs);
+      if (hasTranscript) await deps.pollTranscript();
+      const look = await lookAt(deps.backend, deps.adapter);
+      if (!look.ok) {
+        if (look.code === 'missing') return { result: 'lost', reason: look.message };
+        continue;
       }
-      case 'wait':
-        break;
+      const now = Date.now();
+      const verdict = judgeDelivery({
+        sinceEnterMs: now - lastEnterAt,
+        totalMs: now - firstEnterAt,
+        userTurnSeen: deps.userTurnsSeen() > turnsBefore,
+        screen: look.look.screen,
+        composer: look.look.composer,
+        enterRetries,
+        hasTranscript,
+        newlineAfterEnter,
+      }, timing);
+      switch (verdict.verdict) {
+        case 'delivered':
+          return { result: 'delivered', evidence: verdict.evidence, enterRetries };
+        case 'failed':
+          return { result: 'failed', reason: verdict.reason };
+        case 'press_enter_again': {
+          enterRetries += 1;
+          deps.log.info({ turnId: message.turnId }, 'delivery: text still in the input box; pressing Enter again');
+          const again = await deps.backend.sendKey('enter');
+          if (!again.ok) return { result: 'failed', reason: `Enter failed: ${again.message}` };
+          lastEnterAt = Date.now();
+          break;
+        }
+        case 'wait':
+          break;
+      }
     }
   }
 }

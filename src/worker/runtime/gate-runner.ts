@@ -6,6 +6,9 @@ import type { CliAdapter } from '../cli/types.js';
 import { gateStep, initialGate, isGateDone, READINESS_TIMING, type ReadinessTiming, type GateEffect, type GateEvent, type GateState } from '../lifecycle/readiness.js';
 import { lookAt, sendSteps, sleep, sleepUntil } from './pane.js';
 
+/** tmux's remain-on-exit banner (exit status or signal). */
+export const PANE_DIED = /^Pane is dead \((?:status|signal) /m;
+
 export interface GateOutcome {
   outcome: 'ready' | 'missing' | 'timeout';
   reason: string;
@@ -73,6 +76,11 @@ export class GateRunner {
         continue;
       }
       this.deps.onScreen?.(look.look.text);
+      // A dead pane still shows the CLI's last screen (a dialog, say) above tmux's banner: the process is gone.
+      if (PANE_DIED.test(look.look.text)) {
+        await this.apply({ type: 'gone', at: Date.now(), reason: 'the CLI exited during startup' });
+        continue;
+      }
       await this.apply({ type: 'screen', at: Date.now(), screen: look.look.screen });
       if (!isGateDone(this.state)) await sleep(pollMs);
     }

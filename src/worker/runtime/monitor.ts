@@ -11,6 +11,7 @@ import { decideStatus, STATUS_TIMING } from '../lifecycle/status.js';
 import { promptStep, type PromptEffect, type PromptState } from '../lifecycle/selection.js';
 import { paneOutputSince } from '../lifecycle/pane-output.js';
 import type { QueuedMessage } from '../lifecycle/input-machine.js';
+import { PANE_DIED } from './gate-runner.js';
 import { lookAt, sendSteps, sleepUntil, type PaneLook } from './pane.js';
 
 export const MONITOR_LIMITS = {
@@ -20,8 +21,6 @@ export const MONITOR_LIMITS = {
   exitTailLines: 40,
 } as const;
 
-/** tmux's remain-on-exit banner, for an exit status or a signal (adapters may only know the first form). */
-const PANE_DIED = /^Pane is dead \((?:status|signal) /m;
 
 interface OpenTurn {
   turnId: string;
@@ -188,6 +187,9 @@ export class Monitor {
     this.ticking = true;
     try {
       await this.tickOnce();
+    } catch (err) {
+      // A bug in one look must not stop the watching: log it and look again on the next tick.
+      this.deps.log.error({ err }, 'monitor tick failed');
     } finally {
       this.ticking = false;
     }
