@@ -69,6 +69,13 @@ describe('choiceKeys and safe defaults per dialog', () => {
   });
 });
 
+describe('Gemini restarting after the trust answer', () => {
+  it('counts as exited so the caller starts it again', () => {
+    const screen = readFileSync(join(DIR, 'gemini-01-first-screen.txt'), 'utf8') + '\n Gemini CLI is restarting to apply the trust changes...\n';
+    expect(adapter('gemini').classify(screen).kind).toBe('exited');
+  });
+});
+
 describe('launch argv', () => {
   const base = { cwd: '/w', home: '/h', botEnv: { FOO: 'bar' } };
   it.each([

@@ -13,7 +13,12 @@ const HALF_BLOCKS = /^[▀▄]{10,}/;
 /** A boxed dialog's highlighted option: `● 1. …`. */
 const DIALOG_CURSOR = /^(\s*● )\d+\.\s/;
 const BUSY = /\(esc to cancel, \d+[smh]/;
-const EXIT_TEXT = /Agent powering down\. Goodbye!/;
+/**
+ * The CLI is ending. After the trust dialog, with GEMINI_CLI_NO_RELAUNCH=true, Gemini prints "restarting to apply
+ * the trust changes" and then exits (or, seen 2 of 5 times here, hangs): either way the process must be started
+ * again (`respawn-pane -k`), so that line counts as exited.
+ */
+const EXIT_TEXT = /Agent powering down\. Goodbye!|Gemini CLI is restarting to apply the trust changes/;
 const RESUME_ID = /gemini --resume ([0-9a-fA-F-]{36})/;
 /** Not verified live (the fake never limits); wording from Gemini's quota errors. */
 const LIMITED = /Quota exceeded|RESOURCE_EXHAUSTED|You have exhausted your|usage limit reached/i;
