@@ -118,8 +118,11 @@ export async function startCliPane(opts: { argv: readonly string[]; cwd: string;
     tmux,
     capture: () => tmux(['capture-pane', '-p', '-t', target]),
     kill: async () => {
+      // The pane may have been respawned since start: wait for whoever runs in it now, and for the first one.
+      const current = Number((await tmux(['display-message', '-p', '-t', target, '#{pane_pid}']).catch(() => '')).trim()) || panePid;
       await tmux(['kill-server']).catch(() => undefined);
       // The CLI still writes its state files while it exits on SIGHUP; wait so the temp home can be removed.
+      await waitForExit(current);
       await waitForExit(panePid);
     },
   };
