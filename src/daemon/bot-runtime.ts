@@ -5,17 +5,18 @@ import type { Logger } from '../shared/log.js';
 import { expandHome, type LarkmuxPaths } from '../shared/paths.js';
 import type { BotStatus } from './bot-status.js';
 import { dispatchCommand } from './commands/dispatch.js';
-import { InboundDedupe } from './dedupe.js';
-import type { CardActionReply, ConnectionState, ImAdapter, InboundCardAction, InboundEvent, InboundMessage } from './im/types.js';
+import { InboundDedupe, rejectedDedupeKeys } from './dedupe.js';
+import type { CardActionReply, ConnectionState, ImAdapter, InboundCardAction, InboundEvent, InboundMessage, InboundRejected } from './im/types.js';
 import { LiveSession } from './live-session.js';
 import { BotState } from './pairing.js';
-import { routeCardAction, routeMessage, type Anchor, type RouteDecision, type RouterBot } from './router.js';
+import { routeCardAction, routeMessage, routeRejected, type Anchor, type RouteDecision, type RouterBot } from './router.js';
 import { SessionCards } from './session-cards.js';
 import { isOpenSession, newSessionCore, type SessionCore } from './session-core.js';
 import { RenderStateStore, SessionStore } from './store.js';
 import type { WorkerPool } from './worker-pool.js';
 import { BotCommandContext } from './bot-command-context.js';
 import type { WebAccess } from './web-access.js';
+import { planCapacity } from './capacity.js';
 
 export const BOT_DEFAULTS = {
   /** Fresh panes get this size; it matches the screenshots' 120×40 design size. */
@@ -95,6 +96,7 @@ export class BotRuntime {
     if (code) this.log.warn(`bot "${this.bot.name}" has no allowlist and no owner: send this pairing code to it in a direct chat to become its owner: ${code}`);
     const res = await this.opts.im.connect({
       onEvent: (ev) => this.onEvent(ev),
+      onRejected: (r) => void this.onRejected(r).catch((err) => this.log.error({ err }, 'rejected-event handling failed')),
       onState: (state, detail) => {
         this.conn = { state, ...(detail ? { detail } : {}) };
         this.log.info({ state, detail }, 'connection state');
@@ -144,6 +146,13 @@ export class BotRuntime {
     void next.finally(() => {
       if (this.queues.get(key) === next) this.queues.delete(key);
     });
+  }
+
+  /** A message the adapter could not read: a direct chat gets told so (once per message), anything else was logged. */
+  private async onRejected(r: InboundRejected): Promise<void> {
+    const duplicate = !this.dedupe.firstSeen(rejectedDedupeKeys(r));
+    const decision = routeRejected({ rejected: r, bot: this.routerBot(), grants: this.grants(), duplicate, pairingOpen: this.state.needsPairing(this.routerBot()) });
+    if (decision.kind === 'reply') await this.opts.im.sendText(decision.place, decision.text, decision.replyTo);
   }
 
   private async onMessage(msg: InboundMessage): Promise<void> {
@@ -208,13 +217,17 @@ export class BotRuntime {
     const live = this.ensureLive(session);
     this.sessions.update(session.id, { requesterId: msg.senderId, lastActivityAt: Date.now() });
     const requester = { userId: msg.senderId };
-    await live.beginTurn({ turnId: msg.messageId, messageId: msg.messageId, requester }, decision.text);
+    // The turn is registered at once; its card goes out in the background so the text reaches the CLI without
+    // waiting for Feishu (card operations stay in order behind it, so status updates land on the new card).
+    const card = live.beginTurn({ turnId: msg.messageId, messageId: msg.messageId, requester }, decision.text);
     this.ensureWorker(session);
     const payload: DaemonToWorker =
       decision.kind === 'prompt'
         ? { type: 'input', turnId: msg.messageId, text: decision.text, requester }
         : { type: 'raw_input', turnId: msg.messageId, text: decision.text };
-    if (!this.opts.pool.send(session.id, payload)) await live.cards.setNotice('The session worker is not running; send the message again.');
+    const sent = this.opts.pool.send(session.id, payload);
+    await card;
+    if (!sent) await live.cards.setNotice('The session worker is not running; send the message again.');
   }
 
   createSession(anchor: Anchor, ownerId: string, cwd?: string): SessionCore {
@@ -257,7 +270,7 @@ export class BotRuntime {
   }
 
   /** Forks the session's worker unless it runs; a fresh session launches, an old one re-attaches or resumes. */
-  ensureWorker(session: SessionCore): boolean {
+  ensureWorker(session: SessionCore, opts: { capacityCheck?: boolean } = {}): boolean {
     if (this.opts.pool.has(session.id)) return true;
     const fresh = this.fresh.has(session.id);
     const mode = fresh ? 'new' : session.nativeSessionId ? 'resume' : 'attach';
@@ -284,8 +297,43 @@ export class BotRuntime {
     if (ok) {
       this.fresh.delete(session.id);
       this.sessions.update(session.id, { lifecycle: 'live' });
+      if (opts.capacityCheck !== false) void this.enforceCapacity(session.id);
     }
     return ok;
+  }
+
+  private capacityChain: Promise<void> = Promise.resolve();
+
+  /** Keeps the bot under maxLiveWorkers / maxLiveClis by detaching or stopping the least recently used quiet sessions. */
+  enforceCapacity(keep?: string): Promise<void> {
+    this.capacityChain = this.capacityChain
+      .then(async () => {
+        const entries = this.sessions
+          .all()
+          .filter((s) => s.lifecycle !== 'closed')
+          .map((s) => ({
+            id: s.id,
+            status: this.live.get(s.id)?.currentStatus ?? s.status,
+            lastActivityAt: s.lastActivityAt,
+            worker: this.opts.pool.has(s.id),
+            cliRunning: s.lifecycle === 'live' || s.lifecycle === 'detached',
+          }));
+        const plan = planCapacity(entries, this.bot, keep);
+        for (const id of plan.stop) {
+          this.log.info({ session: id.slice(0, 8) }, 'over maxLiveClis: stopping the least recently used idle CLI (it resumes on the next message)');
+          const s = this.sessions.get(id);
+          if (s && !this.opts.pool.has(id)) this.ensureWorker(s, { capacityCheck: false });
+          await this.opts.pool.stop(id, 'kill');
+          this.sessions.update(id, { lifecycle: 'stopped', status: 'exited' });
+        }
+        for (const id of plan.detach) {
+          this.log.info({ session: id.slice(0, 8) }, 'over maxLiveWorkers: detaching the least recently used idle worker');
+          await this.opts.pool.stop(id, 'detach');
+          this.sessions.update(id, { lifecycle: 'detached' });
+        }
+      })
+      .catch((err) => this.log.error({ err }, 'capacity check failed'));
+    return this.capacityChain;
   }
 
   onWorkerMessage(sessionId: string, msg: WorkerToDaemon): void {
@@ -293,6 +341,8 @@ export class BotRuntime {
     if (!session) return;
     const live = this.ensureLive(session);
     void live.handle(msg).catch((err) => this.log.error({ err, type: msg.type }, 'worker message handling failed'));
+    // A session that just went quiet may let an older one be detached or stopped.
+    if (msg.type === 'status' && msg.status === 'idle') void this.enforceCapacity();
   }
 
   onWorkerExit(sessionId: string, expected: boolean): void {

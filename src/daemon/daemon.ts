@@ -11,6 +11,7 @@ import { ControlServer } from './control.js';
 import { LarkAdapter } from './im/lark/index.js';
 import { WorkerPool } from './worker-pool.js';
 import { DaemonWeb } from './web-terminal.js';
+import { classifyTmuxSessions, killTmuxSessions, listTmuxSessions, type OrphanReport } from './orphans.js';
 
 export interface DaemonOptions {
   paths: LarkmuxPaths;
@@ -79,10 +80,24 @@ export class Daemon {
           if (!bot || !session) throw new Error(`no session ${req.sessionId}`);
           return { closed: await bot.closeSession(session.id), id: session.id };
         },
-        prune: () => ({ removed: [] }),
+        orphans: () => this.orphans(),
+        prune: async () => {
+          const report = await this.orphans();
+          const removed = await killTmuxSessions(this.opts.config.tmux.socket, [...report.orphans, ...report.diag]);
+          if (removed.length) this.opts.log.info({ removed }, 'pruned orphaned tmux sessions');
+          return { removed };
+        },
       },
       log,
     );
+  }
+
+  /** tmux sessions named like ours that no open session owns (checked against the records in memory). */
+  async orphans(): Promise<OrphanReport> {
+    const list = await listTmuxSessions(this.opts.config.tmux.socket);
+    if (!list.ok) throw new Error(list.message);
+    const owned = new Set(this.bots.flatMap((b) => b.sessions.all().filter((s) => s.lifecycle !== 'closed').map((s) => s.tmuxName)));
+    return classifyTmuxSessions(list.names, owned);
   }
 
   private botOf(sessionId: string): BotRuntime | undefined {
@@ -115,6 +130,7 @@ export class Daemon {
         status: s.status,
         lifecycle: s.lifecycle,
         worker: this.pool.has(s.id),
+        ...(this.pool.pid(s.id) ? { workerPid: this.pool.pid(s.id) } : {}),
         tmuxName: s.tmuxName,
         lastActivityAt: s.lastActivityAt,
       })),

@@ -11,6 +11,7 @@ export const ControlRequestSchema = z.discriminatedUnion('cmd', [
   z.strictObject({ id: z.number().int(), cmd: z.literal('sessions') }),
   z.strictObject({ id: z.number().int(), cmd: z.literal('session_close'), sessionId: z.string().min(1).max(64) }),
   z.strictObject({ id: z.number().int(), cmd: z.literal('prune') }),
+  z.strictObject({ id: z.number().int(), cmd: z.literal('orphans') }),
 ]);
 export type ControlRequest = z.infer<typeof ControlRequestSchema>;
 export type ControlCommand = ControlRequest['cmd'];
@@ -35,6 +36,7 @@ export const SessionSummarySchema = z.object({
   status: SessionStatusSchema,
   lifecycle: z.string(),
   worker: z.boolean(),
+  workerPid: z.number().int().optional(),
   tmuxName: z.string(),
   lastActivityAt: z.number(),
 });

@@ -21,6 +21,8 @@ let runtime: SessionRuntime | null = null;
 let display: DisplayController | null = null;
 let web: WebStart = null;
 let initialised = false;
+/** Settles when initialisation is over (either way): a close that arrives meanwhile waits for it, so a kill is not lost. */
+let initDone: Promise<void> = Promise.resolve();
 /** Messages that arrive while the backend is being chosen are handled in order afterwards. */
 const early: DaemonToWorker[] = [];
 
@@ -93,7 +95,7 @@ channel.onMessage((msg) => {
         return;
       }
       initialised = true;
-      void initialise(msg).catch((err: unknown) => {
+      initDone = initialise(msg).catch((err: unknown) => {
         log.error({ err }, 'worker initialisation failed');
         channel.send({ type: 'error', code: 'init_failed', message: err instanceof Error ? err.message : String(err) });
         exit(1);
@@ -101,7 +103,7 @@ channel.onMessage((msg) => {
       return;
     case 'close':
       log.info({ mode: msg.mode }, 'close requested');
-      void (runtime ? runtime.close(msg.mode) : Promise.resolve()).finally(() => exit(0));
+      void initDone.then(() => (runtime ? runtime.close(msg.mode) : undefined)).finally(() => exit(0));
       return;
     default:
       if (!initialised) log.warn({ type: msg.type }, 'message before init ignored');

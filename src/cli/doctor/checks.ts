@@ -4,6 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { readConfigFile } from '../../shared/config-file.js';
 import type { DoctorCheck, DoctorLine } from './types.js';
+import { sessionsCheck } from './sessions-check.js';
 import { which } from '../../shared/which.js';
 import { fontsCheck } from './fonts-check.js';
 
@@ -79,4 +80,4 @@ const platformCheck: DoctorCheck = () => {
   return [{ level: 'WARN', label: 'platform', detail: `${process.platform}: /proc is not available, so CLI process details (pid, memory) are not shown`, fix: 'Linux is the supported platform' }];
 };
 
-export const DOCTOR_CHECKS: DoctorCheck[] = [nodeCheck, tmuxCheck, configCheck, cliCheck, homeCheck, platformCheck, fontsCheck];
+export const DOCTOR_CHECKS: DoctorCheck[] = [nodeCheck, tmuxCheck, configCheck, cliCheck, homeCheck, platformCheck, fontsCheck, sessionsCheck];

@@ -57,7 +57,8 @@ export const shellAdapter: CliAdapter = {
   displayName: 'Shell',
   launch: shellLaunch,
   // A shell reads typed-ahead input itself; a single line is typed, Enter follows almost at once.
-  submit: { method: 'keys', enterDelayMs: 50, typeAheadWhileBusy: true, mayDropEnter: false },
+  // A running command leaves `$ cmd` as the last line, which looks like unsent text: the newline after Enter is the proof.
+  submit: { method: 'keys', enterDelayMs: 50, typeAheadWhileBusy: true, mayDropEnter: false, newlineProvesEnter: true },
   nativeId: { kind: 'none' },
   classify: classifyShell,
   composerText: shellComposerText,

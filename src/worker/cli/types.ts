@@ -70,6 +70,11 @@ export interface SubmitStyle {
   typeAheadWhileBusy: boolean;
   /** Whether the CLI has been seen to drop the first Enter (so delivery must be checked and Enter re-pressed). */
   mayDropEnter: boolean;
+  /**
+   * A line-oriented program (a shell) moves to a new line the moment it takes Enter, so a newline in the pane output
+   * after Enter proves delivery. Not for TUIs, whose redraws print newlines at any time.
+   */
+  newlineProvesEnter?: boolean;
 }
 
 /** How a startup dialog is answered without a person: pick the option whose label matches. */

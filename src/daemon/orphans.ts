@@ -1,0 +1,92 @@
+// Orphaned tmux sessions: `lmx-*` sessions no session record owns, and `lmx-diag-*` panes kept from failed launches.
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const LIVE_NAME = /^lmx-[0-9a-f]{8}$/;
+const DIAG_NAME = /^lmx-diag-[0-9a-f]{8}$/;
+
+export interface OrphanReport {
+  /** Live-named sessions with no open session record: a CLI nobody can reach from a chat any more. */
+  orphans: string[];
+  /** Failed launches kept for inspection until pruned. */
+  diag: string[];
+}
+
+/** Pure: sorts tmux session names into orphans and diagnostics, given the names open records own. */
+export function classifyTmuxSessions(names: readonly string[], owned: ReadonlySet<string>): OrphanReport {
+  return {
+    orphans: names.filter((n) => LIVE_NAME.test(n) && !owned.has(n)).sort(),
+    diag: names.filter((n) => DIAG_NAME.test(n)).sort(),
+  };
+}
+
+function tmuxArgs(socket: string | null, args: string[]): string[] {
+  return socket ? ['-L', socket, ...args] : args;
+}
+
+function tmuxEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  delete env.TMUX;
+  delete env.TMUX_PANE;
+  return env;
+}
+
+export type TmuxList = { ok: true; names: string[] } | { ok: false; message: string };
+
+/** Every session name on the server; a server that is not running simply has none. */
+export function listTmuxSessions(socket: string | null): Promise<TmuxList> {
+  return new Promise((resolve) => {
+    execFile('tmux', tmuxArgs(socket, ['list-sessions', '-F', '#{session_name}']), { env: tmuxEnv(), timeout: 5000 }, (err, stdout, stderr) => {
+      if (!err) return resolve({ ok: true, names: stdout.split('\n').filter(Boolean) });
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return resolve({ ok: false, message: 'tmux is not installed' });
+      // "no server running" / "error connecting": nothing to list.
+      if (/no server running|error connecting|No such file/i.test(stderr)) return resolve({ ok: true, names: [] });
+      resolve({ ok: false, message: stderr.trim() || err.message });
+    });
+  });
+}
+
+export async function killTmuxSessions(socket: string | null, names: readonly string[]): Promise<string[]> {
+  const killed: string[] = [];
+  for (const name of names) {
+    const ok = await new Promise<boolean>((resolve) =>
+      execFile('tmux', tmuxArgs(socket, ['kill-session', '-t', `=${name}`]), { env: tmuxEnv(), timeout: 5000 }, (err) => resolve(!err)),
+    );
+    if (ok) killed.push(name);
+  }
+  return killed;
+}
+
+/**
+ * tmux names owned by open sessions, read from the stores without changing them (for the CLI while the daemon is
+ * stopped). A store that cannot be read owns nothing here, so callers must not prune when `complete` is false.
+ */
+export function ownedTmuxNamesOnDisk(home: string): { names: Set<string>; complete: boolean } {
+  const names = new Set<string>();
+  let complete = true;
+  let files: string[] = [];
+  try {
+    files = readdirSync(home).filter((f) => /^sessions-.+\.json$/.test(f) && !f.endsWith('.render.json'));
+  } catch {
+    return { names, complete: true };
+  }
+  for (const f of files) {
+    try {
+      const raw = JSON.parse(readFileSync(join(home, f), 'utf8')) as { records?: { tmuxName?: unknown; lifecycle?: unknown }[] };
+      for (const r of raw.records ?? []) if (typeof r.tmuxName === 'string' && r.lifecycle !== 'closed') names.add(r.tmuxName);
+    } catch {
+      complete = false;
+    }
+  }
+  return { names, complete };
+}
+
+/** Store files a load moved aside because they were damaged (`*.corrupt-<time>`). */
+export function damagedStoreFiles(home: string): string[] {
+  try {
+    return readdirSync(home).filter((f) => /\.corrupt-/.test(f)).map((f) => join(home, f));
+  } catch {
+    return [];
+  }
+}
