@@ -9,7 +9,7 @@ import { InboundDedupe, rejectedDedupeKeys } from './dedupe.js';
 import type { CardActionReply, ConnectionState, ImAdapter, InboundCardAction, InboundEvent, InboundMessage, InboundRejected } from './im/types.js';
 import { LiveSession } from './live-session.js';
 import { BotState } from './pairing.js';
-import { routeCardAction, routeMessage, routeRejected, type Anchor, type RouteDecision, type RouterBot } from './router.js';
+import { routeMessage, routeRejected, type Anchor, type RouteDecision, type RouterBot } from './router.js';
 import { SessionCards } from './session-cards.js';
 import { isOpenSession, newSessionCore, type SessionCore } from './session-core.js';
 import { RenderStateStore, SessionStore } from './store.js';
@@ -17,6 +17,7 @@ import type { WorkerPool } from './worker-pool.js';
 import { BotCommandContext } from './bot-command-context.js';
 import type { WebAccess } from './web-access.js';
 import { planCapacity } from './capacity.js';
+import { onCardAction } from './card-actions.js';
 
 export const BOT_DEFAULTS = {
   /** Fresh panes get this size; it matches the screenshots' 120×40 design size. */
@@ -133,7 +134,7 @@ export class BotRuntime {
 
   private async onEvent(ev: InboundEvent): Promise<CardActionReply | void> {
     const duplicate = !this.dedupe.firstSeenEvent(ev);
-    if (ev.kind === 'card_action') return this.onCardAction(ev, duplicate);
+    if (ev.kind === 'card_action') return onCardAction(this, ev, duplicate);
     if (duplicate) {
       this.log.info({ messageId: ev.messageId }, 'duplicate event ignored');
       return;
@@ -351,62 +352,6 @@ export class BotRuntime {
     if (s && !expected && s.lifecycle === 'live') this.log.warn({ session: sessionId.slice(0, 8) }, 'worker died; the next message re-attaches');
   }
 
-  // ── card taps ──────────────────────────────────────────────────────────────
-
-  private async onCardAction(ev: InboundCardAction, duplicate: boolean): Promise<CardActionReply | void> {
-    const decision = routeCardAction({ action: ev, bot: this.routerBot(), grants: this.grants(), duplicate, sessionById: (id) => this.sessions.get(id) });
-    if (decision.kind === 'ignore') return decision.reason === 'unknown_session' ? { toast: { type: 'warning', content: 'This session no longer exists.' } } : undefined;
-    if (decision.kind === 'deny') return { toast: { type: 'error', content: decision.toast } };
-    // Feishu waits at most 3 s for the answer: act in the background and answer at once.
-    void this.act(decision.value, decision.by.userId, ev).catch((err) => this.log.error({ err }, 'card action failed'));
-    return { toast: { type: 'info', content: ACTION_TOAST[decision.value.action] } };
-  }
-
-  private async act(v: InboundCardAction['value'], userId: string, ev: InboundCardAction): Promise<void> {
-    const session = 'sessionId' in v ? this.sessions.get(v.sessionId) : undefined;
-    switch (v.action) {
-      case 'key':
-        if (session && this.ensureWorker(session)) this.opts.pool.send(session.id, { type: 'key', key: v.key, by: { userId } });
-        return;
-      case 'display':
-        if (!session) return;
-        await this.ensureLive(session).cards.setDisplay(v.mode);
-        this.opts.pool.send(session.id, { type: 'set_display', mode: v.mode });
-        return;
-      case 'select': {
-        if (!session) return;
-        const live = this.ensureLive(session);
-        if (!live.selection(v.promptId)) return;
-        this.ensureWorker(session);
-        this.opts.pool.send(session.id, { type: 'selection_choice', promptId: v.promptId, optionIndex: v.optionIndex, by: { userId } });
-        await live.answered(v.promptId, userId, v.optionIndex);
-        return;
-      }
-      case 'write_link':
-        if (!session) return;
-        await new BotCommandContext(this, this.anchorOf(session, ev.messageId), { userId }).issueWriteLink(session.id, userId);
-        return;
-      case 'close':
-        if (session) await this.closeSession(session.id);
-        return;
-      case 'screen':
-        if (session && this.ensureWorker(session)) this.opts.pool.send(session.id, { type: 'capture_now' });
-        return;
-      case 'project': {
-        const wait = this.pickerWaits.get(v.anchorKey);
-        if (!wait) return;
-        this.pickerWaits.delete(v.anchorKey);
-        await this.opts.im.updateCard({ messageId: ev.messageId }, { kind: 'picker', anchorKey: v.anchorKey, title: 'Project', projects: [], chosen: v.path });
-        await this.deliver(wait.decision, wait.msg, v.path);
-        return;
-      }
-      default: {
-        const never: never = v;
-        return never;
-      }
-    }
-  }
-
   anchorOf(session: SessionCore, replyTo: string): Anchor {
     return {
       anchorId: session.anchorId,
@@ -449,13 +394,3 @@ export class BotRuntime {
     await Promise.all([this.sessions.dispose(), this.renders.dispose(), this.state.dispose(), this.dedupe.dispose()]);
   }
 }
-
-const ACTION_TOAST: Record<InboundCardAction['value']['action'], string> = {
-  key: 'Key sent',
-  display: 'Display changed',
-  select: 'Answer sent',
-  write_link: 'Link sent to you in a direct message',
-  close: 'Closing the session',
-  screen: 'Capturing the screen',
-  project: 'Starting the session',
-};
