@@ -33,6 +33,8 @@ export interface WorkerSession {
   home: TestHome;
   pool: WorkerPool;
   messages: WorkerToDaemon[];
+  /** Arrival time (Date.now()) of each message, same index as `messages`. */
+  arrivals: number[];
   exits: WorkerExit[];
   send(msg: DaemonToWorker): boolean;
   input(turnId: string, text: string): boolean;
@@ -60,11 +62,12 @@ export function startWorkerSession(opts: WorkerSessionOptions): WorkerSession {
   const sessionId = opts.sessionId ?? randomBytes(16).toString('hex');
   const tmuxName = `lmx-${sessionId.slice(0, 8)}`;
   const messages: WorkerToDaemon[] = [];
+  const arrivals: number[] = [];
   const exits: WorkerExit[] = [];
   const pool = new WorkerPool({
     log: createLogger({ file: home.paths.logFile, name: 'daemon' }),
     env: { LARKMUX_HOME: home.dir },
-    events: { onMessage: (_id, m) => messages.push(m), onExit: (e) => exits.push(e) },
+    events: { onMessage: (_id, m) => { messages.push(m); arrivals.push(Date.now()); }, onExit: (e) => exits.push(e) },
   });
   const init: InitMsg = {
     type: 'init', protocol: IPC_PROTOCOL_VERSION, sessionId, sessionKey: `oc_test${sessionId.slice(0, 6)}::cli_a1b2c3d4e5f60718`,
@@ -87,7 +90,7 @@ export function startWorkerSession(opts: WorkerSessionOptions): WorkerSession {
       tick();
     });
   return {
-    sessionId, tmuxName, tmux, home, pool, messages, exits,
+    sessionId, tmuxName, tmux, home, pool, messages, arrivals, exits,
     send: (msg) => pool.send(sessionId, msg),
     input: (turnId, text) => pool.send(sessionId, { type: 'input', turnId, text, requester: { userId: 'ou_tester' } }),
     waitFor: waitFor as WorkerSession['waitFor'],
