@@ -62,9 +62,10 @@ async function initialise(init: Extract<DaemonToWorker, { type: 'init' }>): Prom
   }, init.display);
   runtime.onRunning(() => void display?.paneReady());
   runtime.start();
+  // Messages that came while the backend was chosen go first, before anything arriving during the web start-up.
+  for (const m of early.splice(0)) route(m);
   web = await startWebTerminal(init, backend.kind === 'tmux' ? backend.name : null, log);
   channel.send({ type: 'ready', webPort: web?.port ?? 0 });
-  for (const m of early.splice(0)) route(m);
 }
 
 function route(msg: DaemonToWorker): void {

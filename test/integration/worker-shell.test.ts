@@ -81,4 +81,25 @@ describe('worker with the shell adapter', () => {
     expect(pid2).not.toBe(pid1);
     expect(launches()).toBe(2);
   });
+
+  it('a new worker after a daemon restart takes over the live shell without relaunching it', async () => {
+    s.input('t1', 'export MARK=still-the-same-shell');
+    await s.waitFor(isFinal('t1'));
+    const pid = await s.panePid();
+    await s.stopWorker('detach');
+    expect(await s.panePid()).toBe(pid);
+
+    const next = startWorkerSession({
+      cli: 'shell', cwd: cwd.dir, env: { HOME: shellHome.dir, PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      tmux: s.tmux, home: s.home, sessionId: s.sessionId, resume: { mode: 'attach' },
+    });
+    try {
+      await next.waitFor((m) => m.type === 'cli_started' && m.how === 'attached');
+      next.input('t2', 'echo $MARK');
+      expect((await next.waitFor(isFinal('t2'))).text).toBe('still-the-same-shell');
+      expect(await next.panePid()).toBe(pid);
+    } finally {
+      await next.pool.dispose();
+    }
+  });
 });

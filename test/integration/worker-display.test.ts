@@ -1,0 +1,46 @@
+// Display modes through a real worker: screenshots only while displayed (PNG bytes + hash), text screens on request.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { WorkerToDaemon } from '../../src/shared/ipc.js';
+import { startWorkerSession, tempDir, type WorkerSession } from '../support/worker-session.js';
+
+type Shot = Extract<WorkerToDaemon, { type: 'screenshot' }>;
+const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47];
+
+describe('worker display modes', () => {
+  let s: WorkerSession;
+  let shellHome: ReturnType<typeof tempDir>;
+
+  beforeEach(() => {
+    shellHome = tempDir('lmx-disp-');
+    writeFileSync(join(shellHome.dir, '.bash_profile'), "PS1='$ '\nunset PROMPT_COMMAND\nHISTFILE=/dev/null\n");
+  });
+  afterEach(async () => {
+    await s.cleanup();
+    shellHome.remove();
+  });
+
+  it('sends PNG screenshots while displayed, none after switching to hidden, and screen text on capture_now in text mode', async () => {
+    s = startWorkerSession({ cli: 'shell', cwd: shellHome.dir, env: { HOME: shellHome.dir, PATH: process.env.PATH ?? '/usr/bin:/bin' }, display: 'screenshot' });
+    s.input('t1', 'echo shown-on-screen');
+    const shot = (await s.waitFor((m): m is Shot => m.type === 'screenshot', 30_000)) as Shot;
+    expect([...shot.png.subarray(0, 4)]).toEqual(PNG_MAGIC);
+    expect(shot.cols).toBe(120);
+    await s.waitFor((m) => m.type === 'final_output' && m.turnId === 't1');
+
+    s.send({ type: 'set_display', mode: 'hidden' });
+    await new Promise((r) => setTimeout(r, 500));
+    const before = s.of('screenshot').length;
+    s.input('t2', 'echo while-hidden');
+    await s.waitFor((m) => m.type === 'final_output' && m.turnId === 't2');
+    await new Promise((r) => setTimeout(r, 800));
+    expect(s.of('screenshot').length).toBe(before);
+
+    s.send({ type: 'set_display', mode: 'text' });
+    const from = s.messages.length;
+    s.send({ type: 'capture_now' });
+    const status = await s.waitFor((m) => m.type === 'status' && (m.screenText ?? '').includes('while-hidden'), 10_000, from);
+    expect(status.type).toBe('status');
+  });
+});
