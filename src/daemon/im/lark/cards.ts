@@ -84,7 +84,8 @@ function renderStream(m: StreamingCard, screenText: string | undefined): Json {
 
 function renderSelection(m: SelectionCard): Json {
   const elements: Json[] = [];
-  const list = m.options.map((o, i) => `${i + 1}. ${o.label}${i === m.defaultIndex ? ' (default)' : ''}`).join('\n');
+  // TUI menus often number their options already ("1. Yes"): keep theirs rather than printing "1. 1. Yes".
+  const list = m.options.map((o, i) => `${/^\d+[.)]\s/.test(o.label) ? '' : `${i + 1}. `}${o.label}${i === m.defaultIndex ? ' (default)' : ''}`).join('\n');
   if (list) elements.push({ tag: 'markdown', content: list });
   if (m.answered) {
     const chosen = m.options[m.answered.optionIndex]?.label ?? `option ${m.answered.optionIndex + 1}`;

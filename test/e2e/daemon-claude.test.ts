@@ -1,0 +1,143 @@
+// The real daemon with the real Claude Code CLI: selection cards answered from Feishu, and a simulated reboot resumed.
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { adapterFor } from '../../src/worker/cli/registry.js';
+import { applySeedFiles } from '../../src/worker/cli/seed.js';
+import { buttons, cardsFor, markdownText, textsIn } from '../support/cards.js';
+import { cleanCliEnv, requireTestCli, skipWithoutCli } from '../support/clis.js';
+import { startRig, type E2eRig } from '../support/e2e-daemon.js';
+import { startFakeModelProcess, type IsolatedFakeServer } from '../support/fake-models/index.js';
+import { runLarkmux } from '../support/larkmux-cli.js';
+
+/** Claude 2.1.332 runs in auto mode (never asking) unless settings say otherwise. */
+const ASKING = JSON.stringify({ permissions: { defaultMode: 'default' } });
+
+interface ClaudeWorld {
+  rig: E2eRig;
+  fake: IsolatedFakeServer;
+  cwd: string;
+  root: string;
+  /** Starts (again) the tmux server inside the model fake's loopback-only network namespace. */
+  startTmuxServer(): Promise<void>;
+}
+
+function nsenterTmux(netnsPid: number | null, socket: string, args: string[], env: Record<string, string>): Promise<void> {
+  const argv = [...(netnsPid ? ['nsenter', `--net=/proc/${netnsPid}/ns/net`] : []), 'tmux', '-L', socket, ...args];
+  return new Promise((resolve, reject) =>
+    execFile(argv[0]!, argv.slice(1), { env, timeout: 10_000 }, (err, _o, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve())),
+  );
+}
+
+async function startClaudeWorld(opts: { askPermissions: boolean }): Promise<ClaudeWorld> {
+  const root = mkdtempSync(join(tmpdir(), 'lmx-e2e-dclaude-'));
+  const [home, cwd, tmp, bin] = ['home', 'work', 'tmp', 'bin'].map((d) => join(root, d)) as [string, string, string, string];
+  for (const d of [home, cwd, tmp, bin]) mkdirSync(d, { recursive: true });
+  const cmd = requireTestCli('claude');
+  if (cmd.length === 1) symlinkSync(cmd[0]!, join(bin, 'claude'));
+  else {
+    writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec ${cmd.map((a) => `'${a}'`).join(' ')} "$@"\n`);
+    chmodSync(join(bin, 'claude'), 0o755);
+  }
+  const fake = await startFakeModelProcess('anthropic', { isolate: true });
+  const env = {
+    HOME: home, TMPDIR: tmp, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, LANG: 'C.UTF-8',
+    ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_AUTH_TOKEN: 'sk-fake', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  };
+  const adapter = adapterFor('claude-code');
+  if (!adapter.ok) throw new Error(adapter.message);
+  const seeded = await applySeedFiles(adapter.adapter.seedFiles({ cwd, home, baseUrl: fake.url, env }));
+  if (!seeded.ok) throw new Error(seeded.message);
+  if (opts.askPermissions) {
+    mkdirSync(join(home, '.claude'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'settings.json'), ASKING);
+  }
+  const rig = await startRig({ botOverrides: { cli: 'claude-code', workingDir: cwd, env } });
+  const startTmuxServer = () =>
+    nsenterTmux(fake.netnsPid, rig.tmux.socket, ['new-session', '-d', '-s', 'keepalive', '-x', '20', '-y', '5', 'sleep', '100000'], cleanCliEnv({ HOME: home, TMPDIR: tmp }));
+  await startTmuxServer();
+  return { rig, fake, cwd, root, startTmuxServer };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code', () => {
+  let world: ClaudeWorld | undefined;
+  afterEach(async () => {
+    if (!world) return;
+    const panes = await world.rig.tmux.run(['list-panes', '-a', '-F', '#{pane_pid}']);
+    await world.rig.cleanup();
+    // CLIs finish writing their state on SIGHUP: let them go before their folders are removed.
+    for (const pid of panes.stdout.split('\n').filter((l) => /^\d+$/.test(l)).map(Number)) {
+      for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+      if (alive(pid)) process.kill(pid, 'SIGKILL');
+    }
+    await world.fake.close();
+    rmSync(world.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    world = undefined;
+  });
+
+  it("startup and permission prompts become selection cards; the tapped answer reaches the CLI's menu and the card shows who answered", async () => {
+    world = await startClaudeWorld({ askPermissions: true });
+    const { rig, cwd } = world;
+    await rig.start();
+    const { fake } = rig;
+    const appId = rig.appIds[0]!;
+    const msg = await fake.injectMessage({ chatType: 'p2p', text: 'MAKE-FILE from-card.txt' });
+    const selectionCards = () => fake.messages.filter((m) => m.msgType === 'interactive' && cardsFor(fake, appId, msg.messageId)[0]?.messageId !== m.messageId && m.chatId === msg.chatId);
+
+    // Claude first offers to switch permission modes: no safe default, so a person answers it on a card.
+    const offer = await fake.waitFor(() => selectionCards().find((m) => buttons(m.content).some((b) => /keep manual mode/i.test(b))), 60_000, 'mode offer card');
+    const keep = buttons(offer.content).find((b) => /keep manual mode/i.test(b))!;
+    await fake.tapButton(offer.messageId, keep);
+    await fake.waitFor(() => markdownText(offer.content).includes('Answered by'), 20_000, 'offer answered');
+
+    const perm = await fake.waitFor(() => selectionCards().find((m) => m !== offer && buttons(m.content).some((b) => /Yes/.test(b))), 60_000, 'permission card');
+    expect(buttons(perm.content).some((b) => /No/.test(b))).toBe(true);
+    const yes = buttons(perm.content).find((b) => /Yes/.test(b))!;
+    await fake.tapButton(perm.messageId, yes);
+    await fake.waitFor(() => existsSync(join(cwd, 'from-card.txt')), 60_000, 'file created by the approved tool');
+    await fake.waitFor(() => markdownText(perm.content).includes(`Answered by** ${rig.user}`), 20_000, 'who answered');
+    expect(buttons(perm.content)).toEqual([]);
+    await fake.waitFor(() => textsIn(fake, appId, msg.chatId).some((t) => t.includes('FAKE-REPLY')), 60_000, 'final answer');
+  }, 300_000);
+
+  it('after a simulated reboot (tmux server and daemon gone) the next message resumes the same conversation, and the card says so', async () => {
+    world = await startClaudeWorld({ askPermissions: false });
+    const { rig } = world;
+    await rig.start();
+    const { fake } = rig;
+    const appId = rig.appIds[0]!;
+    const first = await fake.injectMessage({ chatType: 'p2p', text: 'remember the word PELICAN' });
+    await fake.waitFor(() => textsIn(fake, appId, first.chatId).some((t) => t.includes('FAKE-REPLY: remember the word PELICAN')), 90_000, 'first answer');
+    // The session record keeps Claude's conversation id: that is what a resume needs after a reboot.
+    await new Promise((r) => setTimeout(r, 500));
+
+    const stored = JSON.parse(readFileSync(rig.home.paths.sessionStore(appId), 'utf8')).records[0];
+    expect(stored.nativeSessionId).toMatch(/^[0-9a-f-]{36}$/);
+    // The reboot: every process goes, the tmux server with its CLIs included; then the machine comes back.
+    await runLarkmux(['stop'], rig.home.env);
+    await rig.tmux.kill();
+    await world.startTmuxServer();
+    expect((await runLarkmux(['start'], rig.home.env)).code).toBe(0);
+    await fake.waitFor(() => fake.connectionCount(appId) > 0, 15_000, 'reconnected');
+
+    const before = world.fake.requests.length;
+    const second = await fake.injectMessage({ chatType: 'p2p', chatId: first.chatId, text: 'what was the word?' });
+    await fake.waitFor(() => textsIn(fake, appId, first.chatId).some((t) => t.includes('FAKE-REPLY: what was the word?')), 90_000, 'answer after reboot');
+    // The model received the earlier turns with the new one: the conversation was resumed, not restarted.
+    const bodies = world.fake.requests.slice(before).map((r) => JSON.stringify(r.body)).filter((b) => b.includes('what was the word?'));
+    expect(bodies.some((b) => b.includes('PELICAN'))).toBe(true);
+    const card = cardsFor(fake, appId, second.messageId)[0]!;
+    expect(markdownText(card.content)).toMatch(/resumed your earlier conversation/);
+  }, 300_000);
+});
