@@ -51,6 +51,14 @@ export interface WorkerSession {
   cleanup(): Promise<void>;
 }
 
+function readLog(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 export function tempDir(prefix: string): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
@@ -81,9 +89,9 @@ export function startWorkerSession(opts: WorkerSessionOptions): WorkerSession {
       const tick = () => {
         const hit = messages.slice(from).find(pred);
         if (hit) return resolve(hit);
-        const failed = messages.slice(from).find((m) => m.type === 'error');
         if (Date.now() - t0 > ms) {
-          return reject(new Error(`timed out; last messages: ${JSON.stringify(messages.slice(-6).map((m) => ({ ...m, ...('screenText' in m ? { screenText: m.screenText?.slice(-600) } : {}) })))}${failed ? '' : ''}`));
+          const logTail = process.env.LMX_TEST_DEBUG ? `\nworker log:\n${readLog(home.paths.logFile).split('\n').slice(-60).join('\n')}` : '';
+          return reject(new Error(`timed out; last messages: ${JSON.stringify(messages.slice(-6).map((m) => ({ ...m, ...('screenText' in m ? { screenText: m.screenText?.slice(-600) } : {}) })))}${logTail}`));
         }
         setTimeout(tick, 50);
       };

@@ -58,6 +58,8 @@ export class Monitor {
   private running = false;
   private readonly subs: Disposable[] = [];
   private identitySent: string | null = null;
+  /** Probe the pane on the next tick (its pipe closed). Idle ticks always probe. */
+  private probeNext = false;
 
   constructor(private readonly deps: MonitorDeps) {
     this.subs.push(
@@ -65,8 +67,11 @@ export class Monitor {
         this.lastOutputAt = Date.now();
         this.schedule(STATUS_TIMING.captureEveryMs);
       }),
-      // The pane's pipe closing usually means its process ended: look now rather than at the next slow tick.
-      deps.backend.onObserverClosed(() => this.schedule(0)),
+      // The pane's pipe closing usually means its process ended: probe and look now rather than at the next slow tick.
+      deps.backend.onObserverClosed(() => {
+        this.probeNext = true;
+        this.schedule(0);
+      }),
     );
   }
 
@@ -197,6 +202,19 @@ export class Monitor {
   }
 
   private async tickOnce(): Promise<void> {
+    // tmux marks a pane dead before it draws its "Pane is dead" banner (if ever): the probe is the authority.
+    if (this.probeNext || this.status === 'idle') {
+      this.probeNext = false;
+      const probe = await this.deps.backend.probe();
+      if (probe.state === 'exists' && probe.paneDead) {
+        this.lost(`the CLI exited (status ${probe.exitStatus ?? '?'})`, probe.exitStatus);
+        return;
+      }
+      if (probe.state === 'missing' && this.liveness.record('missing') === 'gone') {
+        this.lost('the tmux session is gone', null);
+        return;
+      }
+    }
     const look = await lookAt(this.deps.backend, this.deps.adapter);
     if (!look.ok) {
       const verdict = look.code === 'missing' ? this.liveness.record('missing') : this.liveness.current;
