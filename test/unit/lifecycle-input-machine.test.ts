@@ -72,6 +72,18 @@ describe('input state machine', () => {
       effects: ['check_tmux', 'report:input_failed:a', 'report:error'],
     },
     {
+      name: 'CLI exits during start-up (after a startup answer): launched once more, then ready',
+      events: [input('a'), ...BOOT_NEW.slice(0, 4), { type: 'gate_done', outcome: 'missing', reason: 'exited' }, { type: 'session_checked', session: 'dead' }, { type: 'session_prepared', ok: true }, { type: 'tmux_started', ok: true, created: true }, { type: 'gate_done', outcome: 'ready', reason: 'ready' }],
+      phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'running', 'sending'],
+      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'deliver:a'],
+    },
+    {
+      name: 'CLI exits during start-up twice: the messages fail',
+      events: [input('a'), ...BOOT_NEW.slice(0, 4), { type: 'gate_done', outcome: 'missing', reason: 'exited' }, { type: 'session_checked', session: 'dead' }, { type: 'session_prepared', ok: true }, { type: 'tmux_started', ok: true, created: true }, { type: 'gate_done', outcome: 'missing', reason: 'exited' }],
+      phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'failed'],
+      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'report:input_failed:a', 'report:error'],
+    },
+    {
       name: 'gate timeout fails, and the next message tries again',
       events: [input('a'), ...BOOT_NEW.slice(0, 4), { type: 'gate_done', outcome: 'timeout', reason: 'slow' }, input('b')],
       phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'failed', 'checking_tmux'],

@@ -27,6 +27,8 @@ export interface InputState {
   typedAhead: boolean;
   /** The process was lost and has been restarted once for the current message; a second loss fails it. */
   recoveredFor?: string;
+  /** The CLI exited during this start-up (some exit after a startup dialog, e.g. Gemini's trust) and was relaunched once. */
+  relaunchedInBoot?: boolean;
   /** The current check only takes over a live pane (init in attach mode); with no pane it waits for a message. */
   takeOverOnly?: boolean;
   /** The last failure, for logs. */
@@ -165,6 +167,12 @@ export function inputStep(state: InputState, event: InputEvent, ctx: InputContex
 
     case 'gate_done':
       if (state.phase !== 'waiting_selection') return { state, effects: [] };
+      if (event.outcome === 'missing' && !state.relaunchedInBoot) {
+        // Some CLIs quit after a startup answer and expect to be started again (Gemini after trusting a folder).
+        return go(state, 'checking_session', `the CLI exited during start-up (${event.reason}); launching it once more`, { relaunchedInBoot: true }, [
+          { type: 'check_session' },
+        ]);
+      }
       if (event.outcome !== 'ready') return fail(state, `the CLI did not become ready (${event.outcome}: ${event.reason})`);
       // From now on the session exists: a later loss resumes the CLI's own conversation.
       return withReadyReport(state, ctx);
@@ -200,14 +208,14 @@ export function inputStep(state: InputState, event: InputEvent, ctx: InputContex
 }
 
 function withReadyReport(state: InputState, ctx: InputContext): InputStep {
-  const ready = go(state, 'running', 'ready', { launchMode: 'resume', cliBusy: false, typedAhead: false }, []);
+  const ready = go(state, 'running', 'ready', { launchMode: 'resume', cliBusy: false, typedAhead: false, relaunchedInBoot: false }, []);
   const pumped = pump(ready.state, ctx, 'delivering the first queued message');
   return { state: pumped.state, effects: [...ready.effects, ...pumped.effects] };
 }
 
 function fail(state: InputState, reason: string): InputStep {
   const msgs = state.inFlight ? [state.inFlight, ...state.queue] : state.queue;
-  return go(state, 'failed', reason, { queue: [], inFlight: undefined, reason }, [
+  return go(state, 'failed', reason, { queue: [], inFlight: undefined, reason, relaunchedInBoot: false }, [
     ...failQueue(msgs, reason),
     { type: 'report', msg: { type: 'error', code: 'cli_start_failed', message: reason.slice(0, 4000) } },
   ]);

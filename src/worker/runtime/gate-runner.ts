@@ -9,6 +9,12 @@ import { lookAt, sendSteps, sleep, sleepUntil } from './pane.js';
 /** tmux's remain-on-exit banner (exit status or signal). */
 export const PANE_DIED = /^Pane is dead \((?:status|signal) /m;
 
+export const GATE_RUNNER_LIMITS = {
+  /** Up to 2 s (20 × 100 ms) for tmux to mark a pane dead after its banner appeared; it is normally immediate. */
+  deathChecks: 20,
+  deathCheckMs: 100,
+} as const;
+
 export interface GateOutcome {
   outcome: 'ready' | 'missing' | 'timeout';
   reason: string;
@@ -78,6 +84,7 @@ export class GateRunner {
       this.deps.onScreen?.(look.look.text);
       // A dead pane still shows the CLI's last screen (a dialog, say) above tmux's banner: the process is gone.
       if (PANE_DIED.test(look.look.text)) {
+        await this.settleDeath();
         await this.apply({ type: 'gone', at: Date.now(), reason: 'the CLI exited during startup' });
         continue;
       }
@@ -86,6 +93,15 @@ export class GateRunner {
     }
     const outcome = this.state.phase as GateOutcome['outcome'];
     return { outcome, reason: this.state.reason ?? outcome, polls: this.polls };
+  }
+
+  /** tmux can draw the banner a moment before its pane state says dead; wait for the state so a relaunch sees it. */
+  private async settleDeath(): Promise<void> {
+    for (let i = 0; i < GATE_RUNNER_LIMITS.deathChecks; i++) {
+      const p = await this.deps.backend.probe();
+      if (p.state !== 'exists' || p.paneDead) return;
+      await sleep(GATE_RUNNER_LIMITS.deathCheckMs);
+    }
   }
 
   private async apply(event: GateEvent): Promise<void> {
