@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import { adapterFor } from '../../src/worker/cli/registry.js';
 import { applySeedFiles } from '../../src/worker/cli/seed.js';
 import { buttons, cardsFor, markdownText, textsIn } from '../support/cards.js';
@@ -89,6 +89,11 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code', () => {
   it("startup and permission prompts become selection cards; the tapped answer reaches the CLI's menu and the card shows who answered", async () => {
     world = await startClaudeWorld({ askPermissions: true });
     const { rig, cwd } = world;
+    onTestFailed(() => {
+      // What the worker saw and decided, for the failure report (selection and gate lines only).
+      const lines = rig.logText().split('\n').filter((l) => /selection|gate|choice|delivered|dialog|status/.test(l));
+      process.stderr.write(`${lines.slice(-40).join('\n')}\n`);
+    });
     await rig.start();
     const { fake } = rig;
     const appId = rig.appIds[0]!;
@@ -101,7 +106,8 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code', () => {
     await fake.tapButton(offer.messageId, keep);
     await fake.waitFor(() => markdownText(offer.content).includes('Answered by'), 20_000, 'offer answered');
 
-    const perm = await fake.waitFor(() => selectionCards().find((m) => m !== offer && buttons(m.content).some((b) => /Yes/.test(b))), 60_000, 'permission card');
+    // Generous: on a loaded 2-core CI machine Claude's tool round trip has taken over a minute.
+    const perm = await fake.waitFor(() => selectionCards().find((m) => m !== offer && buttons(m.content).some((b) => /Yes/.test(b))), 150_000, 'permission card');
     expect(buttons(perm.content).some((b) => /No/.test(b))).toBe(true);
     const yes = buttons(perm.content).find((b) => /Yes/.test(b))!;
     await fake.tapButton(perm.messageId, yes);
