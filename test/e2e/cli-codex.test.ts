@@ -63,7 +63,7 @@ describe.skipIf(skipWithoutCli('codex'))('real Codex through the worker', () => 
     expect(turns[1] === big).toBe(true);
   });
 
-  it('an escalation request becomes a selection with the real options: yes runs the tool, no does not', async () => {
+  it('an escalation request becomes a selection with the real options: yes runs the tool, no does not and still answers the turn', async () => {
     rig = await startCliRig({ name: 'codex', seed: true, codexConfig: ON_REQUEST });
     const w = rig.worker;
     w.input('y', 'MAKE-FILE yes.txt');
@@ -80,9 +80,18 @@ describe.skipIf(skipWithoutCli('codex'))('real Codex through the worker', () => 
     const no = sel2.options.findIndex((o) => /\(esc\)$|^\d\. No\b/i.test(o.label));
     expect(no).toBeGreaterThan(0);
     w.send({ type: 'selection_choice', promptId: sel2.promptId, optionIndex: no });
-    // Codex interrupts the turn after a refusal (no task_complete); the session goes back to idle.
+    // Codex aborts the turn after a refusal (turn_aborted, no task_complete). The person still gets an answer for it:
+    // what the model said, and that the command was refused. Before the fix no final_output came for this turn at all
+    // (the monitor only closed it silently after its 20 s grace), so waiting for it is a behavioural check, not a timing one.
+    const refused = await w.waitFor(isFinal('n'), 45_000, from);
+    expect(refused.text).toContain('FAKE-REPLY: running touch no.txt');
+    expect(refused.text).toMatch(/request to run `touch no\.txt` was refused/);
     await w.waitFor((m) => m.type === 'status' && m.status === 'idle', 45_000, from + 1);
     expect(existsSync(join(rig.cwd, 'no.txt'))).toBe(false);
+    expect(w.logText()).not.toMatch(/turn closed by a silent idle screen/);
+    // The aborted turn used up its own end: the next message gets its own answer, not a stale one.
+    w.input('after', 'after the refusal');
+    expect((await w.waitFor(isFinal('after'), 45_000)).text).toBe('FAKE-REPLY: after the refusal');
   });
 
   it('three messages sent while the model is slow arrive in order as three turns', async () => {
