@@ -1,13 +1,13 @@
 // The real daemon with the real Claude Code CLI: selection cards answered from Feishu, and a simulated reboot resumed.
-import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import { adapterFor } from '../../src/worker/cli/registry.js';
 import { applySeedFiles } from '../../src/worker/cli/seed.js';
 import { buttons, cardsFor, markdownText, textsIn } from '../support/cards.js';
-import { cleanCliEnv, requireTestCli, skipWithoutCli } from '../support/clis.js';
+import { cleanCliEnv, skipWithoutCli } from '../support/clis.js';
+import { killTmuxAndPanes, nsenterTmux, writeBin } from '../support/cli-rig.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
 import { startFakeModelProcess, type IsolatedFakeServer } from '../support/fake-models/index.js';
 import { runLarkmux } from '../support/larkmux-cli.js';
@@ -24,23 +24,11 @@ interface ClaudeWorld {
   startTmuxServer(): Promise<void>;
 }
 
-function nsenterTmux(netnsPid: number | null, socket: string, args: string[], env: Record<string, string>): Promise<void> {
-  const argv = [...(netnsPid ? ['nsenter', `--net=/proc/${netnsPid}/ns/net`] : []), 'tmux', '-L', socket, ...args];
-  return new Promise((resolve, reject) =>
-    execFile(argv[0]!, argv.slice(1), { env, timeout: 10_000 }, (err, _o, stderr) => (err ? reject(new Error(stderr || err.message)) : resolve())),
-  );
-}
-
 async function startClaudeWorld(opts: { askPermissions: boolean }): Promise<ClaudeWorld> {
   const root = mkdtempSync(join(tmpdir(), 'lmx-e2e-dclaude-'));
   const [home, cwd, tmp, bin] = ['home', 'work', 'tmp', 'bin'].map((d) => join(root, d)) as [string, string, string, string];
   for (const d of [home, cwd, tmp, bin]) mkdirSync(d, { recursive: true });
-  const cmd = requireTestCli('claude');
-  if (cmd.length === 1) symlinkSync(cmd[0]!, join(bin, 'claude'));
-  else {
-    writeFileSync(join(bin, 'claude'), `#!/bin/sh\nexec ${cmd.map((a) => `'${a}'`).join(' ')} "$@"\n`);
-    chmodSync(join(bin, 'claude'), 0o755);
-  }
+  writeBin(bin, 'claude');
   const fake = await startFakeModelProcess('anthropic', { isolate: true });
   const env = {
     HOME: home, TMPDIR: tmp, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, LANG: 'C.UTF-8',
@@ -61,26 +49,12 @@ async function startClaudeWorld(opts: { askPermissions: boolean }): Promise<Clau
   return { rig, fake, cwd, root, startTmuxServer };
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code', () => {
   let world: ClaudeWorld | undefined;
   afterEach(async () => {
     if (!world) return;
-    const panes = await world.rig.tmux.run(['list-panes', '-a', '-F', '#{pane_pid}']);
-    await world.rig.cleanup();
-    // CLIs finish writing their state on SIGHUP: let them go before their folders are removed.
-    for (const pid of panes.stdout.split('\n').filter((l) => /^\d+$/.test(l)).map(Number)) {
-      for (let i = 0; i < 50 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
-      if (alive(pid)) process.kill(pid, 'SIGKILL');
-    }
+    const w = world;
+    await killTmuxAndPanes(w.rig.tmux, () => w.rig.cleanup());
     await world.fake.close();
     rmSync(world.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     world = undefined;

@@ -42,7 +42,7 @@ export interface CliRig {
 const FAKE_OF: Record<TestCliName, FakeKind> = { claude: 'anthropic', codex: 'openai', gemini: 'gemini' };
 const ADAPTER_OF = { claude: 'claude-code', codex: 'codex', gemini: 'gemini' } as const;
 
-function nsenterTmux(netnsPid: number | null, socket: string, args: string[], env: Record<string, string>): Promise<void> {
+export function nsenterTmux(netnsPid: number | null, socket: string, args: string[], env: Record<string, string>): Promise<void> {
   const argv = [...(netnsPid ? ['nsenter', `--net=/proc/${netnsPid}/ns/net`] : []), 'tmux', '-L', socket, ...args];
   return new Promise((resolve, reject) => {
     execFile(argv[0]!, argv.slice(1), { env, timeout: 10_000 }, (err, _o, stderr) => (err ? reject(new Error(`tmux: ${stderr || err.message}`)) : resolve()));
@@ -50,7 +50,7 @@ function nsenterTmux(netnsPid: number | null, socket: string, args: string[], en
 }
 
 /** The CLI program under the name the adapter launches (`claude`, `codex`, `gemini`), in a bin dir put first on PATH. */
-function writeBin(dir: string, name: TestCliName): void {
+export function writeBin(dir: string, name: TestCliName): void {
   const cmd = requireTestCli(name);
   const target = join(dir, name);
   if (cmd.length === 1) symlinkSync(cmd[0]!, target);
@@ -107,13 +107,7 @@ export async function startCliRig(opts: CliRigOptions): Promise<CliRig> {
     },
     async cleanup() {
       for (const w of workers) await w.pool.dispose();
-      const pids = await tmux.run(['list-panes', '-a', '-F', '#{pane_pid}']);
-      await tmux.kill();
-      // CLIs finish writing state on SIGHUP; give them a moment, then make sure none is left.
-      for (const pid of pids.stdout.split('\n').filter((l) => /^\d+$/.test(l)).map(Number)) {
-        for (let i = 0; i < 50 && alive(pid); i++) await new Promise((res) => setTimeout(res, 100));
-        if (alive(pid)) process.kill(pid, 'SIGKILL');
-      }
+      await killTmuxAndPanes(tmux, () => tmux.kill());
       await fake.close();
       workers[0]?.home.cleanup();
       rmSync(root, { recursive: true, force: true });
@@ -121,6 +115,19 @@ export async function startCliRig(opts: CliRigOptions): Promise<CliRig> {
   };
   rig.worker = rig.startWorker();
   return rig;
+}
+
+/**
+ * Kills a test tmux server with `kill` (which may do more, e.g. stop a daemon first) and waits for the CLIs that ran
+ * in its panes to exit: they finish writing their state on SIGHUP, and their folders are removed right after.
+ */
+export async function killTmuxAndPanes(tmux: TestTmuxServer, kill: () => Promise<void>): Promise<void> {
+  const pids = await tmux.run(['list-panes', '-a', '-F', '#{pane_pid}']);
+  await kill();
+  for (const pid of pids.stdout.split('\n').filter((l) => /^\d+$/.test(l)).map(Number)) {
+    for (let i = 0; i < 50 && alive(pid); i++) await new Promise((res) => setTimeout(res, 100));
+    if (alive(pid)) process.kill(pid, 'SIGKILL');
+  }
 }
 
 function alive(pid: number): boolean {
