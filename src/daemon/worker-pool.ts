@@ -11,6 +11,10 @@ export const WORKER_TIMING = {
   closeGraceMs: 5_000,
   /** After this many invalid messages in a row a worker is considered broken and killed. */
   maxConsecutiveInvalid: 50,
+  /** Workers send a heartbeat every 10 s (worker/main.ts); three missed ones mean it hangs, and it is killed. */
+  heartbeatTimeoutMs: 35_000,
+  /** How often the supervisor looks at the workers' last signs of life. */
+  livenessCheckMs: 5_000,
 } as const;
 
 export interface WorkerExit {
@@ -33,6 +37,8 @@ export interface WorkerPoolOptions {
   entry?: string;
   /** Extra environment for every worker (never app secrets). */
   env?: NodeJS.ProcessEnv;
+  /** Overrides WORKER_TIMING.heartbeatTimeoutMs (tests). */
+  heartbeatTimeoutMs?: number;
 }
 
 interface LiveWorker {
@@ -40,6 +46,8 @@ interface LiveWorker {
   expectedExit: boolean;
   invalidInARow: number;
   startedAt: number;
+  /** Last time the worker said anything valid: the supervisor kills a worker that stays silent too long. */
+  lastSignOfLife: number;
 }
 
 /** Finds worker/main next to this file's layer, in dist (.js) or in src under tsx (.ts). */
@@ -52,8 +60,24 @@ export function defaultWorkerEntry(): { entry: string } {
 export class WorkerPool {
   private readonly workers = new Map<string, LiveWorker>();
   private disposed = false;
+  private readonly supervisor: NodeJS.Timeout;
 
-  constructor(private readonly opts: WorkerPoolOptions) {}
+  constructor(private readonly opts: WorkerPoolOptions) {
+    // The parent owns liveness: a worker that hangs (alive but silent) is killed; the next message forks a new one.
+    this.supervisor = setInterval(() => this.checkLiveness(), Math.min(WORKER_TIMING.livenessCheckMs, opts.heartbeatTimeoutMs ?? Infinity));
+    this.supervisor.unref();
+  }
+
+  private checkLiveness(): void {
+    const limit = this.opts.heartbeatTimeoutMs ?? WORKER_TIMING.heartbeatTimeoutMs;
+    const now = Date.now();
+    for (const [sessionId, w] of this.workers) {
+      if (w.expectedExit || now - w.lastSignOfLife <= limit) continue;
+      this.opts.log.error({ session: sessionId.slice(0, 8), workerPid: w.child.pid, silentMs: now - w.lastSignOfLife }, 'worker sent no heartbeat; killing it (the CLI keeps running in tmux)');
+      w.lastSignOfLife = now;
+      w.child.kill('SIGKILL');
+    }
+  }
 
   has(sessionId: string): boolean {
     return this.workers.has(sessionId);
@@ -84,7 +108,7 @@ export class WorkerPool {
       env: { ...process.env, ...this.opts.env, LARKMUX_SESSION_ID: sessionId },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    const live: LiveWorker = { child, expectedExit: false, invalidInARow: 0, startedAt: Date.now() };
+    const live: LiveWorker = { child, expectedExit: false, invalidInARow: 0, startedAt: Date.now(), lastSignOfLife: Date.now() };
     this.workers.set(sessionId, live);
     const log = this.opts.log.child({ session: sessionId.slice(0, 8), workerPid: child.pid });
     log.info('worker started');
@@ -108,6 +132,7 @@ export class WorkerPool {
         return;
       }
       live.invalidInARow = 0;
+      live.lastSignOfLife = Date.now();
       try {
         this.opts.events.onMessage(sessionId, parsed.msg);
       } catch (err) {
@@ -167,6 +192,7 @@ export class WorkerPool {
   /** Detaches every worker (the CLIs keep running in tmux) and waits for them to exit. */
   async dispose(): Promise<void> {
     this.disposed = true;
+    clearInterval(this.supervisor);
     await Promise.all(this.ids().map((id) => this.stop(id, 'detach')));
   }
 }

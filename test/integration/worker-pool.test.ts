@@ -98,4 +98,20 @@ describe('WorkerPool', () => {
     await waitFor(() => exits.find((e) => e.sessionId === sid(4)));
     await bad.dispose();
   });
+
+  it('a worker that hangs (no heartbeat) is killed by the pool and reported as an unexpected exit', async () => {
+    const hung = new WorkerPool({
+      log: createLogger({ file: home.paths.logFile, name: 'daemon' }),
+      entry: join(ROOT, 'test', 'support', 'workers', 'hanging-worker.ts'),
+      heartbeatTimeoutMs: 1500,
+      events: { onMessage: (id, m) => messages.push([id, m]), onExit: (e) => exits.push(e) },
+    });
+    hung.start(sid(5), init(home.dir, sid(5)));
+    await waitFor(() => messages.find(([id]) => id === sid(5)));
+    const exit = await waitFor(() => exits.find((e) => e.sessionId === sid(5)));
+    expect(exit).toMatchObject({ expected: false, signal: 'SIGKILL' });
+    expect(readFileSync(home.paths.logFile, 'utf8')).toContain('worker sent no heartbeat; killing it');
+    expect(hung.has(sid(5))).toBe(false);
+    await hung.dispose();
+  });
 });
