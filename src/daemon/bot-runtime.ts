@@ -16,7 +16,7 @@ import { RenderStateStore, SessionStore } from './store.js';
 import type { WorkerPool } from './worker-pool.js';
 import { BotCommandContext } from './bot-command-context.js';
 import type { WebAccess } from './web-access.js';
-import { planCapacity } from './capacity.js';
+import { CapacityKeeper } from './capacity-keeper.js';
 import { onCardAction } from './card-actions.js';
 
 export const BOT_DEFAULTS = {
@@ -58,6 +58,7 @@ export class BotRuntime {
   private conn: { state: ConnectionState; detail?: string } = { state: 'stopped' };
   private storeProblems: string[] = [];
   readonly log: Logger;
+  private readonly capacity: CapacityKeeper;
 
   constructor(readonly opts: BotRuntimeOptions) {
     const { bot, paths } = opts;
@@ -65,6 +66,7 @@ export class BotRuntime {
     this.sessions = new SessionStore({ home: paths.home, appId: bot.appId, log: this.log });
     this.renders = new RenderStateStore({ home: paths.home, appId: bot.appId, log: this.log });
     this.state = new BotState({ home: paths.home, appId: bot.appId, log: this.log });
+    this.capacity = new CapacityKeeper(this);
     this.dedupe = new InboundDedupe({ path: `${paths.dedupeStore.replace(/\.json$/, '')}-${bot.appId}.json`, log: this.log });
   }
 
@@ -303,38 +305,9 @@ export class BotRuntime {
     return ok;
   }
 
-  private capacityChain: Promise<void> = Promise.resolve();
-
-  /** Keeps the bot under maxLiveWorkers / maxLiveClis by detaching or stopping the least recently used quiet sessions. */
+  /** Keeps the bot under maxLiveWorkers / maxLiveClis (see capacity-keeper.ts). */
   enforceCapacity(keep?: string): Promise<void> {
-    this.capacityChain = this.capacityChain
-      .then(async () => {
-        const entries = this.sessions
-          .all()
-          .filter((s) => s.lifecycle !== 'closed')
-          .map((s) => ({
-            id: s.id,
-            status: this.live.get(s.id)?.currentStatus ?? s.status,
-            lastActivityAt: s.lastActivityAt,
-            worker: this.opts.pool.has(s.id),
-            cliRunning: s.lifecycle === 'live' || s.lifecycle === 'detached',
-          }));
-        const plan = planCapacity(entries, this.bot, keep);
-        for (const id of plan.stop) {
-          this.log.info({ session: id.slice(0, 8) }, 'over maxLiveClis: stopping the least recently used idle CLI (it resumes on the next message)');
-          const s = this.sessions.get(id);
-          if (s && !this.opts.pool.has(id)) this.ensureWorker(s, { capacityCheck: false });
-          await this.opts.pool.stop(id, 'kill');
-          this.sessions.update(id, { lifecycle: 'stopped', status: 'exited' });
-        }
-        for (const id of plan.detach) {
-          this.log.info({ session: id.slice(0, 8) }, 'over maxLiveWorkers: detaching the least recently used idle worker');
-          await this.opts.pool.stop(id, 'detach');
-          this.sessions.update(id, { lifecycle: 'detached' });
-        }
-      })
-      .catch((err) => this.log.error({ err }, 'capacity check failed'));
-    return this.capacityChain;
+    return this.capacity.enforce(keep);
   }
 
   onWorkerMessage(sessionId: string, msg: WorkerToDaemon): void {
