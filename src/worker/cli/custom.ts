@@ -35,8 +35,9 @@ export function customAdapter(spec: CustomCli): AdapterResult {
       argv: [...(ctx.command ?? [spec.command]), ...spec.args, ...(ctx.extraArgs ?? [])],
       env: { HOME: ctx.home, ...ctx.botEnv },
     }),
-    // Unknown program: paste, give it time before Enter, and let the input machine verify by screen.
-    submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, mayDropEnter: true },
+    // Unknown program: paste, give it time before Enter, and let the input machine verify by screen. With no known
+    // input box, a line break the program prints after Enter (a REPL's echo) is taken as proof it got the line.
+    submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, mayDropEnter: true, newlineProvesEnter: true },
     nativeId: { kind: 'none' },
     classify: (screen) => classifyCustom(screen, ready.re, busy),
     composerText: () => null,
