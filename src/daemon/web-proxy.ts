@@ -42,6 +42,8 @@ export interface WebProxyOptions {
 
 export type ProxyRoute =
   | { kind: 'not_found' }
+  /** `/healthz`: for load balancers, tunnels and uptime checks; says nothing about sessions. */
+  | { kind: 'health' }
   | { kind: 'add_slash'; sessionId: string }
   | { kind: 'write_link'; sessionId: string; token: string }
   | { kind: 'session'; sessionId: string; path: string; viewToken: string | null };
@@ -54,6 +56,7 @@ export function routeOf(rawUrl: string): ProxyRoute {
   } catch {
     return { kind: 'not_found' };
   }
+  if (url.pathname === '/healthz') return { kind: 'health' };
   const m = /^\/s\/([^/]+)(\/.*)?$/.exec(url.pathname);
   if (!m || !SESSION_ID_RE.test(m[1] ?? '')) return { kind: 'not_found' };
   const sessionId = m[1] as string;
@@ -135,6 +138,7 @@ export class WebProxy {
 
   private async handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const route = routeOf(req.url ?? '/');
+    if (route.kind === 'health') return plain(res, 200, 'ok');
     if (route.kind === 'not_found' || !this.opts.sessionExists(route.sessionId)) return plain(res, 404, 'Not found');
     if (route.kind === 'add_slash') {
       const q = (req.url ?? '').indexOf('?');

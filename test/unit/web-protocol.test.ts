@@ -47,6 +47,8 @@ describe('routeOf', () => {
     ['/s/not-a-session/', { kind: 'not_found' }],
     [`/s/${ID.toUpperCase()}/`, { kind: 'not_found' }],
     ['/', { kind: 'not_found' }],
+    ['/healthz', { kind: 'health' }],
+    ['/healthz/x', { kind: 'not_found' }],
     ['/etc/passwd', { kind: 'not_found' }],
     [`/s/${ID}/../../etc/passwd`, { kind: 'not_found' }],
   ])('%s', (url, want) => {
