@@ -292,6 +292,7 @@ export class BotRuntime {
       tmuxSocket: this.opts.tmuxSocket,
       tmuxName: session.tmuxName,
       resume: { mode, ...(session.nativeSessionId ? { nativeSessionId: session.nativeSessionId } : {}) },
+      startupDialogs: this.bot.startupDialogs,
       display: live?.cards.display ?? this.renders.get(session.id)?.display ?? 'screenshot',
       cols: BOT_DEFAULTS.cols,
       rows: BOT_DEFAULTS.rows,

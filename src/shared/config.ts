@@ -40,6 +40,7 @@ export const BotConfigSchema = z.strictObject({
   projects: z.array(z.string().min(1)).default([]).describe('Folders offered by the project picker'),
   allowedUsers: z.array(z.string().min(1)).default([]).describe('open_ids who may talk and operate'),
   allowedChats: z.array(z.string().min(1)).default([]).describe('chat_ids whose members may talk'),
+  startupDialogs: z.enum(['auto', 'ask']).default('auto').describe("CLI startup dialogs (theme, trust this folder, API key): auto = answered by each adapter's safe default, ask = shown to the person as a card"),
   groupScope: z.enum(['thread', 'chat']).default('thread').describe('In groups: one session per topic (thread) or per chat'),
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _'), z.string()).default({}).describe("Extra environment for this bot's CLI"),
   maxLiveWorkers: z.number().int().min(1).max(1000).default(30).describe('Worker processes kept alive; idle ones beyond are detached'),

@@ -51,6 +51,8 @@ export const InitMsg = z.strictObject({
   resume: z.strictObject({ mode: z.enum(['new', 'resume', 'attach']), nativeSessionId: z.string().max(IPC_LIMITS.id).optional() }),
   display: DisplayModeSchema,
   ...size,
+  /** `ask`: every startup dialog goes to a person, none is answered by the adapter's safe default (absent = auto). */
+  startupDialogs: z.enum(['auto', 'ask']).optional(),
   /** Secret the daemon's web proxy sends with every request to this worker's web terminal; absent = web terminal off. */
   webSecret: z.string().min(16).max(256).optional(),
 });

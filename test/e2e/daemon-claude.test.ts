@@ -24,7 +24,7 @@ interface ClaudeWorld {
   startTmuxServer(): Promise<void>;
 }
 
-async function startClaudeWorld(opts: { askPermissions: boolean }): Promise<ClaudeWorld> {
+async function startClaudeWorld(opts: { askPermissions: boolean; seed?: boolean; bot?: Record<string, unknown> }): Promise<ClaudeWorld> {
   const root = mkdtempSync(join(tmpdir(), 'lmx-e2e-dclaude-'));
   const [home, cwd, tmp, bin] = ['home', 'work', 'tmp', 'bin'].map((d) => join(root, d)) as [string, string, string, string];
   for (const d of [home, cwd, tmp, bin]) mkdirSync(d, { recursive: true });
@@ -36,13 +36,15 @@ async function startClaudeWorld(opts: { askPermissions: boolean }): Promise<Clau
   };
   const adapter = adapterFor('claude-code');
   if (!adapter.ok) throw new Error(adapter.message);
-  const seeded = await applySeedFiles(adapter.adapter.seedFiles({ cwd, home, baseUrl: fake.url, env }));
-  if (!seeded.ok) throw new Error(seeded.message);
+  if (opts.seed !== false) {
+    const seeded = await applySeedFiles(adapter.adapter.seedFiles({ cwd, home, baseUrl: fake.url, env }));
+    if (!seeded.ok) throw new Error(seeded.message);
+  }
   if (opts.askPermissions) {
     mkdirSync(join(home, '.claude'), { recursive: true });
     writeFileSync(join(home, '.claude', 'settings.json'), ASKING);
   }
-  const rig = await startRig({ botOverrides: { cli: 'claude-code', workingDir: cwd, env } });
+  const rig = await startRig({ botOverrides: { cli: 'claude-code', workingDir: cwd, env, ...opts.bot } });
   const startTmuxServer = () =>
     nsenterTmux(fake.netnsPid, rig.tmux.socket, ['new-session', '-d', '-s', 'keepalive', '-x', '20', '-y', '5', 'sleep', '100000'], cleanCliEnv({ HOME: home, TMPDIR: tmp }));
   await startTmuxServer();
@@ -119,5 +121,37 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code', () => {
     expect(bodies.some((b) => b.includes('PELICAN'))).toBe(true);
     const card = cardsFor(fake, appId, second.messageId)[0]!;
     expect(markdownText(card.content)).toMatch(/resumed your earlier conversation/);
+  }, 300_000);
+
+  it('startupDialogs "ask" with an unseeded home: every onboarding dialog reaches the chat as a selection card, and the answers get Claude going', async () => {
+    world = await startClaudeWorld({ askPermissions: false, seed: false, bot: { startupDialogs: 'ask' } });
+    const { rig } = world;
+    await rig.start();
+    const { fake } = rig;
+    const appId = rig.appIds[0]!;
+    const msg = await fake.injectMessage({ chatType: 'p2p', text: 'hello after onboarding' });
+    const turnCard = () => cardsFor(fake, appId, msg.messageId)[0]?.messageId;
+    const answered = new Set<string>();
+    // What a person would pick on each dialog; the card's buttons are the options on Claude's screen.
+    const pick = (labels: string[]) =>
+      labels.find((l) => /Yes, I trust this folder/.test(l)) ?? labels.find((l) => /^Continue$/.test(l)) ?? labels.find((l) => /Auto|Dark mode/.test(l)) ?? labels.find((l) => /^(1\. )?Yes/.test(l));
+    const titles: string[] = [];
+    const deadline = Date.now() + 180_000;
+    while (!textsIn(fake, appId, msg.chatId).some((t) => t.includes('FAKE-REPLY: hello after onboarding'))) {
+      if (Date.now() > deadline) throw new Error(`no answer; selection cards so far: ${titles.join(' | ')}`);
+      const open = fake.messages.find((m) => m.msgType === 'interactive' && m.chatId === msg.chatId && m.messageId !== turnCard() && !answered.has(m.messageId) && buttons(m.content).length > 0);
+      if (open) {
+        const choice = pick(buttons(open.content));
+        expect(choice, `a known option on "${(open.content as any).header?.title?.content}"`).toBeDefined();
+        titles.push(String((open.content as any).header?.title?.content));
+        await fake.tapButton(open.messageId, choice!);
+        answered.add(open.messageId);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    // Theme, security notes and the trust question each came as a card (none was answered silently).
+    expect(answered.size).toBeGreaterThanOrEqual(3);
+    expect(titles.join(' | ')).toMatch(/trust/i);
+    expect(rig.logText()).not.toMatch(/by default: /);
   }, 300_000);
 });

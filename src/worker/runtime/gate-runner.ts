@@ -30,6 +30,8 @@ export interface GateRunnerDeps {
   /** Latest screen text for `status` messages while a dialog waits. */
   onScreen?(text: string): void;
   timing?: Partial<ReadinessTiming>;
+  /** `ask`: no startup dialog is answered by the adapter's defaults; each one reaches a person. */
+  startupDialogs?: 'auto' | 'ask';
 }
 
 /** One gate run. `choose()` feeds a person's `selection_choice`; `dispose()` abandons the run. */
@@ -105,7 +107,7 @@ export class GateRunner {
   }
 
   private async apply(event: GateEvent): Promise<void> {
-    const step = gateStep(this.state, event, { startupDefaults: this.deps.adapter.startupDefaults, choiceKeys: this.deps.adapter.choiceKeys, timing: this.deps.timing });
+    const step = gateStep(this.state, event, { startupDefaults: this.deps.startupDialogs === 'ask' ? [] : this.deps.adapter.startupDefaults, choiceKeys: this.deps.adapter.choiceKeys, timing: this.deps.timing });
     this.state = step.state;
     for (const e of step.effects) await this.run1(e);
   }

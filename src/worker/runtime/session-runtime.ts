@@ -216,7 +216,7 @@ export class SessionRuntime {
 
   private async runGate(): Promise<void> {
     this.counters.gateRuns += 1;
-    this.gate = new GateRunner({ backend: this.deps.backend, adapter: this.deps.adapter, log: this.deps.log, send: this.deps.send });
+    this.gate = new GateRunner({ backend: this.deps.backend, adapter: this.deps.adapter, log: this.deps.log, send: this.deps.send, startupDialogs: this.deps.init.startupDialogs });
     const res = await this.gate.run();
     this.gate = null;
     this.counters.gatePolls += res.polls;
