@@ -13,11 +13,6 @@ export const READINESS_TIMING = {
   dialogGoneMs: 1_500,
   /** Answer attempts per dialog before it is reported as stuck and left to a person. */
   maxAnswerAttempts: 2,
-  /**
-   * A fresh CLI draws its prompt before it takes input, and may put up a dialog right after (seen in CI: Claude's
-   * first paste vanished while it finished starting). The prompt must stay on screen this long to count as ready.
-   */
-  readySettleMs: 600,
 } as const;
 
 export type ReadinessTiming = { [K in keyof typeof READINESS_TIMING]: number };
@@ -38,8 +33,6 @@ export interface GateState {
   answer?: { index: number; by: 'default' | 'person'; sentAt: number; attempts: number };
   /** Why the gate ended (for missing/timeout). */
   reason?: string;
-  /** When the ready screen was first seen in an unbroken run of ready screens. */
-  readySince?: number;
 }
 
 export type GateEvent =
@@ -106,14 +99,10 @@ export function gateStep(state: GateState, event: GateEvent, ctx: GateContext): 
   }
   const screen = event.screen;
   if (accounted.phase === 'starting') return { state: accounted, effects: [] };
-  if (screen.kind !== 'ready' && screen.kind !== 'limited' && accounted.readySince !== undefined) accounted.readySince = undefined;
   switch (screen.kind) {
     case 'ready':
-    case 'limited': {
-      const since = accounted.readySince ?? event.at;
-      if (event.at - since < timing.readySettleMs) return { state: { ...accounted, ...clearSelection(), readySince: since }, effects: [] };
+    case 'limited':
       return to(accounted, 'ready', screen.kind === 'ready' ? 'the CLI shows its input prompt' : 'the CLI is up but usage-limited', clearSelection());
-    }
     case 'exited':
       return to(accounted, 'missing', 'the CLI exited during startup', clearSelection());
     case 'selection':
