@@ -1,8 +1,14 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests that drive the real coding CLIs (third-party binaries talking to fake model servers). On a loaded 2-core
+ * machine their start-up and redraw timing varies, so they run on their own, one file at a time, after the rest
+ * (`npm test` = both projects, see scripts/test.mjs), and a failed test is tried once more.
+ */
+const REAL_CLI_TESTS = ['test/e2e/cli-*.test.ts', 'test/e2e/daemon-claude.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     pool: 'forks',
     // Two cores: integration tests drive real tmux, CLIs and Chromium, so keep parallelism modest.
     maxWorkers: 2,
@@ -10,5 +16,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     // The user's real LARKMUX_HOME is never touched: every test sets its own (test/support/home.ts).
     env: { LARKMUX_HOME: '/nonexistent/larkmux-tests-must-set-their-own-home' },
+    projects: [
+      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: REAL_CLI_TESTS } },
+      { extends: true, test: { name: 'real-clis', include: REAL_CLI_TESTS, retry: 1 } },
+    ],
   },
 });
