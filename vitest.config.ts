@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Tests that drive the real coding CLIs (third-party binaries talking to fake model servers). On a loaded 2-core
@@ -17,7 +17,8 @@ export default defineConfig({
     // The user's real LARKMUX_HOME is never touched: every test sets its own (test/support/home.ts).
     env: { LARKMUX_HOME: '/nonexistent/larkmux-tests-must-set-their-own-home' },
     projects: [
-      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: REAL_CLI_TESTS } },
+      // test/.clis holds the installed CLIs' own packages (with their own *.test.ts files): never ours to run.
+      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/.clis/**', ...REAL_CLI_TESTS] } },
       { extends: true, test: { name: 'real-clis', include: REAL_CLI_TESTS, retry: 1 } },
     ],
   },
