@@ -159,6 +159,15 @@ export function wideLayout(m: CellMetrics, adv: number): { offset: number; spaci
 }
 
 /** Draws one non-run cell (single, wide, emoji, geometric) exactly as the reference painter does. */
+/** One glyph in its slot: squeezed when wider than the slot, centred when narrower. */
+function fitInSlot(pen: Pen, font: string, fill: number, ch: string, adv: number, x: number, baseY: number, slot: number): void {
+  pen.setFont(font);
+  pen.setSpacing('0px');
+  pen.setFill(fill);
+  if (adv > slot) pen.ctx.fillText(ch, x, baseY, slot);
+  else pen.ctx.fillText(ch, x + (slot - adv) / 2, baseY);
+}
+
 export function drawLoneCell(pen: Pen, cls: GlyphClass, grid: ScreenGrid, i: number, col: number, row: number, m: CellMetrics, measurer: GlyphMeasurer): void {
   const ch = grid.chars[i]!;
   const flags = grid.flags[i]!;
@@ -173,24 +182,14 @@ export function drawLoneCell(pen: Pen, cls: GlyphClass, grid: ScreenGrid, i: num
     case 'emoji': {
       const font = fontFor(flags, 'emoji', m.fontPx);
       const adv = measurer.advance(font, ch);
-      pen.setFont(font);
-      pen.setSpacing('0px');
-      pen.setFill(grid.fg[i]!);
-      // Noto Color Emoji is 17.47 px wide at 14 px, more than two cells: squeeze it, else centre it.
-      if (adv > slot) pen.ctx.fillText(ch, x, baseY, slot);
-      else pen.ctx.fillText(ch, x + (slot - adv) / 2, baseY);
-      return;
+      // Noto Color Emoji is 17.47 px wide at 14 px, more than two cells: squeezed by fitInSlot.
+      return fitInSlot(pen, font, grid.fg[i]!, ch, adv, x, baseY, slot);
     }
     case 'wide':
     case 'single': {
       const font = fontFor(flags, cls === 'wide' ? 'wide' : 'narrow', m.fontPx);
       const adv = measurer.advance(font, ch);
-      pen.setFont(font);
-      pen.setSpacing('0px');
-      pen.setFill(grid.fg[i]!);
-      if (adv > slot) pen.ctx.fillText(ch, x, baseY, slot);
-      else pen.ctx.fillText(ch, x + (slot - adv) / 2, baseY);
-      return;
+      return fitInSlot(pen, font, grid.fg[i]!, ch, adv, x, baseY, slot);
     }
     default:
       throw new Error(`drawLoneCell: ${cls} is not a lone cell`);
