@@ -4,21 +4,12 @@ import { newSessionCore } from '../src/daemon/session-core.js';
 import { STORE_FORMAT_VERSION } from '../src/daemon/store.js';
 import { textsIn } from '../test/support/cards.js';
 import { startRig, type E2eRig } from '../test/support/e2e-daemon.js';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { ROOT } from '../test/support/larkmux-cli.js';
+import { ROOT, runLarkmux as runFrom } from '../test/support/larkmux-cli.js';
 
 /** The built command, as a user runs it (`npx larkmux`): the daemon then runs compiled JavaScript, not tsx. */
-function runLarkmux(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'larkmux.js'), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runLarkmux = (args: string[], env: NodeJS.ProcessEnv) => runFrom(args, env, { from: 'built' });
 
 const BENCH = {
   /** Issue 8: 50 stored sessions. */

@@ -8,26 +8,11 @@ import { parseConfigText } from '../../src/shared/config.js';
 import { FakeFeishu } from '../support/fake-feishu/index.js';
 import { TEST_APPS } from '../support/fake-feishu/harness.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
-import { ROOT, type CliRun } from '../support/larkmux-cli.js';
+import { runLarkmux, type CliRun } from '../support/larkmux-cli.js';
 
 /** Runs `larkmux setup …` from source with `stdin` fed to it (then closed). */
 function runSetup(args: string[], env: NodeJS.ProcessEnv, stdin = ''): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), 'setup', ...args], { env, cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`larkmux setup timed out\n${stdout}\n${stderr}`));
-    }, 30_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-    child.stdin.end(stdin);
-  });
+  return runLarkmux(['setup', ...args], env, { stdin, timeoutMs: 30_000 });
 }
 
 /** A local port nothing listens on (bound, then released). */

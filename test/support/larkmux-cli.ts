@@ -1,4 +1,4 @@
-// Runs the `larkmux` command from source (through tsx) the way a user runs it, and collects its output.
+// Runs the `larkmux` command the way a user runs it, and collects its output: from source (tsx) or built (bin/).
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,13 +11,23 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runLarkmux(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<CliRun> {
+export interface RunOptions {
+  timeoutMs?: number;
+  /** Written to the command's stdin, which is then closed (interactive commands); default: no stdin. */
+  stdin?: string;
+  /** `built` runs bin/larkmux.js (dist), as `npx larkmux` does; default: the TypeScript source through tsx. */
+  from?: 'source' | 'built';
+}
+
+export function runLarkmux(args: string[], env: NodeJS.ProcessEnv, opts: RunOptions | number = {}): Promise<CliRun> {
+  const { timeoutMs = 60_000, stdin, from = 'source' } = typeof opts === 'number' ? { timeoutMs: opts } : opts;
+  const entry = from === 'built' ? [join(ROOT, 'bin', 'larkmux.js')] : ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts')];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), ...args], { env, cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...entry, ...args], { env, cwd: ROOT, stdio: [stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout?.on('data', (d) => (stdout += d));
+    child.stderr?.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`larkmux ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
@@ -26,5 +36,6 @@ export function runLarkmux(args: string[], env: NodeJS.ProcessEnv, timeoutMs = 6
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
+    if (stdin !== undefined) child.stdin?.end(stdin);
   });
 }

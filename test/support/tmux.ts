@@ -19,6 +19,15 @@ export interface TestTmuxServer {
   kill(): Promise<void>;
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function makeTmuxServer(): TestTmuxServer {
   const socket = `lmx-t-${randomBytes(5).toString('hex')}`;
   const env = { ...process.env };
@@ -32,8 +41,13 @@ export function makeTmuxServer(): TestTmuxServer {
       });
     });
   const kill = async (): Promise<void> => {
-    // tmux leaves its socket file behind after kill-server; remove it too so test runs do not litter /tmp.
+    // The socket file goes only once the server is gone: removing it first would leave a server nobody can reach.
+    const pid = Number((await run(['display-message', '-p', '#{pid}'])).stdout.trim());
     await run(['kill-server']);
+    if (Number.isInteger(pid) && pid > 0) {
+      for (let i = 0; i < 20 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+      if (alive(pid)) process.kill(pid, 'SIGKILL');
+    }
     rmSync(join(env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
   };
   return { socket, run, kill };
