@@ -1,5 +1,6 @@
 // config.json: the one schema (zod) for LARKMUX_HOME/config.json, with `${ENV}` secrets and errors that name the fix.
 import { z } from 'zod';
+import { LocaleSchema, defaultLocale, type Locale } from './i18n.js';
 
 /** Adapter ids the worker knows; `custom` is written as an object (command + patterns). */
 export const CLI_IDS = ['claude-code', 'codex', 'gemini', 'shell'] as const;
@@ -41,6 +42,7 @@ export const BotConfigSchema = z.strictObject({
   allowedUsers: z.array(z.string().min(1)).default([]).describe('open_ids who may talk and operate'),
   allowedChats: z.array(z.string().min(1)).default([]).describe('chat_ids whose members may talk'),
   startupDialogs: z.enum(['auto', 'ask']).default('auto').describe("CLI startup dialogs (theme, trust this folder, API key): auto = answered by each adapter's safe default, ask = shown to the person as a card"),
+  locale: LocaleSchema.optional().describe('Language of everything chat and browser users read: zh-CN or en (default: zh-CN for feishu and private domains, en for lark)'),
   groupScope: z.enum(['thread', 'chat']).default('thread').describe('In groups: one session per topic (thread) or per chat'),
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _'), z.string()).default({}).describe("Extra environment for this bot's CLI"),
   maxLiveWorkers: z.number().int().min(1).max(1000).default(30).describe('Worker processes kept alive; idle ones beyond are detached'),
@@ -157,4 +159,9 @@ function lineCol(text: string, pos: number): string {
   const line = before.split('\n').length;
   const col = pos - before.lastIndexOf('\n');
   return `line ${line}, column ${col}`;
+}
+
+/** The locale a bot's users read: its `locale`, else the default for its domain. */
+export function botLocale(bot: Pick<BotConfig, 'locale' | 'domain'>): Locale {
+  return bot.locale ?? defaultLocale(bot.domain);
 }

@@ -1,0 +1,49 @@
+// The one message catalogue: everything a chat or browser user reads is looked up here by key, per locale.
+import { z } from 'zod';
+import { en } from './messages/en.js';
+import { zhCN } from './messages/zh-CN.js';
+
+export const LOCALES = ['zh-CN', 'en'] as const;
+export const LocaleSchema = z.enum(LOCALES);
+export type Locale = z.infer<typeof LocaleSchema>;
+
+/** A message id; English is the reference catalogue, every other locale must have the same keys (compile-time and test). */
+export type MessageKey = keyof typeof en;
+export type Messages = Record<MessageKey, string>;
+export type MessageParams = Readonly<Record<string, string | number>>;
+
+const CATALOGUES: Record<Locale, Messages> = { en, 'zh-CN': zhCN };
+
+/** The catalogue of a locale (tests compare key sets; the web page bundles one of these). */
+export function catalogue(locale: Locale): Messages {
+  return CATALOGUES[locale];
+}
+
+/**
+ * The text of `key` in `locale`, with `{name}` placeholders replaced by `params`. A placeholder without a value is
+ * left as written so a missing parameter shows up in tests rather than as an empty gap.
+ */
+export function t(locale: Locale, key: MessageKey, params?: MessageParams): string {
+  const template = CATALOGUES[locale][key] ?? en[key];
+  if (!params) return template;
+  return template.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
+}
+
+/** A translator bound to one locale, for code that speaks to one bot's users. */
+export type Translate = (key: MessageKey, params?: MessageParams) => string;
+export function translator(locale: Locale): Translate {
+  return (key, params) => t(locale, key, params);
+}
+
+/**
+ * The locale a bot speaks when its config names none: Lark (the international brand) → English; Feishu and private
+ * deployments (mostly mainland China) → Simplified Chinese.
+ */
+export function defaultLocale(domain: string): Locale {
+  return domain === 'lark' || /larksuite\.com/i.test(domain) ? 'en' : 'zh-CN';
+}
+
+/** The locale a browser asks for (Accept-Language or navigator.language), zh-* → zh-CN, anything else → en. */
+export function localeFromLanguageTag(tag: string | undefined | null): Locale {
+  return tag && /^\s*zh\b/i.test(tag) ? 'zh-CN' : 'en';
+}
