@@ -13,6 +13,8 @@ export default defineConfig({
     // Two cores: integration tests drive real tmux, CLIs and Chromium, so keep parallelism modest.
     maxWorkers: 2,
     testTimeout: 60_000,
+    // Every retried test is named at the end of the output (RETRIED: …): a retry must never hide a product bug.
+    reporters: ['default', './test/support/retry-reporter.ts'],
     hookTimeout: 120_000,
     // The user's real LARKMUX_HOME is never touched: every test sets its own (test/support/home.ts).
     env: { LARKMUX_HOME: '/nonexistent/larkmux-tests-must-set-their-own-home' },

@@ -1,5 +1,6 @@
 // Nothing is lost: restarts, daemon and worker kills, damaged stores and capacity caps, with the real daemon and shells.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive, readPid } from '../../src/daemon/pid-lock.js';
 import { cardsFor, headerColour, textsIn } from '../support/cards.js';
@@ -139,12 +140,22 @@ describe('restore and capacity', () => {
     await rig.start();
     const r = rig;
     const appId = r.appIds[0]!;
-    // A busy session first: it must never be detached or stopped while it works.
-    const busy = await r.fake.injectMessage({ chatType: 'p2p', text: 'sleep 25; echo busy-finished' });
+    // A busy session first: it must never be detached or stopped while it works. It works until the test says so
+    // (a file appears), not for a fixed time: on a loaded machine the five other sessions can take longer than any
+    // sleep, and a busy session that finished early is rightly detached as the least recently used idle one.
+    const release = join(r.home.dir, 'release-busy');
+    const busy = await r.fake.injectMessage({ chatType: 'p2p', text: `until [ -e ${release} ]; do sleep 0.3; done; echo busy-finished` });
     const busyCard = await until('busy card', () => cardsFor(r.fake, appId, busy.messageId)[0]);
     await r.fake.waitFor(() => headerColour(busyCard.content) === 'orange', 20_000, 'busy working');
+    const busyUntouched = async () => {
+      const s = (await r.status()).sessions.find((x: any) => x.key.startsWith(busy.chatId));
+      expect(s, 'the busy session was detached or stopped while it worked').toMatchObject({ worker: true, lifecycle: 'live' });
+    };
     const chats: string[] = [];
-    for (let i = 0; i < 5; i++) chats.push((await ask(r, undefined, `c${i}`, i)).chatId);
+    for (let i = 0; i < 5; i++) {
+      chats.push((await ask(r, undefined, `c${i}`, i)).chatId);
+      await busyUntouched();
+    }
 
     const check = async () => {
       const st = await r.status();
@@ -155,6 +166,8 @@ describe('restore and capacity', () => {
     const busySession = st.sessions.find((s: any) => s.key.startsWith(busy.chatId));
     expect(busySession).toMatchObject({ worker: true, lifecycle: 'live' });
     expect(st.sessions.filter((s: any) => s.lifecycle === 'stopped').length).toBeGreaterThanOrEqual(2);
+    expect(textsIn(r.fake, appId, busy.chatId).some((t) => t.includes('busy-finished'))).toBe(false);
+    writeFileSync(release, '');
     await r.fake.waitFor(() => textsIn(r.fake, appId, busy.chatId).some((t) => t.includes('busy-finished')), 40_000, 'busy session finished untouched');
 
     // Every stopped or detached session answers again (stopped shells start fresh and say so).
