@@ -27,6 +27,11 @@ export interface LiveSessionHooks {
 
 export class LiveSession {
   private readonly turns = new Map<string, Turn>();
+  /**
+   * Messages whose delivery is not yet reported, by turn: the reaction is owed even when the final answer came first
+   * (a fast turn's answer can overtake the delivery report), so this outlives the turn itself.
+   */
+  private readonly awaitingDelivery = new Map<string, string>();
   private readonly selections = new Map<string, PendingSelection>();
   private status: SessionStatus;
   webPort: number | null = null;
@@ -49,6 +54,7 @@ export class LiveSession {
   /** Registers a turn before its input goes to the worker, and opens its streaming card. */
   async beginTurn(turn: Turn, prompt: string): Promise<void> {
     this.turns.set(turn.turnId, turn);
+    this.awaitingDelivery.set(turn.turnId, turn.messageId);
     await this.cards.startTurn(prompt, turn.messageId);
   }
 
@@ -65,6 +71,7 @@ export class LiveSession {
   /** The worker process ended: anyone waiting for it learns so; web details are stale. */
   workerGone(): void {
     this.webPort = null;
+    this.awaitingDelivery.clear();
     for (const w of this.readyWaiters.splice(0)) w(false);
   }
 
@@ -91,9 +98,10 @@ export class LiveSession {
         return;
       }
       case 'input_delivered': {
-        const turn = this.turns.get(msg.turnId);
-        if (turn) {
-          const res = await this.im.react(turn.messageId, DELIVERED_REACTION);
+        const messageId = this.awaitingDelivery.get(msg.turnId);
+        this.awaitingDelivery.delete(msg.turnId);
+        if (messageId) {
+          const res = await this.im.react(messageId, DELIVERED_REACTION);
           if (!res.ok) this.log.warn({ code: res.code }, 'could not react to a delivered message');
         }
         return;
@@ -101,6 +109,7 @@ export class LiveSession {
       case 'input_failed': {
         const turn = this.turns.get(msg.turnId);
         this.turns.delete(msg.turnId);
+        this.awaitingDelivery.delete(msg.turnId);
         await this.cards.setNotice(`Your message did not reach the CLI: ${msg.reason}. Send it again, or open the web terminal.`);
         if (turn) this.log.warn({ turn: msg.turnId, reason: msg.reason }, 'input failed');
         return;
