@@ -57,6 +57,16 @@ describe('worker with the shell adapter', () => {
     expect(s.of('input_delivered').map((m) => m.turnId)).toEqual(['a', 'b', 'c']);
   });
 
+  it('a tab inside a one-line message is text, not completion (issue 12, finding 5)', async () => {
+    // With a file that completion would pick, a typed tab turned `echo i<TAB>done` into `echo important-notes.txt done`.
+    writeFileSync(join(cwd.dir, 'important-notes.txt'), 'x');
+    s.input('tab', 'echo "i\tdone" | od -c | head -1');
+    const out = (await s.waitFor(isFinal('tab'))).text;
+    expect(out).toMatch(/i\s+\\t\s+d\s+o\s+n\s+e/);
+    expect(out).not.toContain('important');
+    expect(s.of('input_delivered').map((m) => m.turnId)).toEqual(['tab']);
+  });
+
   it('types hostile text literally (tmux key names, format strings, shell syntax inside quotes)', async () => {
     const payload = "C-c ; Enter #{pane_id} $(touch nope) `id` \\ -t %% ~";
     s.input('h', `printf '%s\\n' '${payload}'`);

@@ -9,7 +9,7 @@ describe('planTextInput', () => {
     ['', { method: 'none' }],
     ['hello', { method: 'type', text: 'hello' }],
     ['-leading; `x` $(y)', { method: 'type', text: '-leading; `x` $(y)' }],
-    ['tab\there', { method: 'type', text: 'tab\there' }],
+    ['tab\there', { method: 'paste', text: 'tab\there' }], // a typed tab would complete (issue 12)
     ['a\nb', { method: 'paste', text: 'a\nb' }],
     ['a\r\nb', { method: 'paste', text: 'a\nb' }],
     ['only CR\r', { method: 'paste', text: 'only CR\r' }],

@@ -14,7 +14,7 @@ export type TextInputPlan =
   | { method: 'paste'; text: string };
 
 /**
- * Single-line short text is typed (`send-keys -l`); text with a line break or longer than the limit is pasted
+ * Single-line short text is typed (`send-keys -l`); text with a line break or a tab, or longer than the limit, is pasted
  * (`load-buffer` + `paste-buffer -p`), so a multi-line message is one submission. CRLF is reduced to LF first:
  * tmux turns every LF of a paste into CR, as a terminal does, and CRLF would become two line ends.
  */
@@ -22,6 +22,8 @@ export function planTextInput(text: string, limits: { maxTypedBytes: number } = 
   if (text.length === 0) return { method: 'none' };
   const normalized = text.replace(/\r\n/g, '\n');
   const multiLine = /[\r\n]/.test(normalized);
-  if (!multiLine && Buffer.byteLength(normalized, 'utf8') <= limits.maxTypedBytes) return { method: 'type', text: normalized };
+  // A typed tab is a key (shell completion, a TUI's focus or autocomplete), never text: only a paste keeps it literal.
+  const hasTab = normalized.includes('\t');
+  if (!multiLine && !hasTab && Buffer.byteLength(normalized, 'utf8') <= limits.maxTypedBytes) return { method: 'type', text: normalized };
   return { method: 'paste', text: normalized };
 }
