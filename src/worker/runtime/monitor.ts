@@ -27,6 +27,11 @@ interface OpenTurn {
   text: string;
   /** Pane (with history) just before the text went in: transcript-less CLIs diff against it. */
   before?: string;
+  /**
+   * The delivery proved the CLI took it. Until then an idle screen is the screen *before* the Enter (a tick can land
+   * between typing and Enter after a quiet spell), so it must not close the turn with empty output.
+   */
+  confirmed: boolean;
 }
 
 export interface MonitorDeps {
@@ -113,7 +118,7 @@ export class Monitor {
 
   async noteSending(msg: QueuedMessage): Promise<void> {
     if (msg.raw) return;
-    const turn: OpenTurn = { turnId: msg.turnId, text: msg.text };
+    const turn: OpenTurn = { turnId: msg.turnId, text: msg.text, confirmed: false };
     if (!this.deps.adapter.transcript) {
       const cap = await this.deps.backend.capture({ historyLines: MONITOR_LIMITS.outputHistoryLines });
       if (cap.ok) turn.before = cap.value;
@@ -126,6 +131,7 @@ export class Monitor {
     if (i < 0) return;
     if (!delivered) this.openTurns.splice(i, 1);
     else {
+      this.openTurns[i]!.confirmed = true;
       this.lastOutputAt = Date.now();
       this.setStatus('working', this.lastScreen);
       this.schedule(STATUS_TIMING.captureEveryMs);
@@ -244,7 +250,7 @@ export class Monitor {
       previous: this.status,
       processGone: false,
     });
-    if (next === 'idle' && this.openTurns.length > 0) await this.closeTurnsFromScreen(look.look);
+    if (next === 'idle' && this.openTurns[0]?.confirmed) await this.closeTurnsFromScreen(look.look);
     this.setStatus(next, look.look.text);
   }
 
@@ -258,7 +264,7 @@ export class Monitor {
     }
     const cap = await this.deps.backend.capture({ historyLines: MONITOR_LIMITS.outputHistoryLines });
     const after = cap.ok ? cap.value : look.text;
-    while (this.openTurns.length) {
+    while (this.openTurns[0]?.confirmed) {
       const turn = this.openTurns.shift()!;
       const text = paneOutputSince(this.deps.adapter.id, turn.before ?? '', after, turn.text);
       this.deps.send({ type: 'final_output', turnId: turn.turnId, text: text.slice(0, IPC_LIMITS.text) });
