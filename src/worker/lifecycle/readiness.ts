@@ -13,6 +13,12 @@ export const READINESS_TIMING = {
   dialogGoneMs: 1_500,
   /** Answer attempts per dialog before it is reported as stuck and left to a person. */
   maxAnswerAttempts: 2,
+  /**
+   * The input prompt must stay on screen this long, with no dialog, before the gate opens. Measured: Gemini drew its
+   * prompt and then its trust dialog 0.27 s later on this machine (0.5–1 s in the issue-12 runs), Codex likewise;
+   * a first prompt sent in that window was lost or answered the dialog. 1.5 s covers the slowest seen with margin.
+   */
+  readySettleMs: 1_500,
 } as const;
 
 export type ReadinessTiming = { [K in keyof typeof READINESS_TIMING]: number };
@@ -33,6 +39,8 @@ export interface GateState {
   answer?: { index: number; by: 'default' | 'person'; sentAt: number; attempts: number };
   /** Why the gate ended (for missing/timeout). */
   reason?: string;
+  /** When the current unbroken run of ready screens began (the settle clock); cleared by any other screen. */
+  readySince?: number;
 }
 
 export type GateEvent =
@@ -99,10 +107,15 @@ export function gateStep(state: GateState, event: GateEvent, ctx: GateContext): 
   }
   const screen = event.screen;
   if (accounted.phase === 'starting') return { state: accounted, effects: [] };
+  if (screen.kind !== 'ready' && screen.kind !== 'limited') accounted.readySince = undefined;
   switch (screen.kind) {
     case 'ready':
-    case 'limited':
+    case 'limited': {
+      // A prompt is trusted only once it has held: a late dialog (trust, onboarding) can still replace it.
+      const since = accounted.readySince ?? event.at;
+      if (event.at - since < timing.readySettleMs) return { state: { ...accounted, readySince: since }, effects: [] };
       return to(accounted, 'ready', screen.kind === 'ready' ? 'the CLI shows its input prompt' : 'the CLI is up but usage-limited', clearSelection());
+    }
     case 'exited':
       return to(accounted, 'missing', 'the CLI exited during startup', clearSelection());
     case 'selection':
