@@ -153,6 +153,8 @@ export class Monitor {
     const ctx = { cwd: this.deps.cwd, home: this.deps.home, env: this.deps.env, nativeSessionId, startedAfterMs: launchedAt - 2_000 };
     const existing = await t.locate(ctx).catch(() => null);
     const offset = existing ? await stat(existing).then((s) => s.size, () => 0) : 0;
+    // Read from its end, the file's identity record is behind us: report what we know (Gemini writes it at start-up).
+    if (existing && nativeSessionId) this.reportIdentity(nativeSessionId, existing);
     this.follower = new TranscriptFollower({
       path: existing ?? (() => t.locate(ctx).catch(() => null)),
       offset,
@@ -163,13 +165,16 @@ export class Monitor {
     this.follower.start();
   }
 
+  private reportIdentity(id: string, path: string | undefined): void {
+    if (this.identitySent === id) return;
+    this.identitySent = id;
+    this.deps.onIdentity(id, path);
+  }
+
   private onTranscript(ev: TranscriptEvent): void {
     switch (ev.kind) {
       case 'identity':
-        if (this.identitySent !== ev.nativeSessionId) {
-          this.identitySent = ev.nativeSessionId;
-          this.deps.onIdentity(ev.nativeSessionId, this.follower?.path ?? undefined);
-        }
+        this.reportIdentity(ev.nativeSessionId, this.follower?.path ?? undefined);
         return;
       case 'user_turn':
         this.userTurns += 1;

@@ -122,9 +122,14 @@ export class SessionRuntime {
     if (busy !== this.state.cliBusy && (this.state.phase === 'running' || this.state.phase === 'sending')) this.dispatch({ type: 'cli_busy', busy });
   }
 
+  /** What the daemon was last told (a chosen id is reported at launch, its transcript path once found). */
+  private reportedIdentity: { id: string; path?: string } | null = null;
+
   private learnIdentity(id: string, transcriptPath?: string): void {
-    if (this.nativeSessionId === id && !transcriptPath) return;
     this.nativeSessionId = id;
+    const known = this.reportedIdentity;
+    if (known?.id === id && (!transcriptPath || known.path === transcriptPath)) return;
+    this.reportedIdentity = { id, path: transcriptPath ?? (known?.id === id ? known.path : undefined) };
     this.deps.send({ type: 'cli_identity', nativeSessionId: id, ...(transcriptPath ? { transcriptPath } : {}) });
   }
 
