@@ -5,6 +5,9 @@ export const KEY_TABLE = {
   esc: { label: 'Esc', tmux: 'Escape', bytes: '\x1b' },
   ctrl_c: { label: 'Ctrl+C', tmux: 'C-c', bytes: '\x03' },
   ctrl_d: { label: 'Ctrl+D', tmux: 'C-d', bytes: '\x04' },
+  /** Ctrl-K / Ctrl-U delete to the end / start of the input line (the worker clears a CLI's composer with them). */
+  ctrl_k: { label: 'Ctrl+K', tmux: 'C-k', bytes: '\x0b' },
+  ctrl_u: { label: 'Ctrl+U', tmux: 'C-u', bytes: '\x15' },
   tab: { label: 'Tab', tmux: 'Tab', bytes: '\t' },
   shift_tab: { label: 'Shift+Tab', tmux: 'BTab', bytes: '\x1b[Z' },
   enter: { label: 'Enter', tmux: 'Enter', bytes: '\r' },

@@ -20,6 +20,8 @@ export interface CliRigOptions {
   /** Extra CODEX_HOME/config.toml lines. */
   codexConfig?: string;
   slowDelayMs?: number;
+  /** Seed everything but the trust of the working folder (and make it a git repo, which is what makes Codex ask). */
+  untrusted?: boolean;
 }
 
 export interface CliRig {
@@ -76,7 +78,14 @@ export async function startCliRig(opts: CliRigOptions): Promise<CliRig> {
     ...(opts.name === 'gemini' ? { GOOGLE_GEMINI_BASE_URL: fake.url, GEMINI_API_KEY: 'fake-key' } : {}),
   };
   if (opts.seed) {
-    const seeded = await applySeedFiles(adapter.seedFiles({ cwd, home, codexHome, baseUrl: fake.url, env }));
+    let files = adapter.seedFiles({ cwd, home, codexHome, baseUrl: fake.url, env });
+    if (opts.untrusted) {
+      files = files
+        .filter((f) => !f.path.endsWith('trustedFolders.json'))
+        .map((f) => ({ ...f, content: f.content.replace(/\[projects\.[^\n]*\ntrust_level = "trusted"\n/, '').replace(/"hasTrustDialogAccepted": ?true/g, '"hasTrustDialogAccepted": false') }));
+      await new Promise<void>((resolve, reject) => execFile('git', ['init', '-q', cwd], (err) => (err ? reject(err) : resolve())));
+    }
+    const seeded = await applySeedFiles(files);
     if (!seeded.ok) throw new Error(seeded.message);
   }
   for (const [rel, content] of Object.entries(opts.homeFiles ?? {})) {

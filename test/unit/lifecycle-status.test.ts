@@ -20,6 +20,8 @@ describe('decideStatus', () => {
     { name: 'no transcript: ready right after output is still working', input: i({ hasTranscript: false, turnOpen: true, msSinceOutput: 200 }), status: 'working' },
     { name: 'no transcript: ready and silent closes the turn', input: i({ hasTranscript: false, turnOpen: true, msSinceOutput: STATUS_TIMING.quietMs }), status: 'idle' },
     { name: 'working → a brief ready redraw stays working', input: i({ previous: 'working', msSinceOutput: 100 }), status: 'working' },
+    { name: 'the transcript recorded the turn end: idle at once, output still fresh (issue 12)', input: i({ previous: 'working', msSinceOutput: 100, turnEndRecorded: true }), status: 'idle' },
+    { name: 'turn end recorded but a spinner is up again: working', input: i({ previous: 'working', msSinceOutput: 100, turnEndRecorded: true, screen: { kind: 'busy' } }), status: 'working' },
     { name: 'unknown screen keeps the previous status', input: i({ screen: { kind: 'unknown' }, previous: 'working' }), status: 'working' },
   ];
   it.each(cases)('$name', ({ input, status }) => expect(decideStatus(input)).toBe(status));

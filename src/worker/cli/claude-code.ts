@@ -6,6 +6,7 @@ import {
   PANE_DEAD, arrowsThenEnter, isRule, lastIndexMatching, recognizeDialog, screenLines, type DialogRule,
 } from './screen.js';
 import type { CliAdapter, KeyStep, LaunchContext, LaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
+import { LITERAL_TEXT } from './literal-text.js';
 
 /** The input line: `❯` + NO-BREAK SPACE at column 0 (history lines use a normal space). */
 const COMPOSER = /^❯\u00a0/;
@@ -125,6 +126,7 @@ export const claudeCodeAdapter: CliAdapter = {
   launch: claudeLaunch,
   // Paste then Enter ~300 ms later (notes: an Enter in the same burst can be swallowed); Claude queues typed-ahead text.
   submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: true, mayDropEnter: false },
+  literal: LITERAL_TEXT['claude-code'],
   nativeId: { kind: 'chosen', flag: '--session-id' },
   classify: classifyClaude,
   composerText: claudeComposerText,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { CodexTranscriptParser } from '../transcript/codex.js';
 import { PANE_DEAD, arrowsThenEnter, lastIndexMatching, recognizeDialog, screenLines, type DialogRule } from './screen.js';
 import type { CliAdapter, KeyStep, LaunchContext, LaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
+import { LITERAL_TEXT } from './literal-text.js';
 
 /** Composer and history prompts both start with `› ` (U+203A) at column 0; the composer is the last one. */
 const PROMPT_LINE = /^› /;
@@ -106,12 +107,17 @@ export function codexHomeOf(home: string, env: Record<string, string> = {}): str
 /** TOML basic string: JSON string escapes are valid TOML for the paths we write. */
 const tomlString = (s: string): string => JSON.stringify(s);
 
-export function codexSeedFiles(ctx: SeedContext): SeedFile[] {
+/** The folder's trust table, appended once to config.toml (a user's own settings are never rewritten). */
+export function codexTrustFiles(ctx: SeedContext): SeedFile[] {
   const dir = ctx.codexHome ?? codexHomeOf(ctx.home, ctx.env);
   const trust = `[projects.${tomlString(ctx.cwd)}]\ntrust_level = "trusted"\n`;
-  if (!ctx.baseUrl) {
-    return [{ path: join(dir, 'config.toml'), content: `\n${trust}`, mode: 'append-unless-present', marker: `[projects.${tomlString(ctx.cwd)}]` }];
-  }
+  return [{ path: join(dir, 'config.toml'), content: `\n${trust}`, mode: 'append-unless-present', marker: `[projects.${tomlString(ctx.cwd)}]` }];
+}
+
+export function codexSeedFiles(ctx: SeedContext): SeedFile[] {
+  const trust = `[projects.${tomlString(ctx.cwd)}]\ntrust_level = "trusted"\n`;
+  if (!ctx.baseUrl) return codexTrustFiles(ctx);
+  const dir = ctx.codexHome ?? codexHomeOf(ctx.home, ctx.env);
   const config = [
     'model = "fake-model"',
     'model_provider = "fake"',
@@ -174,12 +180,14 @@ export const codexAdapter: CliAdapter = {
   launch: codexLaunch,
   // Notes: Codex sometimes swallows the Enter (most often right after a tool turn): always verify and re-press once.
   submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, mayDropEnter: true },
+  literal: LITERAL_TEXT.codex,
   nativeId: { kind: 'discovered' },
   classify: classifyCodex,
   composerText: codexComposerText,
   choiceKeys: codexChoiceKeys,
   startupDefaults: CODEX_STARTUP_DEFAULTS,
   seedFiles: codexSeedFiles,
+  trustFiles: codexTrustFiles,
   transcript: { locate: locateCodexRollout, parser: () => new CodexTranscriptParser(), turnEnd: 'record' },
   resumeCommand: (id) => `codex resume ${id}`,
 };

@@ -2,6 +2,7 @@
 import type { CustomCli } from '../../shared/config.js';
 import { PANE_DEAD, stripAnsi } from './screen.js';
 import type { AdapterResult, CliAdapter, ScreenState } from './types.js';
+import { LITERAL_TEXT } from './literal-text.js';
 
 function compile(source: string, field: string): { ok: true; re: RegExp } | { ok: false; message: string } {
   try {
@@ -38,6 +39,7 @@ export function customAdapter(spec: CustomCli): AdapterResult {
     // Unknown program: paste, give it time before Enter, and let the input machine verify by screen. With no known
     // input box, a line break the program prints after Enter (a REPL's echo) is taken as proof it got the line.
     submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, mayDropEnter: true, newlineProvesEnter: true },
+    literal: LITERAL_TEXT.custom,
     nativeId: { kind: 'none' },
     classify: (screen) => classifyCustom(screen, ready.re, busy),
     composerText: () => null,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { GeminiTranscriptParser } from '../transcript/gemini.js';
 import { PANE_DEAD, arrowsThenEnter, isRule, lastIndexMatching, recognizeDialog, screenLines, unbox, type DialogRule } from './screen.js';
 import type { CliAdapter, KeyStep, LaunchContext, LaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
+import { LITERAL_TEXT } from './literal-text.js';
 
 /** The composer: ` > ` after the last full-width rule (history echoes ` > prompt` too, but never below a rule). */
 const PROMPT_LINE = /^\s?> /;
@@ -96,13 +97,17 @@ export function geminiLaunch(ctx: LaunchContext): LaunchSpec {
   };
 }
 
+export function geminiTrustFiles(ctx: SeedContext): SeedFile[] {
+  return [{ path: join(ctx.home, '.gemini', 'trustedFolders.json'), content: JSON.stringify({ [ctx.cwd]: 'TRUST_FOLDER' }, null, 2), mode: 'merge-json' }];
+}
+
 export function geminiSeedFiles(ctx: SeedContext): SeedFile[] {
   const dir = join(ctx.home, '.gemini');
   const settings: Record<string, unknown> = { ui: { hideBanner: true, hideTips: true } };
   if (ctx.env?.GEMINI_API_KEY) settings.security = { auth: { selectedType: 'gemini-api-key' } };
   return [
     { path: join(dir, 'settings.json'), content: JSON.stringify(settings, null, 2), mode: 'merge-json' },
-    { path: join(dir, 'trustedFolders.json'), content: JSON.stringify({ [ctx.cwd]: 'TRUST_FOLDER' }, null, 2), mode: 'merge-json' },
+    ...geminiTrustFiles(ctx),
   ];
 }
 
@@ -140,12 +145,14 @@ export const geminiAdapter: CliAdapter = {
   launch: geminiLaunch,
   // Notes: the first Enter right after startup is sometimes ignored: verify and re-press once.
   submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, mayDropEnter: true },
+  literal: LITERAL_TEXT.gemini,
   nativeId: { kind: 'chosen', flag: '--session-id' },
   classify: classifyGemini,
   composerText: geminiComposerText,
   choiceKeys: geminiChoiceKeys,
   startupDefaults: GEMINI_STARTUP_DEFAULTS,
   seedFiles: geminiSeedFiles,
+  trustFiles: geminiTrustFiles,
   transcript: { locate: locateGeminiChat, parser: () => new GeminiTranscriptParser(), turnEnd: 'screen-ready' },
   resumeCommand: (id) => `gemini --resume ${id}`,
 };

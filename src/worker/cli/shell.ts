@@ -1,6 +1,7 @@
 // A login shell as a "CLI": ready when the prompt is back; the final output is the pane lines after the command.
 import { PANE_DEAD, screenLines } from './screen.js';
 import type { CliAdapter, LaunchContext, LaunchSpec, ScreenState } from './types.js';
+import { LITERAL_TEXT } from './literal-text.js';
 
 /** The last line of a waiting shell ends with a prompt character and a space (bash `$`/`#`, zsh `%`, fish `>`). */
 const PROMPT_END = /[$#%>❯]\s?$/;
@@ -59,6 +60,7 @@ export const shellAdapter: CliAdapter = {
   // A shell reads typed-ahead input itself; a single line is typed, Enter follows almost at once.
   // A running command leaves `$ cmd` as the last line, which looks like unsent text: the newline after Enter is the proof.
   submit: { method: 'keys', enterDelayMs: 50, typeAheadWhileBusy: true, mayDropEnter: false, newlineProvesEnter: true },
+  literal: LITERAL_TEXT.shell,
   nativeId: { kind: 'none' },
   classify: classifyShell,
   composerText: shellComposerText,

@@ -2,6 +2,7 @@
 import type { KnownCliId } from '../../shared/config.js';
 import type { KeyName } from '../../shared/keys.js';
 import type { TranscriptParser } from '../transcript/types.js';
+import type { LiteralTextPolicy } from './literal-text.js';
 
 /** Every adapter id. `custom` is configured as an object (command + patterns) rather than a name. */
 export type CliId = KnownCliId | 'custom';
@@ -137,6 +138,8 @@ export interface CliAdapter {
   readonly displayName: string;
   launch(ctx: LaunchContext): LaunchSpec;
   readonly submit: SubmitStyle;
+  /** How a prompt is kept literal: leading characters that switch modes, and their escape (cli/literal-text.ts). */
+  readonly literal: LiteralTextPolicy;
   readonly nativeId: NativeIdStrategy;
   /** Pure: what the captured screen (plain `capture-pane -p` text; ANSI is tolerated and stripped) shows. */
   classify(screenText: string): ScreenState;
@@ -148,6 +151,12 @@ export interface CliAdapter {
   readonly startupDefaults: readonly StartupDefault[];
   /** Config files that skip onboarding (theme, trust, auth method). Empty when the CLI has none. */
   seedFiles(ctx: SeedContext): SeedFile[];
+  /**
+   * Only the working folder's trust, written by the worker before a launch when startup dialogs are answered
+   * automatically (the answer would be "trust" anyway): the CLI then never puts up its late trust dialog, and Gemini
+   * never exits to apply it. Absent when the CLI asks no trust question or its config is not safe to merge into.
+   */
+  trustFiles?(ctx: SeedContext): SeedFile[];
   /** null when the program keeps no transcript (shell, custom): final output then comes from the screen. */
   readonly transcript: TranscriptLocator | null;
   /** The command a person runs to resume this conversation by hand (shown on the "closed" card); null if none. */

@@ -6,12 +6,20 @@ export const DELIVERY_TIMING = {
   checkEveryMs: 150,
   /** Notes: Codex/Gemini sometimes drop the Enter; waiting ~2–4 s for the busy signature tells a drop from a slow start. */
   repressAfterMs: 2_500,
-  /** With a transcript, an emptied composer on a ready screen waits this long for the user-turn record first. */
-  transcriptGraceMs: 3_000,
-  /** After this long without evidence the message is reported as not delivered. */
+  /**
+   * With a transcript, one send waits this long for the user-turn record of *this* text. Claude, Codex and Gemini
+   * write it within a second of taking the Enter; 12 s leaves room for a loaded machine. There is no fallback to
+   * "the composer emptied": Claude empties it for a local command it swallowed too (issue 12).
+   */
+  transcriptProofMs: 12_000,
+  /** A busy CLI without the record (its own work, or ours unrecorded) is given this long in all before failing. */
+  transcriptGiveUpMs: 30_000,
+  /** Without a transcript: after this long without evidence the message is reported as not delivered. */
   giveUpMs: 10_000,
-  /** Enter is pressed again at most this many times (notes: a second Enter sends it; a third would be blind). */
+  /** Enter is pressed again at most this many times per send (notes: a second Enter sends it; a third would be blind). */
   maxEnterRetries: 1,
+  /** The text is sent at most this many times (the composer is cleared before the second). */
+  maxSends: 2,
 } as const;
 
 export type DeliveryTiming = { [K in keyof typeof DELIVERY_TIMING]: number };
@@ -21,15 +29,20 @@ export type DeliveryEvidence = 'transcript' | 'busy' | 'composer_cleared' | 'ech
 export interface DeliveryObservation {
   /** Since the (last) Enter. */
   sinceEnterMs: number;
-  /** Since the first Enter. */
+  /** Since the first Enter of the current send. */
   totalMs: number;
-  /** The transcript recorded a user turn after the text was sent. */
+  /** Since the first Enter of the first send. */
+  overallMs?: number;
+  /** The transcript recorded a user turn with this message's text after it was sent. */
   userTurnSeen: boolean;
   screen: ScreenState;
   /** adapter.composerText of the same capture. */
   composer: string | null;
   enterRetries: number;
+  /** The CLI keeps a transcript and this is a prompt (not a raw CLI command): only the transcript proves delivery. */
   hasTranscript: boolean;
+  /** How many times the text has been sent (1 for the first). */
+  sends?: number;
   /** The pane printed a newline after Enter and the adapter says that proves it (line-oriented programs). */
   newlineAfterEnter?: boolean;
 }
@@ -38,28 +51,52 @@ export type DeliveryVerdict =
   | { verdict: 'delivered'; evidence: DeliveryEvidence }
   | { verdict: 'press_enter_again' }
   | { verdict: 'wait' }
+  /** Clear the composer and send the text once more. */
+  | { verdict: 'resend'; reason: string }
+  /** Not delivered; the composer must be cleared so the text is never glued onto a later prompt. */
   | { verdict: 'failed'; reason: string };
+
+function textIsLeft(o: DeliveryObservation): boolean {
+  return o.composer !== null && o.composer !== '';
+}
+
+function shouldRepress(o: DeliveryObservation, timing: DeliveryTiming): boolean {
+  // Re-press only when the text visibly sits in the input box and no dialog could take the Enter instead.
+  return textIsLeft(o) && o.screen.kind !== 'selection' && o.enterRetries < timing.maxEnterRetries && o.sinceEnterMs >= timing.repressAfterMs;
+}
+
+function noProof(o: DeliveryObservation, what: string): string {
+  if (o.screen.kind === 'selection') return `a dialog is showing instead of the input box: "${o.screen.title}"`;
+  if (textIsLeft(o)) return `the text is still in the input box after ${o.enterRetries + 1} Enter presses`;
+  return what;
+}
+
+/** A CLI with a transcript: delivered only when the transcript records this text as a user turn. */
+function judgeByTranscript(o: DeliveryObservation, timing: DeliveryTiming): DeliveryVerdict {
+  if (shouldRepress(o, timing)) return { verdict: 'press_enter_again' };
+  const sends = o.sends ?? 1;
+  const overall = o.overallMs ?? o.totalMs;
+  if (overall >= timing.transcriptGiveUpMs) return { verdict: 'failed', reason: noProof(o, 'the CLI did not record the message in its transcript') };
+  if (o.totalMs < timing.transcriptProofMs) return { verdict: 'wait' };
+  // A busy CLI may be working on it and write the record late: sending again could run it twice.
+  if (o.screen.kind === 'busy') return { verdict: 'wait' };
+  const reason = noProof(o, 'the CLI took the Enter but did not record the message in its transcript');
+  if (sends < timing.maxSends && o.screen.kind === 'ready') return { verdict: 'resend', reason };
+  return { verdict: 'failed', reason };
+}
 
 export function judgeDelivery(o: DeliveryObservation, timing: DeliveryTiming = DELIVERY_TIMING): DeliveryVerdict {
   if (o.userTurnSeen) return { verdict: 'delivered', evidence: 'transcript' };
   if (o.screen.kind === 'exited') return { verdict: 'failed', reason: 'the CLI exited while the message was being sent' };
+  if (o.hasTranscript) return judgeByTranscript(o, timing);
   if (o.newlineAfterEnter) return { verdict: 'delivered', evidence: 'echo' };
-  const textLeft = o.composer !== null && o.composer !== '';
+  const textLeft = textIsLeft(o);
   // A permission prompt after Enter means the CLI took the message and is already working on it.
   if (o.screen.kind === 'selection' && o.screen.selectionKind === 'permission') return { verdict: 'delivered', evidence: 'busy' };
   if (o.screen.kind === 'busy' && !textLeft) return { verdict: 'delivered', evidence: 'busy' };
-  if (!textLeft && o.composer === '' && o.screen.kind === 'ready') {
-    // The box emptied and the CLI is back at its prompt (a very fast turn, or a shell command that finished).
-    if (!o.hasTranscript || o.totalMs >= timing.transcriptGraceMs) return { verdict: 'delivered', evidence: 'composer_cleared' };
-  }
-  if (o.totalMs >= timing.giveUpMs) {
-    if (o.screen.kind === 'selection') return { verdict: 'failed', reason: `a dialog is showing instead of the input box: "${o.screen.title}"` };
-    if (textLeft) return { verdict: 'failed', reason: `the text is still in the input box after ${o.enterRetries + 1} Enter presses` };
-    return { verdict: 'failed', reason: 'no evidence that the CLI received the message (no transcript record, no busy signal)' };
-  }
-  // Re-press only when the text visibly sits in the input box and no dialog could take the Enter instead.
-  if (textLeft && o.screen.kind !== 'selection' && o.enterRetries < timing.maxEnterRetries && o.sinceEnterMs >= timing.repressAfterMs) {
-    return { verdict: 'press_enter_again' };
-  }
+  // The box emptied and the CLI is back at its prompt (a very fast turn, or a shell command that finished).
+  if (o.composer === '' && o.screen.kind === 'ready') return { verdict: 'delivered', evidence: 'composer_cleared' };
+  if (o.totalMs >= timing.giveUpMs) return { verdict: 'failed', reason: noProof(o, 'no evidence that the CLI received the message (no transcript record, no busy signal)') };
+  if (shouldRepress(o, timing)) return { verdict: 'press_enter_again' };
   return { verdict: 'wait' };
 }

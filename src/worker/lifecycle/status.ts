@@ -27,6 +27,11 @@ export interface StatusInput {
   previous: SessionStatus;
   /** The process is known to be gone (liveness tracker). */
   processGone: boolean;
+  /**
+   * The transcript's turn-end record closed every turn sent so far. It is the authority: a ready screen is idle at
+   * once, without waiting out the output silence (a queued message waited up to 3 s for the idle tick, issue 12).
+   */
+  turnEndRecorded?: boolean;
 }
 
 export function decideStatus(i: StatusInput, timing: StatusTiming = STATUS_TIMING): SessionStatus {
@@ -42,6 +47,7 @@ export function decideStatus(i: StatusInput, timing: StatusTiming = STATUS_TIMIN
     case 'ready':
       if (i.hasTranscript && i.turnOpen && i.msSinceOutput < timing.transcriptGraceMs) return 'working';
       if (!i.hasTranscript && i.turnOpen && i.msSinceOutput < timing.quietMs) return 'working';
+      if (i.hasTranscript && !i.turnOpen && i.turnEndRecorded) return 'idle';
       if (i.previous === 'working' && i.msSinceOutput < timing.quietMs) return 'working';
       return 'idle';
     default:

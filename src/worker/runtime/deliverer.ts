@@ -1,13 +1,16 @@
-// Delivers one message: has-session probe, text, Enter after the adapter's delay, then proof from evidence.
+// Delivers one message: has-session probe, literal text, Enter after the adapter's delay, then proof from evidence;
+// a second send (composer cleared first) when the proof does not come, and a cleared composer after a failure.
 import type { Logger } from '../../shared/log.js';
+import type { KeyName } from '../../shared/keys.js';
 import type { SessionBackend } from '../backend/types.js';
+import { literalPrompt, transcriptShowsText } from '../cli/literal-text.js';
 import type { CliAdapter } from '../cli/types.js';
 import { DELIVERY_TIMING, judgeDelivery, type DeliveryEvidence, type DeliveryTiming } from '../lifecycle/delivery.js';
 import type { QueuedMessage } from '../lifecycle/input-machine.js';
 import { lookAt, sleep } from './pane.js';
 
 export type DeliveryResult =
-  | { result: 'delivered'; evidence: DeliveryEvidence; enterRetries: number }
+  | { result: 'delivered'; evidence: DeliveryEvidence; enterRetries: number; sends: number }
   | { result: 'failed'; reason: string }
   | { result: 'lost'; reason: string };
 
@@ -15,13 +18,45 @@ export interface DelivererDeps {
   backend: SessionBackend;
   adapter: CliAdapter;
   log: Logger;
-  /** Count of user turns the transcript has recorded so far (evidence when it grows). */
+  /** Count of user turns the transcript has recorded so far. */
   userTurnsSeen(): number;
+  /** The texts of the user turns recorded since the count was `from`. */
+  userTurnTextsSince(from: number): readonly string[];
   /** Reads the transcript now instead of waiting for the next poll. */
   pollTranscript(): Promise<void>;
   /** Called just before the text goes in (the shell adapter snapshots the pane for its final output). */
   beforeSend?(message: QueuedMessage): Promise<void>;
   timing?: Partial<DeliveryTiming>;
+}
+
+export const COMPOSER_CLEARING = {
+  /**
+   * Ctrl-K and Ctrl-U empty the current line wherever the cursor is, in Claude, Codex, Gemini and readline (Codex
+   * puts the cursor at the start of a refused /command, where Ctrl-U alone does nothing); Backspace then joins the
+   * line above (Gemini's Ctrl-U stops at the line start). Harmless on an empty composer, unlike Ctrl-C (which quits
+   * Codex and Gemini there) or Esc (which interrupts a turn).
+   */
+  keys: ['ctrl_k', 'ctrl_u', 'backspace'] as readonly KeyName[],
+  /** Rounds of (lines + 1) key groups, each followed by a look at the composer. */
+  rounds: 4,
+  /** Enough pairs for a composer the screen shows in full; CLIs fold long pastes into one placeholder line. */
+  maxPairsPerRound: 80,
+  settleMs: 200,
+} as const;
+
+/** Empties the composer (verified on screen). True when it is empty or no composer is showing. */
+export async function clearComposer(backend: SessionBackend, adapter: CliAdapter): Promise<boolean> {
+  for (let round = 0; round < COMPOSER_CLEARING.rounds; round++) {
+    const look = await lookAt(backend, adapter);
+    if (!look.ok) return false;
+    const text = look.look.composer;
+    if (text === null || text === '') return true;
+    const pairs = Math.min(COMPOSER_CLEARING.maxPairsPerRound, text.split('\n').length + 1);
+    for (let i = 0; i < pairs; i++) for (const k of COMPOSER_CLEARING.keys) await backend.sendKey(k);
+    await sleep(COMPOSER_CLEARING.settleMs);
+  }
+  const last = await lookAt(backend, adapter);
+  return last.ok && (last.look.composer === null || last.look.composer === '');
 }
 
 export async function deliver(deps: DelivererDeps, message: QueuedMessage): Promise<DeliveryResult> {
@@ -32,33 +67,56 @@ export async function deliver(deps: DelivererDeps, message: QueuedMessage): Prom
   if (probe.state === 'exists' && probe.paneDead) return { result: 'lost', reason: `the CLI exited (status ${probe.exitStatus ?? '?'})` };
   await deps.beforeSend?.(message);
   const turnsBefore = deps.userTurnsSeen();
-  // The adapter's submit method: `paste` sends even a short line as one bracketed paste (multi-line always is).
-  const typed = await deps.backend.sendText(message.text, { paste: deps.adapter.submit.method === 'paste' });
-  if (!typed.ok) return typed.code === 'missing' ? { result: 'lost', reason: typed.message } : { result: 'failed', reason: `typing failed: ${typed.message}` };
-  await sleep(deps.adapter.submit.enterDelayMs);
-  // Watch the output from the moment Enter goes in: a line-oriented program answers it with a newline.
+  // A prompt goes in literally (a leading `!` or `/` escaped per CLI); a CLI command (raw) as typed.
+  const text = message.raw ? message.text : literalPrompt(deps.adapter.literal, message.text);
+  const hasTranscript = deps.adapter.transcript !== null && !message.raw;
+  const recorded = (): boolean => deps.userTurnTextsSince(turnsBefore).some((r) => transcriptShowsText(r, message.text));
+
   let newlineAfterEnter = false;
   const watch = deps.adapter.submit.newlineProvesEnter
-    ? deps.backend.onOutput((text) => {
-        if (text.includes('\n')) newlineAfterEnter = true;
+    ? deps.backend.onOutput((out) => {
+        if (out.includes('\n')) newlineAfterEnter = true;
       })
     : null;
+  const firstAt = Date.now();
   try {
-    return await confirm();
+    for (let sends = 1; ; sends++) {
+      const typed = await typeIt();
+      if (typed) return typed;
+      const outcome = await confirm(sends);
+      if (outcome !== 'resend') return outcome;
+      deps.log.info({ turnId: message.turnId }, 'delivery: no transcript record of the message; clearing the input box and sending it once more');
+      if (!(await clearComposer(deps.backend, deps.adapter))) return await failed('the input box could not be cleared for a second try');
+    }
   } finally {
     watch?.dispose();
   }
 
-  async function confirm(): Promise<DeliveryResult> {
-    const firstEnterAt = Date.now();
-    let lastEnterAt = firstEnterAt;
+  async function typeIt(): Promise<DeliveryResult | null> {
+    // The adapter's submit method: `paste` sends even a short line as one bracketed paste (multi-line always is).
+    const typed = await deps.backend.sendText(text, { paste: deps.adapter.submit.method === 'paste' });
+    if (!typed.ok) return typed.code === 'missing' ? { result: 'lost', reason: typed.message } : await failed(`typing failed: ${typed.message}`);
+    await sleep(deps.adapter.submit.enterDelayMs);
+    newlineAfterEnter = false;
+    return null;
+  }
+
+  /** Not delivered: the text must not stay in the composer to be sent with a later prompt. */
+  async function failed(reason: string): Promise<DeliveryResult> {
+    const cleared = await clearComposer(deps.backend, deps.adapter).catch(() => false);
+    if (!cleared) deps.log.warn({ turnId: message.turnId }, 'delivery failed and the input box could not be cleared');
+    return { result: 'failed', reason };
+  }
+
+  async function confirm(sends: number): Promise<DeliveryResult | 'resend'> {
+    const sendAt = Date.now();
+    let lastEnterAt = sendAt;
     let enterRetries = 0;
     const enter = await deps.backend.sendKey('enter');
-    if (!enter.ok) return { result: 'failed', reason: `Enter failed: ${enter.message}` };
-    const hasTranscript = deps.adapter.transcript !== null && !message.raw;
+    if (!enter.ok) return failed(`Enter failed: ${enter.message}`);
     for (;;) {
       await sleep(timing.checkEveryMs);
-      if (hasTranscript) await deps.pollTranscript();
+      if (deps.adapter.transcript) await deps.pollTranscript();
       const look = await lookAt(deps.backend, deps.adapter);
       if (!look.ok) {
         if (look.code === 'missing') return { result: 'lost', reason: look.message };
@@ -67,24 +125,28 @@ export async function deliver(deps: DelivererDeps, message: QueuedMessage): Prom
       const now = Date.now();
       const verdict = judgeDelivery({
         sinceEnterMs: now - lastEnterAt,
-        totalMs: now - firstEnterAt,
-        userTurnSeen: deps.userTurnsSeen() > turnsBefore,
+        totalMs: now - sendAt,
+        overallMs: now - firstAt,
+        userTurnSeen: hasTranscript && recorded(),
         screen: look.look.screen,
         composer: look.look.composer,
         enterRetries,
         hasTranscript,
+        sends,
         newlineAfterEnter,
       }, timing);
       switch (verdict.verdict) {
         case 'delivered':
-          return { result: 'delivered', evidence: verdict.evidence, enterRetries };
+          return { result: 'delivered', evidence: verdict.evidence, enterRetries, sends };
         case 'failed':
-          return { result: 'failed', reason: verdict.reason };
+          return failed(verdict.reason);
+        case 'resend':
+          return 'resend';
         case 'press_enter_again': {
           enterRetries += 1;
           deps.log.info({ turnId: message.turnId }, 'delivery: text still in the input box; pressing Enter again');
           const again = await deps.backend.sendKey('enter');
-          if (!again.ok) return { result: 'failed', reason: `Enter failed: ${again.message}` };
+          if (!again.ok) return failed(`Enter failed: ${again.message}`);
           lastEnterAt = Date.now();
           break;
         }

@@ -19,6 +19,8 @@ export const MONITOR_LIMITS = {
   outputHistoryLines: 2_000,
   /** Lines of the last screen sent with `cli_exit`. */
   exitTailLines: 40,
+  /** User-turn texts kept for delivery proof: one delivery is in flight at a time, so a few are plenty. */
+  userTurnTextsKept: 16,
 } as const;
 
 
@@ -55,6 +57,10 @@ export class Monitor {
   private lastScreen = '';
   private readonly openTurns: OpenTurn[] = [];
   private userTurns = 0;
+  /** The transcript closed every turn sent so far (cleared when the next message goes in). */
+  private turnEndRecorded = false;
+  /** The latest user-turn texts from the transcript (delivery matches its message against them). */
+  private readonly userTurnTexts: string[] = [];
   private follower: TranscriptFollower | null = null;
   private prompt: PromptState = {};
   private liveness = new LivenessTracker();
@@ -82,6 +88,12 @@ export class Monitor {
 
   get userTurnsSeen(): number {
     return this.userTurns;
+  }
+
+  /** Texts of the user turns recorded after the count was `from` (only the latest few are kept). */
+  userTurnTextsSince(from: number): readonly string[] {
+    const kept = this.userTurnTexts.length;
+    return this.userTurnTexts.slice(Math.max(0, kept - (this.userTurns - from)));
   }
 
   get screenText(): string {
@@ -119,6 +131,7 @@ export class Monitor {
   async noteSending(msg: QueuedMessage): Promise<void> {
     if (msg.raw) return;
     const turn: OpenTurn = { turnId: msg.turnId, text: msg.text, confirmed: false };
+    this.turnEndRecorded = false;
     if (!this.deps.adapter.transcript) {
       const cap = await this.deps.backend.capture({ historyLines: MONITOR_LIMITS.outputHistoryLines });
       if (cap.ok) turn.before = cap.value;
@@ -178,9 +191,12 @@ export class Monitor {
         return;
       case 'user_turn':
         this.userTurns += 1;
+        this.userTurnTexts.push(ev.text);
+        if (this.userTurnTexts.length > MONITOR_LIMITS.userTurnTextsKept) this.userTurnTexts.shift();
         return;
       case 'turn_end': {
         const turn = this.openTurns.shift();
+        this.turnEndRecorded = this.openTurns.length === 0;
         this.deps.send({ type: 'final_output', ...(turn ? { turnId: turn.turnId } : {}), text: ev.finalText.slice(0, IPC_LIMITS.text) });
         this.schedule(0);
         return;
@@ -254,6 +270,7 @@ export class Monitor {
       hasTranscript: this.deps.adapter.transcript !== null,
       previous: this.status,
       processGone: false,
+      turnEndRecorded: this.turnEndRecorded,
     });
     if (next === 'idle' && this.openTurns[0]?.confirmed) await this.closeTurnsFromScreen(look.look);
     this.setStatus(next, look.look.text);

@@ -7,6 +7,7 @@ import type { SessionBackend } from '../backend/types.js';
 import type { CliAdapter } from '../cli/types.js';
 import { initialInput, inputStep, type InputEffect, type InputEvent, type InputState, type QueuedMessage } from '../lifecycle/input-machine.js';
 import { isBusyStatus } from '../lifecycle/status.js';
+import { applySeedFiles } from '../cli/seed.js';
 import { deliver } from './deliverer.js';
 import { GateRunner } from './gate-runner.js';
 import { Monitor } from './monitor.js';
@@ -159,7 +160,7 @@ export class SessionRuntime {
           this.dispatch({ type: 'session_checked', session: p.state === 'exists' ? (p.paneDead ? 'dead' : 'alive') : 'missing' }));
         return;
       case 'prepare_session':
-        this.prepare(e.mode);
+        void this.trustFolder().then(() => this.prepare(e.mode));
         return;
       case 'start_tmux':
       case 'attach_tmux':
@@ -177,6 +178,19 @@ export class SessionRuntime {
   private pendingLaunch: { argv: string[]; env: Record<string, string> } | null = null;
   /** How the pending launch starts the CLI, told to the daemon once the pane exists (its card says so). */
   private pendingStart: { how: 'new' | 'resumed'; freshReason?: string } = { how: 'new' };
+
+  /**
+   * With startup dialogs answered automatically, the folder's trust is written before launch where the adapter can
+   * (its answer would be "trust"): no late trust dialog races the first prompt, and Gemini does not exit to apply it.
+   * A failure only means the dialog comes and the gate answers it.
+   */
+  private async trustFolder(): Promise<void> {
+    const a = this.deps.adapter;
+    if (!a.trustFiles || this.deps.init.startupDialogs === 'ask') return;
+    const files = a.trustFiles({ cwd: this.deps.init.cwd, home: this.home, env: this.env });
+    const r = await applySeedFiles(files);
+    if (!r.ok) this.deps.log.warn({ err: r.message }, 'could not record the folder as trusted; the CLI will ask and the gate answers');
+  }
 
   private prepare(mode: 'new' | 'resume'): void {
     const a = this.deps.adapter;
@@ -240,6 +254,7 @@ export class SessionRuntime {
       adapter: this.deps.adapter,
       log: this.deps.log,
       userTurnsSeen: () => this.monitor.userTurnsSeen,
+      userTurnTextsSince: (from) => this.monitor.userTurnTextsSince(from),
       pollTranscript: () => this.monitor.pollTranscript(),
       beforeSend: (m) => this.monitor.noteSending(m),
     }, message);
@@ -255,5 +270,8 @@ export class SessionRuntime {
       if (res.result === 'lost') await this.monitor.reportLost(res.reason);
     }
     this.dispatch({ type: 'send_done', turnId: message.turnId, result: res.result, reason: res.result === 'delivered' ? undefined : res.reason });
+    // A turn that already ended while its delivery was being proven leaves the CLI idle: the next message goes now,
+    // not at the next status tick (send_done assumed the CLI busy with the message).
+    if (res.result === 'delivered') this.onStatus(this.monitor.status);
   }
 }
