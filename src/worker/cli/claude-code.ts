@@ -124,8 +124,10 @@ export const claudeCodeAdapter: CliAdapter = {
   id: 'claude-code',
   displayName: 'Claude Code',
   launch: claudeLaunch,
-  // Paste then Enter ~300 ms later (notes: an Enter in the same burst can be swallowed); Claude queues typed-ahead text.
-  submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: true, mayDropEnter: false },
+  // Paste then Enter ~300 ms later (notes: an Enter in the same burst can be swallowed). Claude would queue text typed
+  // while busy, but records it in the transcript only when it runs: delivery could not be proven in time, so the
+  // worker queues instead and sends when the turn ends.
+  submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, mayDropEnter: false },
   literal: LITERAL_TEXT['claude-code'],
   nativeId: { kind: 'chosen', flag: '--session-id' },
   classify: classifyClaude,
