@@ -60,7 +60,7 @@ export const ConfigSchema = z.strictObject({
     .prefault({}),
   tmux: z
     .strictObject({
-      socket: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'a tmux -L socket name: letters, digits, "_", "." or "-"').nullable().default(null).describe('tmux -L socket name; null = your default tmux server'),
+      socket: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'a tmux -L socket name: letters, digits, "_", "." or "-"').nullable().default(null).describe('tmux -L socket name; null = lmx-<short hash of LARKMUX_HOME>, so each home has its own tmux server and never sees or prunes another home\'s sessions (`larkmux status` prints it)'),
     })
     .prefault({}),
   bots: z.array(BotConfigSchema).default([]),

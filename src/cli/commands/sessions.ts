@@ -3,6 +3,7 @@ import { controlCall } from '../../shared/control-client.js';
 import { readConfigFile } from '../../shared/config-file.js';
 import type { SessionSummary } from '../../shared/control-protocol.js';
 import { classifyTmuxSessions, killTmuxSessions, listTmuxSessions, ownedTmuxNamesOnDisk } from '../../daemon/orphans.js';
+import { tmuxSocketName } from '../../shared/tmux-socket.js';
 import { EXIT, type CliCommand, type CliContext } from '../types.js';
 
 function ago(ms: number): string {
@@ -59,13 +60,14 @@ async function prune({ paths, env, out, err }: CliContext): Promise<number> {
       err('a session store could not be read, so nothing was pruned (larkmux doctor shows which)');
       return EXIT.failure;
     }
-    const listed = await listTmuxSessions(cfg.config.tmux.socket);
+    const socket = tmuxSocketName(cfg.config.tmux.socket, paths.home);
+    const listed = await listTmuxSessions(socket);
     if (!listed.ok) {
       err(listed.message);
       return EXIT.failure;
     }
     const report = classifyTmuxSessions(listed.names, owned.names);
-    removed = await killTmuxSessions(cfg.config.tmux.socket, [...report.orphans, ...report.diag]);
+    removed = await killTmuxSessions(socket, [...report.orphans, ...report.diag]);
   } else {
     err(viaDaemon.message);
     return EXIT.failure;

@@ -1,6 +1,7 @@
 // Doctor lines about sessions: orphaned tmux sessions, kept diagnostic panes, damaged stores moved aside.
 import { controlCall } from '../../shared/control-client.js';
 import { classifyTmuxSessions, damagedStoreFiles, listTmuxSessions, ownedTmuxNamesOnDisk, type OrphanReport } from '../../daemon/orphans.js';
+import { tmuxAttachHint, tmuxSocketName } from '../../shared/tmux-socket.js';
 import type { DoctorCheck, DoctorLine } from './types.js';
 
 export const sessionsCheck: DoctorCheck = async ({ paths, config }) => {
@@ -12,13 +13,13 @@ export const sessionsCheck: DoctorCheck = async ({ paths, config }) => {
   const viaDaemon = await controlCall(paths.controlSocket, { cmd: 'orphans' }, 5000);
   if (viaDaemon.ok) report = viaDaemon.data as OrphanReport;
   else if (config) {
-    const listed = await listTmuxSessions(config.tmux.socket);
+    const listed = await listTmuxSessions(tmuxSocketName(config.tmux.socket, paths.home));
     const owned = ownedTmuxNamesOnDisk(paths.home);
     if (listed.ok && owned.complete) report = classifyTmuxSessions(listed.names, owned.names);
   }
   if (report) {
     if (report.orphans.length) lines.push({ level: 'WARN', label: 'tmux orphans', detail: `no session owns ${report.orphans.join(', ')}`, fix: 'larkmux sessions prune' });
-    if (report.diag.length) lines.push({ level: 'WARN', label: 'tmux diagnostics', detail: `failed launches kept for inspection: ${report.diag.join(', ')}`, fix: 'look with `tmux attach -t <name>`, then larkmux sessions prune' });
+    if (report.diag.length) lines.push({ level: 'WARN', label: 'tmux diagnostics', detail: `failed launches kept for inspection: ${report.diag.join(', ')}`, fix: `look with \`${tmuxAttachHint(tmuxSocketName(config?.tmux.socket, paths.home))}\`, then larkmux sessions prune` });
     if (!report.orphans.length && !report.diag.length) lines.push({ level: 'OK', label: 'tmux sessions', detail: 'no orphaned larkmux sessions' });
   }
   if (!lines.some((l) => l.label === 'store')) lines.push({ level: 'OK', label: 'stores', detail: 'no damaged store files' });
