@@ -13,7 +13,8 @@ export const start: CliCommand = {
     if (!cfg.ok) {
       err(`${paths.config} is invalid:`);
       for (const e of cfg.errors) err(`  - ${e}`);
-      return EXIT.failure;
+      // In the foreground this is the daemon's own exit (systemd's RestartPreventExitStatus=78 stops the restart loop).
+      return flags.foreground ? EXIT.badConfig : EXIT.failure;
     }
     if (flags.foreground) {
       const { runDaemon } = await import('../../daemon/main.js');
