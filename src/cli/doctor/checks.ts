@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
+import { CLI_INSTALL, cliInstallFor } from '../../shared/cli-install.js';
 import { readConfigFile } from '../../shared/config-file.js';
 import type { DoctorCheck, DoctorLine } from './types.js';
 import { sessionsCheck } from './sessions-check.js';
@@ -52,12 +53,8 @@ const configCheck: DoctorCheck = ({ paths, env }) => {
   return [{ level: 'OK', label: 'config', detail: `valid, ${res.config.bots.length} bot(s): ${res.config.bots.map((b) => b.name).join(', ')}` }];
 };
 
-/** Program names of the known CLIs and how to install each. */
-export const CLI_PROGRAMS = [
-  { id: 'claude-code', program: 'claude', install: 'npm install -g @anthropic-ai/claude-code' },
-  { id: 'codex', program: 'codex', install: 'npm install -g @openai/codex' },
-  { id: 'gemini', program: 'gemini', install: 'npm install -g @google/gemini-cli' },
-] as const;
+/** The coding CLIs doctor checks: every adapter with a program to install (the shell comes with the system). */
+export const CLI_PROGRAMS = (['claude-code', 'codex', 'gemini'] as const).map((id) => ({ id, ...CLI_INSTALL[id] }));
 
 const cliCheck: DoctorCheck = ({ env, config }) => {
   const used = new Set((config?.bots ?? []).map((b) => (typeof b.cli === 'string' ? b.cli : 'custom')));
@@ -65,7 +62,12 @@ const cliCheck: DoctorCheck = ({ env, config }) => {
     const path = which(program, env);
     if (path) return { level: 'OK', label: `cli ${id}`, detail: path };
     return { level: used.has(id) ? 'FAIL' : 'WARN', label: `cli ${id}`, detail: `${program} not found on PATH${used.has(id) ? ' (a bot uses it)' : ''}`, fix: install };
-  });
+  }).concat((config?.bots ?? []).flatMap((b): DoctorLine[] => {
+    if (typeof b.cli !== 'object') return [];
+    const { program, install } = cliInstallFor(b.cli);
+    const path = which(program, env) ?? (program.includes('/') && existsSync(program) ? program : null);
+    return [path ? { level: 'OK', label: `cli ${b.name}`, detail: path } : { level: 'FAIL', label: `cli ${b.name}`, detail: `${program} not found on PATH (bot ${b.name} runs it)`, fix: install }];
+  }));
 };
 
 const homeCheck: DoctorCheck = ({ paths }) => {

@@ -3,4 +3,7 @@ import type { en } from './en.js';
 
 export const zhCN: Record<keyof typeof en, string> = {
   'common.larkmux': 'larkmux',
+
+  // newcomer: first-run problems told in the chat with their fix
+  'newcomer.cliMissing': '服务器上没有安装 **{program}**，会话无法启动。请在服务器上运行 `{install}` 安装，然后重新发送消息。',
 };

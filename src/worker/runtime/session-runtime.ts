@@ -1,6 +1,8 @@
 // SessionRuntime: the thin shell around the input state machine — executes its effects with the backend, gate and monitor.
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
 import type { Logger } from '../../shared/log.js';
 import type { DaemonToWorker, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
 import type { SessionBackend } from '../backend/types.js';
@@ -188,6 +190,13 @@ export class SessionRuntime {
     const spec = a.launch({ cwd: this.deps.init.cwd, home: this.home, mode: launchMode, nativeSessionId: this.nativeSessionId, botEnv: this.env });
     const [program, ...args] = spec.argv;
     if (program !== undefined) spec.argv = [resolveProgram(program, spec.env.PATH ?? this.env.PATH ?? process.env.PATH), ...args];
+    const resolved = spec.argv[0];
+    if (resolved !== undefined && (!resolved.includes('/') || (isAbsolute(resolved) && !existsSync(resolved)))) {
+      // Not on PATH: launching would only show tmux's "Pane is dead (status 1)"; the daemon turns this code into the install command.
+      this.deps.log.warn({ program: resolved }, 'CLI program not found on PATH');
+      this.dispatch({ type: 'session_prepared', ok: false, code: 'cli_missing', reason: `${resolved} is not installed (not found on PATH)` });
+      return;
+    }
     this.pendingLaunch = spec;
     this.deps.log.info({ mode: launchMode, program: spec.argv[0], nativeSessionId: this.nativeSessionId }, 'launch prepared');
     if (launchMode === 'new' && a.nativeId.kind === 'chosen' && this.nativeSessionId) this.learnIdentity(this.nativeSessionId);
