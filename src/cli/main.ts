@@ -1,4 +1,5 @@
 // The `larkmux` command: looks the subcommand up in the table, parses its flags, runs it, exits with its code.
+import { larkmuxCommand } from '../shared/larkmux-command.js';
 import { larkmuxPaths, resolveHome } from '../shared/paths.js';
 import { LARKMUX_VERSION } from '../shared/version.js';
 import { parseArgs } from './args.js';
@@ -58,7 +59,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return EXIT.usage;
   }
   const paths = larkmuxPaths(resolveHome(env));
-  return cmd.run({ args: parsed.args, flags: parsed.flags, paths, env, out, err });
+  return cmd.run({ args: parsed.args, flags: parsed.flags, paths, env, cmd: larkmuxCommand(env), out, err });
 }
 
 main(process.argv.slice(2)).then(

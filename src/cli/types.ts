@@ -14,6 +14,8 @@ export interface CliContext {
   flags: Record<string, string | boolean>;
   paths: LarkmuxPaths;
   env: NodeJS.ProcessEnv;
+  /** How this user runs larkmux (`larkmux` or `npx larkmux`): every message naming a command uses it. */
+  cmd: string;
   out: (line: string) => void;
   err: (line: string) => void;
 }

@@ -123,6 +123,7 @@ export class BotRuntime {
       appId: this.bot.appId,
       state: this.conn.state,
       ...(detail ? { detail } : {}),
+      ...(pairing ? { pairingCode: pairing } : {}),
       liveWorkers,
       liveClis: mine.filter((s) => s.lifecycle === 'live' || s.lifecycle === 'detached').length,
       maxLiveWorkers: this.bot.maxLiveWorkers,

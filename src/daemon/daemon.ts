@@ -5,6 +5,7 @@ import { IPC_PROTOCOL_VERSION, type BackendKind } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
 import type { LarkmuxPaths } from '../shared/paths.js';
 import { LARKMUX_VERSION } from '../shared/version.js';
+import { larkmuxCommand } from '../shared/larkmux-command.js';
 import { tmuxSocketName } from '../shared/tmux-socket.js';
 import { which } from '../shared/which.js';
 import { BotRuntime } from './bot-runtime.js';
@@ -172,9 +173,9 @@ export class Daemon {
 }
 
 /** What a user should do next when the daemon has nothing to serve yet. */
-export function nextStepNotice(config: Config, configExists: boolean, configPath: string): string | undefined {
+export function nextStepNotice(config: Config, configExists: boolean, configPath: string, cmd: string = larkmuxCommand()): string | undefined {
   if (config.bots.length > 0) return undefined;
   return configExists
-    ? `no bot is configured in ${configPath}: add one under "bots" (see docs/configuration.md) or run \`larkmux setup\`, then \`larkmux restart\``
-    : `no config yet: run \`larkmux setup\` to connect a Feishu/Lark bot (it writes ${configPath}), then \`larkmux restart\``;
+    ? `no bot is configured in ${configPath}: add one under "bots" (see docs/configuration.md) or run \`${cmd} setup\`, then \`${cmd} restart\``
+    : `no config yet: run \`${cmd} setup\` to connect a Feishu/Lark bot (it writes ${configPath}), then \`${cmd} restart\``;
 }

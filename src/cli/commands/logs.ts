@@ -12,14 +12,14 @@ export const logs: CliCommand = {
     { name: 'follow', short: 'f', description: 'Keep printing new lines' },
     { name: 'lines', short: 'n', value: 'N', description: `How many lines to show (default ${LOG_TAIL.defaultLines})` },
   ],
-  async run({ flags, paths, out, err }) {
+  async run({ flags, paths, cmd, out, err }) {
     const n = flags.lines === undefined ? LOG_TAIL.defaultLines : Number(flags.lines);
     if (!Number.isInteger(n) || n < 0) {
       err('--lines needs a whole number');
       return EXIT.usage;
     }
     if (!existsSync(paths.logFile)) {
-      out(`no log yet at ${paths.logFile} (start the daemon with: larkmux start)`);
+      out(`no log yet at ${paths.logFile} (start the daemon with: ${cmd} start)`);
       return flags.follow ? EXIT.failure : EXIT.ok;
     }
     const text = await readFile(paths.logFile, 'utf8');

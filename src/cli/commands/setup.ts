@@ -57,7 +57,7 @@ export const setup: CliCommand = {
 };
 
 export async function runSetup(ctx: CliContext, io: { input?: NodeJS.ReadStream | NodeJS.ReadableStream; output?: NodeJS.WritableStream } = {}): Promise<number> {
-  const { flags, paths, env, out, err } = ctx;
+  const { flags, paths, env, cmd, out, err } = ctx;
   const existing = readRawConfig(paths.config);
   if (!existing.ok) {
     err(`larkmux setup: ${existing.message}`);
@@ -115,11 +115,11 @@ export async function runSetup(ctx: CliContext, io: { input?: NodeJS.ReadStream 
     const parsed = parseConfig(merged.raw, { ...env, ...(a.secret.fromEnv ? { [a.secret.fromEnv]: a.secret.value } : {}) });
     const configured = parsed.ok ? parsed.config.bots.find((b) => b.appId === a.appId) : undefined;
     if (configured && configured.allowedUsers.length === 0 && configured.allowedChats.length === 0) {
-      out('Nobody is allowed to talk to this bot yet: at start larkmux prints a one-time pairing code (larkmux status / logs);');
+      out(`Nobody is allowed to talk to this bot yet: \`${cmd} start\` prints a one-time pairing code (also in \`${cmd} status\`);`);
       out('send it to the bot in a direct chat to become its owner.');
     }
     const state = await daemonState(paths);
-    out(state.running ? 'larkmux is running: `larkmux restart` to load the new config.' : 'Start it with `larkmux start`.');
+    out(state.running ? `larkmux is running: \`${cmd} restart\` to load the new config.` : `Start it with \`${cmd} start\`.`);
     return EXIT.ok;
   } finally {
     prompter?.dispose();

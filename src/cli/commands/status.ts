@@ -16,11 +16,11 @@ export const status: CliCommand = {
   name: 'status',
   summary: 'Show the daemon, its bots and sessions',
   flags: [{ name: 'json', description: 'Print machine-readable JSON' }],
-  async run({ flags, paths, env, out }) {
+  async run({ flags, paths, env, cmd, out }) {
     const state = await daemonState(paths);
     if (!state.running) {
       if (flags.json) out(JSON.stringify({ running: false, home: paths.home }));
-      else out(`larkmux is not running${state.stalePid ? ` (stale pid file for ${state.stalePid})` : ''}. Start it with: larkmux start`);
+      else out(`larkmux is not running${state.stalePid ? ` (stale pid file for ${state.stalePid})` : ''}. Start it with: ${cmd} start`);
       return EXIT.notRunning;
     }
     const st = state.status;

@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { CLI_INSTALL, cliInstallFor } from '../../shared/cli-install.js';
+import { larkmuxCommand } from '../../shared/larkmux-command.js';
 import { readConfigFile } from '../../shared/config-file.js';
 import type { DoctorCheck, DoctorLine } from './types.js';
 import { sessionsCheck } from './sessions-check.js';
@@ -48,8 +49,8 @@ const tmuxCheck: DoctorCheck = async ({ env }) => {
 const configCheck: DoctorCheck = ({ paths, env }) => {
   const res = readConfigFile(paths.config, env);
   if (!res.ok) return res.errors.map((e) => ({ level: 'FAIL' as const, label: 'config', detail: e, fix: `edit ${paths.config}` }));
-  if (!res.exists) return [{ level: 'WARN', label: 'config', detail: `no ${paths.config} yet`, fix: 'run `larkmux setup` to connect a bot' }];
-  if (res.config.bots.length === 0) return [{ level: 'WARN', label: 'config', detail: 'valid, but no bot is configured', fix: 'add a bot (larkmux setup)' }];
+  if (!res.exists) return [{ level: 'WARN', label: 'config', detail: `no ${paths.config} yet`, fix: `run \`${larkmuxCommand(env)} setup\` to connect a bot` }];
+  if (res.config.bots.length === 0) return [{ level: 'WARN', label: 'config', detail: 'valid, but no bot is configured', fix: `add a bot (${larkmuxCommand(env)} setup)` }];
   return [{ level: 'OK', label: 'config', detail: `valid, ${res.config.bots.length} bot(s): ${res.config.bots.map((b) => b.name).join(', ')}` }];
 };
 
