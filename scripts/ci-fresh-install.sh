@@ -24,8 +24,9 @@ step() { # step <name> <command…>: runs it with output to a file; on failure p
 
 git clone -q --no-hardlinks "$src" "$tmp/larkmux"
 cd "$tmp/larkmux"
-# Port 9 on loopback is closed: any attempt to download Node headers fails at once instead of going to the internet.
-step npm-ci env -u npm_config_nodedir npm_config_disturl=http://127.0.0.1:9/ npm ci --no-audit --no-fund
+# Port 9 on loopback is closed: any attempt to download Node headers fails at once instead of going to the internet;
+# an empty devdir hides headers a previous build left in ~/.cache/node-gyp (measured: with them, the old node-pty built).
+step npm-ci env -u npm_config_nodedir npm_config_disturl=http://127.0.0.1:9/ npm_config_devdir="$tmp/node-gyp" npm ci --no-audit --no-fund
 step start env LARKMUX_HOME="$home" npx --no-install larkmux start
 cat "$tmp/start.log"
 step doctor env LARKMUX_HOME="$home" npx --no-install larkmux doctor

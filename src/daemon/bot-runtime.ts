@@ -272,7 +272,12 @@ export class BotRuntime {
     });
     live = new LiveSession(session, cards, this.opts.im, {
       update: (patch) => this.sessions.update(session.id, patch),
-      describeError: (code) => (code === 'cli_missing' ? t(botLocale(this.opts.bot), 'newcomer.cliMissing', { ...cliInstallFor(session.cli) }) : undefined),
+      describeError: (code) => {
+        const locale = botLocale(this.opts.bot);
+        if (code === 'cli_missing') return t(locale, 'newcomer.cliMissing', { ...cliInstallFor(session.cli) });
+        if (code === 'cwd_missing') return t(locale, 'newcomer.cwdMissing', { path: session.cwd });
+        return undefined;
+      },
     }, this.log.child({ session: session.id.slice(0, 8) }));
     this.live.set(session.id, live);
     return live;

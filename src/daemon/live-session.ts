@@ -126,7 +126,7 @@ export class LiveSession {
         return;
       case 'error':
         this.log.warn({ code: msg.code, message: msg.message }, 'worker reported an error');
-        if (msg.code === 'cli_missing') {
+        if (msg.code === 'cli_missing' || msg.code === 'cwd_missing') {
           // Nothing was launched: a red card with the install command, never a blue "Starting" that waits forever.
           this.status = 'failed';
           this.hooks.update({ status: 'failed' });

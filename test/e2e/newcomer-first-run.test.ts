@@ -1,5 +1,8 @@
 // Issue 15 items 5 and 6, as a newcomer meets them through a (fake) Feishu: a CLI that is not installed, a bot nobody
 // owns yet, and credentials Feishu refuses.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
 import { cardsFor, colourHistory, headerColour, markdownText } from '../support/cards.js';
@@ -26,6 +29,21 @@ describe('first run', () => {
     expect(text).toContain('服务器上没有安装 **codex**'); // a private-domain bot speaks zh-CN by default
     expect(text).not.toMatch(/Pane is dead|exited right after launch/);
     expect(colourHistory(card).at(-1)).toBe('red');
+  });
+
+  it('a working folder removed after start gives a red card naming it, instead of running the CLI elsewhere (item 4)', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'lmx-work-'));
+    rig = await startRig({ botOverrides: { workingDir: work } });
+    await rig.start();
+    rmSync(work, { recursive: true });
+    const { fake } = rig;
+    const appId = rig.appIds[0]!;
+    const msg = await fake.injectMessage({ chatType: 'p2p', text: 'pwd' });
+    await fake.waitFor(() => cardsFor(fake, appId, msg.messageId).some((c) => headerColour(c.content) === 'red'), 60_000, 'red card');
+    const card = cardsFor(fake, appId, msg.messageId)[0]!;
+    await fake.waitFor(() => markdownText(card.content).includes(`mkdir -p ${work}`), 10_000, 'folder fix on the card');
+    expect(markdownText(card.content)).toContain(`服务器上不存在文件夹 \`${work}\``);
+    expect((await rig.tmux.run(['list-sessions'])).stdout).not.toMatch(/lmx-[0-9a-f]{8}/); // nothing was launched
   });
 
   it('start prints the pairing code of a bot nobody owns, the same code status shows', async () => {
