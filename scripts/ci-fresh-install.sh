@@ -24,9 +24,12 @@ step() { # step <name> <command…>: runs it with output to a file; on failure p
 
 git clone -q --no-hardlinks "$src" "$tmp/larkmux"
 cd "$tmp/larkmux"
-# Port 9 on loopback is closed: any attempt to download Node headers fails at once instead of going to the internet;
-# an empty devdir hides headers a previous build left in ~/.cache/node-gyp (measured: with them, the old node-pty built).
-step npm-ci env -u npm_config_nodedir npm_config_disturl=http://127.0.0.1:9/ npm_config_devdir="$tmp/node-gyp" npm ci --no-audit --no-fund
+# No local Node headers: nodedir unset in the environment and in a copy of the user's npmrc (this machine's sets
+# nodedir=/usr, with which the old node-pty compiled — measured). Port 2 on loopback is closed (9 is on fetch's blocked list), so a header download
+# fails at once instead of reaching the internet; an empty devdir hides headers a previous build cached.
+grep -v '^[[:space:]]*nodedir[[:space:]]*=' "${npm_config_userconfig:-$HOME/.npmrc}" >"$tmp/npmrc" 2>/dev/null || : >"$tmp/npmrc"
+step npm-ci env -u npm_config_nodedir npm_config_userconfig="$tmp/npmrc" npm_config_disturl=http://127.0.0.1:2/ \
+  npm_config_devdir="$tmp/node-gyp" npm ci --no-audit --no-fund
 step start env LARKMUX_HOME="$home" npx --no-install larkmux start
 cat "$tmp/start.log"
 step doctor env LARKMUX_HOME="$home" npx --no-install larkmux doctor
