@@ -24,6 +24,12 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
       if (!spec) return { ok: false, error: `unknown flag --${name}` };
     } else if (a.startsWith('-') && a.length > 1) {
       spec = byShort.get(a.slice(1));
+      // `-n50`: a value-taking short flag with its value attached, as tail and head accept.
+      const attached = byShort.get(a.slice(1, 2));
+      if (!spec && attached?.value && a.length > 2) {
+        spec = attached;
+        inline = a.slice(2);
+      }
       if (!spec) return { ok: false, error: `unknown flag ${a}` };
     } else {
       args.push(a);

@@ -1,4 +1,5 @@
 // The `larkmux` command: looks the subcommand up in the table, parses its flags, runs it, exits with its code.
+import { larkmuxCommand } from '../shared/larkmux-command.js';
 import { larkmuxPaths, resolveHome } from '../shared/paths.js';
 import { LARKMUX_VERSION } from '../shared/version.js';
 import { parseArgs } from './args.js';
@@ -24,9 +25,21 @@ function commandUsage(c: CliCommand): string {
   return [`usage: larkmux ${c.name}${c.params ? ` ${c.params}` : ''}${c.flags.length ? ' [flags]' : ''}`, `${c.summary}.`, ...(flags.length ? ['', ...flags] : [])].join('\n');
 }
 
+// `larkmux start | head`: the reader may go away; the command still finishes its work (the daemon starts) and stays quiet.
+let stdoutOpen = true;
+let stderrOpen = true;
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  stdoutOpen = false;
+});
+process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  stderrOpen = false;
+});
+
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const out = (l: string) => process.stdout.write(`${l}\n`);
-  const err = (l: string) => process.stderr.write(`${l}\n`);
+  const out = (l: string) => void (stdoutOpen && process.stdout.write(`${l}\n`));
+  const err = (l: string) => void (stderrOpen && process.stderr.write(`${l}\n`));
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     out(usage());
@@ -58,7 +71,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return EXIT.usage;
   }
   const paths = larkmuxPaths(resolveHome(env));
-  return cmd.run({ args: parsed.args, flags: parsed.flags, paths, env, out, err });
+  return cmd.run({ args: parsed.args, flags: parsed.flags, paths, env, cmd: larkmuxCommand(env), out, err });
 }
 
 main(process.argv.slice(2)).then(

@@ -14,6 +14,8 @@ export interface CliContext {
   flags: Record<string, string | boolean>;
   paths: LarkmuxPaths;
   env: NodeJS.ProcessEnv;
+  /** How this user runs larkmux (`larkmux` or `npx larkmux`): every message naming a command uses it. */
+  cmd: string;
   out: (line: string) => void;
   err: (line: string) => void;
 }
@@ -27,5 +29,5 @@ export interface CliCommand {
   run(ctx: CliContext): Promise<number>;
 }
 
-/** Exit codes: 0 ok, 1 failure, 2 usage error, 3 not running (as LSB status does). */
-export const EXIT = { ok: 0, failure: 1, usage: 2, notRunning: 3 } as const;
+/** Exit codes: 0 ok, 1 failure, 2 usage error, 3 not running (as LSB status does), 78 bad config (EX_CONFIG, as the daemon). */
+export const EXIT = { ok: 0, failure: 1, usage: 2, notRunning: 3, badConfig: 78 } as const;

@@ -1,5 +1,7 @@
 // One configured bot at run time: its IM connection, sessions, grants and the path from a chat event to a worker.
-import type { BotConfig } from '../shared/config.js';
+import { cliInstallFor } from '../shared/cli-install.js';
+import { botLocale, type BotConfig } from '../shared/config.js';
+import { t } from '../shared/i18n.js';
 import { IPC_PROTOCOL_VERSION, type BackendKind, type DaemonToWorker, type WorkerToDaemon } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
 import { expandHome, type LarkmuxPaths } from '../shared/paths.js';
@@ -121,6 +123,7 @@ export class BotRuntime {
       appId: this.bot.appId,
       state: this.conn.state,
       ...(detail ? { detail } : {}),
+      ...(pairing ? { pairingCode: pairing } : {}),
       liveWorkers,
       liveClis: mine.filter((s) => s.lifecycle === 'live' || s.lifecycle === 'detached').length,
       maxLiveWorkers: this.bot.maxLiveWorkers,
@@ -267,7 +270,15 @@ export class BotRuntime {
       state: this.renders.get(session.id),
       onStateChange: (st) => this.renders.put(st),
     });
-    live = new LiveSession(session, cards, this.opts.im, { update: (patch) => this.sessions.update(session.id, patch) }, this.log.child({ session: session.id.slice(0, 8) }));
+    live = new LiveSession(session, cards, this.opts.im, {
+      update: (patch) => this.sessions.update(session.id, patch),
+      describeError: (code) => {
+        const locale = botLocale(this.opts.bot);
+        if (code === 'cli_missing') return t(locale, 'newcomer.cliMissing', { ...cliInstallFor(session.cli) });
+        if (code === 'cwd_missing') return t(locale, 'newcomer.cwdMissing', { path: session.cwd });
+        return undefined;
+      },
+    }, this.log.child({ session: session.id.slice(0, 8) }));
     this.live.set(session.id, live);
     return live;
   }

@@ -20,7 +20,7 @@ export interface CapacityPlan {
 
 /** Only a session that waits for nothing may be touched: busy or asking ones never are. */
 function isQuiet(status: SessionStatus): boolean {
-  return status === 'idle' || status === 'exited';
+  return status === 'idle' || status === 'exited' || status === 'failed';
 }
 
 /**

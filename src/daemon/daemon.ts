@@ -5,6 +5,8 @@ import { IPC_PROTOCOL_VERSION, type BackendKind } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
 import type { LarkmuxPaths } from '../shared/paths.js';
 import { LARKMUX_VERSION } from '../shared/version.js';
+import { larkmuxCommand } from '../shared/larkmux-command.js';
+import { tmuxSocketName } from '../shared/tmux-socket.js';
 import { which } from '../shared/which.js';
 import { BotRuntime } from './bot-runtime.js';
 import { ControlServer } from './control.js';
@@ -30,8 +32,11 @@ export class Daemon {
   private readonly notice: string | undefined;
   readonly web: DaemonWeb;
   private webProblem: string | undefined;
+  /** The tmux server of this home (tmux.socket, or derived from LARKMUX_HOME): sessions, orphans and prune all use it. */
+  readonly tmuxSocket: string;
 
   constructor(private readonly opts: DaemonOptions) {
+    this.tmuxSocket = tmuxSocketName(opts.config.tmux.socket, opts.paths.home);
     const { log, config, paths } = opts;
     this.pool = new WorkerPool({
       log,
@@ -61,7 +66,7 @@ export class Daemon {
         logger: log.child({ bot: bot.name }),
         ...(bot.events === 'webhook' ? { webhook: { port: bot.webhookPort, path: bot.webhookPath } } : {}),
       });
-      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: config.tmux.socket, backend, web: this.web }));
+      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, backend, web: this.web }));
     }
     this.notice = nextStepNotice(config, opts.configExists, paths.config);
     this.control = new ControlServer(
@@ -83,7 +88,7 @@ export class Daemon {
         orphans: () => this.orphans(),
         prune: async () => {
           const report = await this.orphans();
-          const removed = await killTmuxSessions(this.opts.config.tmux.socket, [...report.orphans, ...report.diag]);
+          const removed = await killTmuxSessions(this.tmuxSocket, [...report.orphans, ...report.diag]);
           if (removed.length) this.opts.log.info({ removed }, 'pruned orphaned tmux sessions');
           return { removed };
         },
@@ -94,7 +99,7 @@ export class Daemon {
 
   /** tmux sessions named like ours that no open session owns (checked against the records in memory). */
   async orphans(): Promise<OrphanReport> {
-    const list = await listTmuxSessions(this.opts.config.tmux.socket);
+    const list = await listTmuxSessions(this.tmuxSocket);
     if (!list.ok) throw new Error(list.message);
     const owned = new Set(this.bots.flatMap((b) => b.sessions.all().filter((s) => s.lifecycle !== 'closed').map((s) => s.tmuxName)));
     return classifyTmuxSessions(list.names, owned);
@@ -168,9 +173,9 @@ export class Daemon {
 }
 
 /** What a user should do next when the daemon has nothing to serve yet. */
-export function nextStepNotice(config: Config, configExists: boolean, configPath: string): string | undefined {
+export function nextStepNotice(config: Config, configExists: boolean, configPath: string, cmd: string = larkmuxCommand()): string | undefined {
   if (config.bots.length > 0) return undefined;
   return configExists
-    ? `no bot is configured in ${configPath}: add one under "bots" (see docs/configuration.md) or run \`larkmux setup\`, then \`larkmux restart\``
-    : `no config yet: run \`larkmux setup\` to connect a Feishu/Lark bot (it writes ${configPath}), then \`larkmux restart\``;
+    ? `no bot is configured in ${configPath}: add one under "bots" (see docs/configuration.md) or run \`${cmd} setup\`, then \`${cmd} restart\``
+    : `no config yet: run \`${cmd} setup\` to connect a Feishu/Lark bot (it writes ${configPath}), then \`${cmd} restart\``;
 }

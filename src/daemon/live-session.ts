@@ -23,6 +23,8 @@ export interface LiveSessionHooks {
   update(patch: Partial<SessionCore>): void;
   /** The worker reported its web terminal's port (0 = none). */
   onReady?(webPort: number): void;
+  /** The text for a worker error that needs the bot's words (locale, configured CLI), e.g. cli_missing; undefined = generic. */
+  describeError?(code: string, message: string): string | undefined;
 }
 
 export class LiveSession {
@@ -133,6 +135,14 @@ export class LiveSession {
         return;
       case 'error':
         this.log.warn({ code: msg.code, message: msg.message }, 'worker reported an error');
+        if (msg.code === 'cli_missing' || msg.code === 'cwd_missing') {
+          // Nothing was launched: a red card with the install command, never a blue "Starting" that waits forever.
+          this.status = 'failed';
+          this.hooks.update({ status: 'failed' });
+          await this.cards.setNotice(this.hooks.describeError?.(msg.code, msg.message) ?? `Problem: ${msg.message}`);
+          await this.cards.setStatus('failed');
+          return;
+        }
         await this.cards.setNotice(`Problem: ${msg.message}`);
         return;
       case 'heartbeat':

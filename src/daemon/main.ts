@@ -2,6 +2,7 @@
 import { pathToFileURL } from 'node:url';
 import { readConfigFile } from '../shared/config-file.js';
 import { createLogger, registerSecret } from '../shared/log.js';
+import { larkmuxCommand } from '../shared/larkmux-command.js';
 import { larkmuxPaths, resolveHome } from '../shared/paths.js';
 import { Daemon } from './daemon.js';
 import { acquirePidLock } from './pid-lock.js';
@@ -49,7 +50,7 @@ export async function runDaemon(env: NodeJS.ProcessEnv = process.env): Promise<v
 
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGHUP', () => log.info('SIGHUP ignored (use larkmux restart)'));
+  process.on('SIGHUP', () => log.info(`SIGHUP ignored (use ${larkmuxCommand(env)} restart)`));
   process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled rejection'));
   process.on('uncaughtException', (err) => {
     log.fatal({ err }, 'uncaught exception; exiting');

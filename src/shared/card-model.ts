@@ -74,4 +74,5 @@ export const STATUS_LOOK = {
   idle: { colour: 'green', label: 'Idle' },
   limited: { colour: 'purple', label: 'Rate limited' },
   exited: { colour: 'grey', label: 'Exited' },
+  failed: { colour: 'red', label: 'Could not start' },
 } as const;

@@ -1,5 +1,6 @@
 // config.json: the one schema (zod) for LARKMUX_HOME/config.json, with `${ENV}` secrets and errors that name the fix.
 import { z } from 'zod';
+import { describeIssue, envRefProblem, fieldName, regexProblems } from './config-checks.js';
 import { LocaleSchema, defaultLocale, type Locale } from './i18n.js';
 
 /** Adapter ids the worker knows; `custom` is written as an object (command + patterns). */
@@ -60,7 +61,7 @@ export const ConfigSchema = z.strictObject({
     .prefault({}),
   tmux: z
     .strictObject({
-      socket: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'a tmux -L socket name: letters, digits, "_", "." or "-"').nullable().default(null).describe('tmux -L socket name; null = your default tmux server'),
+      socket: z.string().regex(/^[A-Za-z0-9_.-]+$/, 'a tmux -L socket name: letters, digits, "_", "." or "-"').nullable().default(null).describe('tmux -L socket name; null = lmx-<short hash of LARKMUX_HOME>, so each home has its own tmux server and never sees or prunes another home\'s sessions (`larkmux status` prints it)'),
     })
     .prefault({}),
   bots: z.array(BotConfigSchema).default([]),
@@ -71,14 +72,16 @@ export type ConfigResult =
   | { ok: true; config: Config; secrets: string[] }
   | { ok: false; errors: string[] };
 
-/** Keys whose values are secrets: they are never echoed, only named. */
-const SECRET_KEYS = new Set(['appSecret', 'encryptKey', 'verificationToken']);
-
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** Replaces `${NAME}` in every string with the environment's value; missing names are errors naming the field. */
 export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, path: string[] = [], errors: string[] = []): unknown {
   if (typeof value === 'string') {
+    const syntax = envRefProblem(value, path);
+    if (syntax) {
+      errors.push(syntax);
+      return value;
+    }
     return value.replace(ENV_REF, (_m, name: string) => {
       const v = env[name];
       if (v === undefined) {
@@ -93,30 +96,6 @@ export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, path: stri
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteEnv(v, env, [...path, k], errors)]));
   }
   return value;
-}
-
-function fieldName(path: readonly (string | number | symbol)[]): string {
-  if (path.length === 0) return 'config';
-  return path.map((p, i) => (typeof p === 'number' || /^\d+$/.test(String(p)) ? `[${String(p)}]` : `${i ? '.' : ''}${String(p)}`)).join('');
-}
-
-/** A message per zod issue that names the field and what to write; values are never included. */
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const field = fieldName(issue.path);
-  const last = issue.path[issue.path.length - 1];
-  switch (issue.code) {
-    case 'unrecognized_keys':
-      return `${field}: unknown field(s) ${issue.keys.map((k) => `"${k}"`).join(', ')}; remove them or check the spelling (see docs/configuration.md)`;
-    case 'invalid_type':
-      return `${field}: expected ${issue.expected}; fix the value's type (see docs/configuration.md)`;
-    case 'invalid_value':
-      return `${field}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    default: {
-      // Messages we wrote ourselves (regex hints) are safe; zod's own never contain the input.
-      const msg = typeof last === 'string' && SECRET_KEYS.has(last) ? 'invalid value' : issue.message;
-      return `${field}: ${msg}`;
-    }
-  }
 }
 
 /** Validates a parsed config.json. Never throws; never puts a secret value into an error. */
@@ -135,6 +114,7 @@ export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env):
     names.add(b.name);
     ids.add(b.appId);
   });
+  errors.push(...regexProblems(config));
   if (errors.length) return { ok: false, errors };
   const secrets = config.bots.flatMap((b) => [b.appSecret, b.encryptKey, b.verificationToken]).filter((s): s is string => !!s && s.length >= 4);
   return { ok: true, config, secrets };

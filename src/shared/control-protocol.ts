@@ -21,6 +21,8 @@ export const BotStatusSchema = z.object({
   appId: z.string(),
   state: z.string(),
   detail: z.string().optional(),
+  /** The one-time code to send the bot while it has no allowlist and no owner (`larkmux start` prints it). */
+  pairingCode: z.string().optional(),
   liveWorkers: z.number().int(),
   liveClis: z.number().int(),
   maxLiveWorkers: z.number().int(),

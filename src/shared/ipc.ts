@@ -22,7 +22,8 @@ const text = z.string().max(IPC_LIMITS.text);
 export const DisplayModeSchema = z.enum(['screenshot', 'text', 'hidden']);
 export type DisplayMode = z.infer<typeof DisplayModeSchema>;
 
-export const SessionStatusSchema = z.enum(['starting', 'working', 'idle', 'waiting', 'limited', 'exited']);
+/** `failed`: the CLI could not be started at all (e.g. not installed); the card says why and how to fix it. */
+export const SessionStatusSchema = z.enum(['starting', 'working', 'idle', 'waiting', 'limited', 'exited', 'failed']);
 export type SessionStatus = z.infer<typeof SessionStatusSchema>;
 
 export const BackendKindSchema = z.enum(['tmux', 'pty']);

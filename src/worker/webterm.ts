@@ -2,7 +2,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import pty from 'node-pty';
+import pty from '@lydell/node-pty';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WEBTERM_CLOSE, WEBTERM_LIMITS, type WheelRequest } from '../shared/webterm-protocol.js';
 import type { Authorize, WebAccess } from './webterm/authorize.js';

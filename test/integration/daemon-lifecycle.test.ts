@@ -23,7 +23,7 @@ describe('larkmux start / status / stop', () => {
     expect(started.stdout).toMatch(/larkmux started \(pid \d+\)/);
     expect(started.stdout).toContain(home.paths.logFile);
     // No bot configured: it still starts and says what to do next.
-    expect(started.stdout).toMatch(/next: no config yet: run `larkmux setup`/);
+    expect(started.stdout).toMatch(/next: no config yet: run `(npx )?larkmux setup`/); // npx when larkmux is not on PATH (issue 15 item 2)
 
     const st = await runLarkmux(['status', '--json'], home.env);
     expect(st.code).toBe(0);

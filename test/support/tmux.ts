@@ -28,8 +28,8 @@ function alive(pid: number): boolean {
   }
 }
 
-export function makeTmuxServer(): TestTmuxServer {
-  const socket = `lmx-t-${randomBytes(5).toString('hex')}`;
+/** A fresh server on a random socket, or on `socket` (e.g. the one a test LARKMUX_HOME derives) so the test can kill it. */
+export function makeTmuxServer(socket = `lmx-t-${randomBytes(5).toString('hex')}`): TestTmuxServer {
   const env = { ...process.env };
   delete env.TMUX;
   delete env.TMUX_PANE;

@@ -9,10 +9,10 @@ export const fonts: CliCommand = {
   summary: 'Prepare the screenshot fonts (install) or show them (status)',
   params: '<install|status>',
   flags: [{ name: 'json', description: 'Print machine-readable JSON' }],
-  async run({ args, flags, paths, out, err }) {
+  async run({ args, flags, paths, cmd, out, err }) {
     const [sub, ...extra] = args;
     if ((sub !== 'install' && sub !== 'status') || extra.length > 0) {
-      err('usage: larkmux fonts <install|status> [--json]');
+      err(`usage: ${cmd} fonts <install|status> [--json]`);
       return EXIT.usage;
     }
     const { fontReport, installFonts } = await fontsModule();
@@ -24,8 +24,8 @@ export const fonts: CliCommand = {
         return res.ok ? EXIT.ok : EXIT.failure;
       }
       for (const a of res.actions) out(a);
-      for (const p of res.problems) err(`${p.tier}: not prepared${p.note ? ` (${p.note})` : ''}; fix: ${p.fix ?? 'see larkmux doctor'}`);
-      out(res.ok ? `fonts ready in ${res.dir}` : `some fonts are missing in ${res.dir}; apply the fixes above and run larkmux fonts install again`);
+      for (const p of res.problems) err(`${p.tier}: not prepared${p.note ? ` (${p.note})` : ''}; fix: ${p.fix ?? `see ${cmd} doctor`}`);
+      out(res.ok ? `fonts ready in ${res.dir}` : `some fonts are missing in ${res.dir}; apply the fixes above and run ${cmd} fonts install again`);
       return res.ok ? EXIT.ok : EXIT.failure;
     }
     const tiers = fontReport(paths.home);
@@ -35,6 +35,7 @@ export const fonts: CliCommand = {
         out(`${t.ok ? 'OK  ' : 'WARN'} ${t.tier.padEnd(8)} ${t.file ?? '(none)'}${t.note ? ` (${t.note})` : ''}${t.fix ? `\n     fix: ${t.fix}` : ''}`);
       }
     }
-    return tiers.every((t) => t.ok) ? EXIT.ok : EXIT.failure;
+    // A report: WARN lines carry their fix, but nothing failed (install is the command that can fail).
+    return EXIT.ok;
   },
 };

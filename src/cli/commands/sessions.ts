@@ -3,6 +3,7 @@ import { controlCall } from '../../shared/control-client.js';
 import { readConfigFile } from '../../shared/config-file.js';
 import type { SessionSummary } from '../../shared/control-protocol.js';
 import { classifyTmuxSessions, killTmuxSessions, listTmuxSessions, ownedTmuxNamesOnDisk } from '../../daemon/orphans.js';
+import { tmuxSocketName } from '../../shared/tmux-socket.js';
 import { EXIT, type CliCommand, type CliContext } from '../types.js';
 
 function ago(ms: number): string {
@@ -10,10 +11,10 @@ function ago(ms: number): string {
   return s < 60 ? `${s}s ago` : s < 3600 ? `${Math.round(s / 60)}m ago` : s < 86400 ? `${Math.round(s / 3600)}h ago` : `${Math.round(s / 86400)}d ago`;
 }
 
-async function list({ paths, flags, out, err }: CliContext): Promise<number> {
+async function list({ paths, flags, cmd, out, err }: CliContext): Promise<number> {
   const res = await controlCall(paths.controlSocket, { cmd: 'sessions' });
   if (!res.ok) {
-    err(res.code === 'not_running' ? 'larkmux is not running. Start it with: larkmux start' : res.message);
+    err(res.code === 'not_running' ? `larkmux is not running. Start it with: ${cmd} start` : res.message);
     return res.code === 'not_running' ? EXIT.notRunning : EXIT.failure;
   }
   const sessions = res.data as SessionSummary[];
@@ -29,43 +30,44 @@ async function list({ paths, flags, out, err }: CliContext): Promise<number> {
   return EXIT.ok;
 }
 
-async function close({ paths, args, out, err }: CliContext): Promise<number> {
+async function close({ paths, args, cmd, out, err }: CliContext): Promise<number> {
   const id = args[1];
   if (!id || !/^[0-9a-f]{4,32}$/.test(id)) {
-    err('usage: larkmux sessions close <session id (or its first characters)>');
+    err(`usage: ${cmd} sessions close <session id (or its first characters)>`);
     return EXIT.usage;
   }
   const res = await controlCall(paths.controlSocket, { cmd: 'session_close', sessionId: id }, 30_000);
   if (!res.ok) {
-    err(res.code === 'not_running' ? 'larkmux is not running; start it first (larkmux start)' : res.message);
+    err(res.code === 'not_running' ? `larkmux is not running; start it first (${cmd} start)` : res.message);
     return EXIT.failure;
   }
   out(`closed session ${id}: its CLI was ended.`);
   return EXIT.ok;
 }
 
-async function prune({ paths, env, out, err }: CliContext): Promise<number> {
+async function prune({ paths, env, cmd, out, err }: CliContext): Promise<number> {
   const viaDaemon = await controlCall(paths.controlSocket, { cmd: 'prune' }, 30_000);
   let removed: string[];
   if (viaDaemon.ok) removed = (viaDaemon.data as { removed: string[] }).removed;
   else if (viaDaemon.code === 'not_running') {
     const cfg = readConfigFile(paths.config, env);
     if (!cfg.ok) {
-      err(`${paths.config} is invalid; fix it first (larkmux doctor)`);
+      err(`${paths.config} is invalid; fix it first (${cmd} doctor)`);
       return EXIT.failure;
     }
     const owned = ownedTmuxNamesOnDisk(paths.home);
     if (!owned.complete) {
-      err('a session store could not be read, so nothing was pruned (larkmux doctor shows which)');
+      err(`a session store could not be read, so nothing was pruned (${cmd} doctor shows which)`);
       return EXIT.failure;
     }
-    const listed = await listTmuxSessions(cfg.config.tmux.socket);
+    const socket = tmuxSocketName(cfg.config.tmux.socket, paths.home);
+    const listed = await listTmuxSessions(socket);
     if (!listed.ok) {
       err(listed.message);
       return EXIT.failure;
     }
     const report = classifyTmuxSessions(listed.names, owned.names);
-    removed = await killTmuxSessions(cfg.config.tmux.socket, [...report.orphans, ...report.diag]);
+    removed = await killTmuxSessions(socket, [...report.orphans, ...report.diag]);
   } else {
     err(viaDaemon.message);
     return EXIT.failure;

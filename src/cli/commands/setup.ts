@@ -1,5 +1,8 @@
 // `larkmux setup`: asks for (or takes flags for) a bot's credentials, checks them with Feishu, merges config.json, prints the console steps.
-import { APP_ID_RE, CLI_IDS, parseConfig } from '../../shared/config.js';
+import { existsSync } from 'node:fs';
+import { cliInstallFor } from '../../shared/cli-install.js';
+import { APP_ID_RE, CLI_IDS, parseConfig, type CliSpec } from '../../shared/config.js';
+import { which } from '../../shared/which.js';
 import { daemonState } from '../daemon-process.js';
 import { checkCredentials, openApiBase } from '../setup/check-credentials.js';
 import { mergeBot, readRawConfig, validateMerged, writeConfigFile, type SetupBot } from '../setup/config-writer.js';
@@ -57,7 +60,7 @@ export const setup: CliCommand = {
 };
 
 export async function runSetup(ctx: CliContext, io: { input?: NodeJS.ReadStream | NodeJS.ReadableStream; output?: NodeJS.WritableStream } = {}): Promise<number> {
-  const { flags, paths, env, out, err } = ctx;
+  const { flags, paths, env, cmd, out, err } = ctx;
   const existing = readRawConfig(paths.config);
   if (!existing.ok) {
     err(`larkmux setup: ${existing.message}`);
@@ -83,7 +86,21 @@ export async function runSetup(ctx: CliContext, io: { input?: NodeJS.ReadStream 
     const a = answers.value;
 
     out(`Checking the credentials with ${openApiBase(a.domain)} …`);
-    const check = await checkCredentials({ domain: a.domain, appId: a.appId, appSecret: a.secret.value });
+    let check = await checkCredentials({ domain: a.domain, appId: a.appId, appSecret: a.secret.value });
+    // A mistyped secret costs only the secret: every other answer is kept and the secret is asked again.
+    const secretTyped = prompter && typeof flags['app-secret'] !== 'string' && typeof flags['app-secret-env'] !== 'string';
+    for (let i = 0; !check.ok && check.secretWrong && secretTyped && i < SETUP_LIMITS.triesPerQuestion; i++) {
+      err(`  ${check.message}`);
+      err('  your other answers are kept; enter the app secret again:');
+      const again = await secretField(ctx, prompter);
+      if (!again.ok) {
+        err(`larkmux setup: ${again.message}`);
+        return again.code;
+      }
+      a.secret = again.value;
+      out(`Checking the credentials with ${openApiBase(a.domain)} …`);
+      check = await checkCredentials({ domain: a.domain, appId: a.appId, appSecret: a.secret.value });
+    }
     if (!check.ok) {
       err(`larkmux setup: ${check.message}`);
       err(`${paths.config} was not changed.`);
@@ -115,11 +132,15 @@ export async function runSetup(ctx: CliContext, io: { input?: NodeJS.ReadStream 
     const parsed = parseConfig(merged.raw, { ...env, ...(a.secret.fromEnv ? { [a.secret.fromEnv]: a.secret.value } : {}) });
     const configured = parsed.ok ? parsed.config.bots.find((b) => b.appId === a.appId) : undefined;
     if (configured && configured.allowedUsers.length === 0 && configured.allowedChats.length === 0) {
-      out('Nobody is allowed to talk to this bot yet: at start larkmux prints a one-time pairing code (larkmux status / logs);');
+      out(`Nobody is allowed to talk to this bot yet: \`${cmd} start\` prints a one-time pairing code (also in \`${cmd} status\`);`);
       out('send it to the bot in a direct chat to become its owner.');
     }
     const state = await daemonState(paths);
-    out(state.running ? 'larkmux is running: `larkmux restart` to load the new config.' : 'Start it with `larkmux start`.');
+    const { program, install } = cliInstallFor(a.cli as CliSpec);
+    if (!which(program, env) && !(program.includes('/') && existsSync(program))) {
+      out(`warning: ${program} (the ${a.cli} CLI) is not on PATH here, so sessions cannot start; install it with: ${install}`);
+    }
+    out(state.running ? `larkmux is running: \`${cmd} restart\` to load the new config.` : `Start it with \`${cmd} start\`.`);
     return EXIT.ok;
   } finally {
     prompter?.dispose();

@@ -1,19 +1,45 @@
-// `larkmux start`: the daemon in the background (or in the foreground for systemd and tests).
+// `larkmux start`: the daemon in the background (or in the foreground for systemd and tests). In the background it waits
+// until each bot has connected or failed, then says which, and prints the pairing code of a bot nobody owns yet.
 import { readConfigFile } from '../../shared/config-file.js';
+import type { DaemonStatus } from '../../shared/control-protocol.js';
 import { nextStepNotice } from '../../daemon/daemon.js';
 import { daemonState, startDetached } from '../daemon-process.js';
 import { EXIT, type CliCommand } from '../types.js';
+
+export const START_WAIT = {
+  /** A long connection answers within seconds; a refused secret is told at once. Past this, "still connecting". */
+  botsSettleMs: 20_000,
+  pollMs: 200,
+} as const;
+
+type BotLine = DaemonStatus['bots'][number];
+const settled = (b: BotLine) => b.state !== 'connecting' && b.state !== 'stopped';
+
+/** The daemon's status once every bot is connected or failed (or the wait ran out). */
+async function waitForBots(paths: Parameters<typeof daemonState>[0]): Promise<DaemonStatus | null> {
+  const deadline = Date.now() + START_WAIT.botsSettleMs;
+  let last: DaemonStatus | null = null;
+  while (Date.now() < deadline) {
+    const st = await daemonState(paths);
+    if (!st.running) return last;
+    last = st.status;
+    if (last.bots.every(settled)) return last;
+    await new Promise((r) => setTimeout(r, START_WAIT.pollMs));
+  }
+  return last;
+}
 
 export const start: CliCommand = {
   name: 'start',
   summary: 'Start the daemon in the background',
   flags: [{ name: 'foreground', short: 'f', description: 'Run in this terminal (for systemd, containers and debugging)' }],
-  async run({ flags, paths, env, out, err }) {
+  async run({ flags, paths, env, cmd, out, err }) {
     const cfg = readConfigFile(paths.config, env);
     if (!cfg.ok) {
       err(`${paths.config} is invalid:`);
       for (const e of cfg.errors) err(`  - ${e}`);
-      return EXIT.failure;
+      // In the foreground this is the daemon's own exit (systemd's RestartPreventExitStatus=78 stops the restart loop).
+      return flags.foreground ? EXIT.badConfig : EXIT.failure;
     }
     if (flags.foreground) {
       const { runDaemon } = await import('../../daemon/main.js');
@@ -23,6 +49,7 @@ export const start: CliCommand = {
     const state = await daemonState(paths);
     if (state.running) {
       out(`larkmux is already running (pid ${state.status.pid}).`);
+      printBots(state.status, cmd, out);
       return EXIT.ok;
     }
     const res = await startDetached(paths, env);
@@ -35,13 +62,31 @@ export const start: CliCommand = {
       err(`see ${paths.logFile} and ${paths.logs}/daemon.out`);
       return EXIT.failure;
     }
-    out(`larkmux started (pid ${res.pid}).`);
-    out(`logs: ${paths.logFile}  (larkmux logs -f)`);
-    const after = await daemonState(paths);
-    if (after.running && after.status.webUrl) out(`web terminal: ${after.status.webUrl}`);
-    if (after.running && after.status.notice?.includes('web terminal off')) out(`warning: ${after.status.notice}`);
-    const notice = nextStepNotice(cfg.config, cfg.exists, paths.config);
+    const after = await waitForBots(paths);
+    const failed = after?.bots.filter((b) => b.state === 'failed') ?? [];
+    if (failed.length && after && failed.length === after.bots.length) out(`larkmux is running (pid ${res.pid}), but no bot could connect:`);
+    else if (failed.length) out(`larkmux started (pid ${res.pid}), but ${failed.length} of ${after?.bots.length} bots could not connect:`);
+    else out(`larkmux started (pid ${res.pid}).`);
+    if (after) printBots(after, cmd, out);
+    out(`logs: ${paths.logFile}  (${cmd} logs -f)`);
+    if (after?.webUrl) out(`web terminal: ${after.webUrl}`);
+    if (after?.notice?.includes('web terminal off')) out(`warning: ${after.notice}`);
+    const notice = nextStepNotice(cfg.config, cfg.exists, paths.config, cmd);
     if (notice) out(`next: ${notice}`);
-    return EXIT.ok;
+    return failed.length ? EXIT.failure : EXIT.ok;
   },
 };
+
+/** A line per bot: connected, or failed with the reason and the fix; then the pairing code of an unowned bot. */
+function printBots(st: DaemonStatus, cmd: string, out: (l: string) => void): void {
+  for (const b of st.bots) {
+    if (b.state === 'failed') {
+      out(`  bot "${b.name}" (${b.appId}): FAILED: ${b.detail ?? 'could not connect'}`);
+      out(`    fix: check the app id and secret (${cmd} setup), then ${cmd} restart`);
+    } else out(`  bot "${b.name}" (${b.appId}): ${b.state === 'connecting' ? 'still connecting (see the log)' : b.state}`);
+    if (b.pairingCode && b.state !== 'failed') {
+      out(`  pairing code for "${b.name}": ${b.pairingCode}`);
+      out('    nobody may use this bot yet: send this code to the bot in a direct chat (私聊) to become its owner');
+    }
+  }
+}

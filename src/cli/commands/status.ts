@@ -1,4 +1,6 @@
 // `larkmux status`: daemon pid and uptime, bots and their connections, sessions (`--json` for scripts).
+import { readConfigFile } from '../../shared/config-file.js';
+import { tmuxSocketName } from '../../shared/tmux-socket.js';
 import { daemonState } from '../daemon-process.js';
 import { EXIT, type CliCommand } from '../types.js';
 
@@ -14,11 +16,11 @@ export const status: CliCommand = {
   name: 'status',
   summary: 'Show the daemon, its bots and sessions',
   flags: [{ name: 'json', description: 'Print machine-readable JSON' }],
-  async run({ flags, paths, out }) {
+  async run({ flags, paths, env, cmd, out }) {
     const state = await daemonState(paths);
     if (!state.running) {
       if (flags.json) out(JSON.stringify({ running: false, home: paths.home }));
-      else out(`larkmux is not running${state.stalePid ? ` (stale pid file for ${state.stalePid})` : ''}. Start it with: larkmux start`);
+      else out(`larkmux is not running${state.stalePid ? ` (stale pid file for ${state.stalePid})` : ''}. Start it with: ${cmd} start`);
       return EXIT.notRunning;
     }
     const st = state.status;
@@ -27,6 +29,8 @@ export const status: CliCommand = {
       return EXIT.ok;
     }
     out(`larkmux ${st.version} running: pid ${st.pid}, up ${duration(st.uptimeSec)}, home ${st.home}`);
+    const cfg = readConfigFile(paths.config, env);
+    if (cfg.ok) out(`tmux server: ${tmuxSocketName(cfg.config.tmux.socket, paths.home)} (look with: tmux -L ${tmuxSocketName(cfg.config.tmux.socket, paths.home)} ls)`);
     if (st.webUrl) out(`web terminal: ${st.webUrl}`);
     if (st.notice) out(`note: ${st.notice}`);
     out(`bots (${st.bots.length}):`);

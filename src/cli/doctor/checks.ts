@@ -2,6 +2,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
+import { CLI_INSTALL, cliInstallFor } from '../../shared/cli-install.js';
+import { larkmuxCommand } from '../../shared/larkmux-command.js';
 import { readConfigFile } from '../../shared/config-file.js';
 import type { DoctorCheck, DoctorLine } from './types.js';
 import { sessionsCheck } from './sessions-check.js';
@@ -47,17 +49,13 @@ const tmuxCheck: DoctorCheck = async ({ env }) => {
 const configCheck: DoctorCheck = ({ paths, env }) => {
   const res = readConfigFile(paths.config, env);
   if (!res.ok) return res.errors.map((e) => ({ level: 'FAIL' as const, label: 'config', detail: e, fix: `edit ${paths.config}` }));
-  if (!res.exists) return [{ level: 'WARN', label: 'config', detail: `no ${paths.config} yet`, fix: 'run `larkmux setup` to connect a bot' }];
-  if (res.config.bots.length === 0) return [{ level: 'WARN', label: 'config', detail: 'valid, but no bot is configured', fix: 'add a bot (larkmux setup)' }];
+  if (!res.exists) return [{ level: 'WARN', label: 'config', detail: `no ${paths.config} yet`, fix: `run \`${larkmuxCommand(env)} setup\` to connect a bot` }];
+  if (res.config.bots.length === 0) return [{ level: 'WARN', label: 'config', detail: 'valid, but no bot is configured', fix: `add a bot (${larkmuxCommand(env)} setup)` }];
   return [{ level: 'OK', label: 'config', detail: `valid, ${res.config.bots.length} bot(s): ${res.config.bots.map((b) => b.name).join(', ')}` }];
 };
 
-/** Program names of the known CLIs and how to install each. */
-export const CLI_PROGRAMS = [
-  { id: 'claude-code', program: 'claude', install: 'npm install -g @anthropic-ai/claude-code' },
-  { id: 'codex', program: 'codex', install: 'npm install -g @openai/codex' },
-  { id: 'gemini', program: 'gemini', install: 'npm install -g @google/gemini-cli' },
-] as const;
+/** The coding CLIs doctor checks: every adapter with a program to install (the shell comes with the system). */
+export const CLI_PROGRAMS = (['claude-code', 'codex', 'gemini'] as const).map((id) => ({ id, ...CLI_INSTALL[id] }));
 
 const cliCheck: DoctorCheck = ({ env, config }) => {
   const used = new Set((config?.bots ?? []).map((b) => (typeof b.cli === 'string' ? b.cli : 'custom')));
@@ -65,7 +63,12 @@ const cliCheck: DoctorCheck = ({ env, config }) => {
     const path = which(program, env);
     if (path) return { level: 'OK', label: `cli ${id}`, detail: path };
     return { level: used.has(id) ? 'FAIL' : 'WARN', label: `cli ${id}`, detail: `${program} not found on PATH${used.has(id) ? ' (a bot uses it)' : ''}`, fix: install };
-  });
+  }).concat((config?.bots ?? []).flatMap((b): DoctorLine[] => {
+    if (typeof b.cli !== 'object') return [];
+    const { program, install } = cliInstallFor(b.cli);
+    const path = which(program, env) ?? (program.includes('/') && existsSync(program) ? program : null);
+    return [path ? { level: 'OK', label: `cli ${b.name}`, detail: path } : { level: 'FAIL', label: `cli ${b.name}`, detail: `${program} not found on PATH (bot ${b.name} runs it)`, fix: install }];
+  }));
 };
 
 const homeCheck: DoctorCheck = ({ paths }) => {

@@ -1,9 +1,11 @@
 // Doctor lines about sessions: orphaned tmux sessions, kept diagnostic panes, damaged stores moved aside.
 import { controlCall } from '../../shared/control-client.js';
 import { classifyTmuxSessions, damagedStoreFiles, listTmuxSessions, ownedTmuxNamesOnDisk, type OrphanReport } from '../../daemon/orphans.js';
+import { larkmuxCommand } from '../../shared/larkmux-command.js';
+import { tmuxAttachHint, tmuxSocketName } from '../../shared/tmux-socket.js';
 import type { DoctorCheck, DoctorLine } from './types.js';
 
-export const sessionsCheck: DoctorCheck = async ({ paths, config }) => {
+export const sessionsCheck: DoctorCheck = async ({ paths, env, config }) => {
   const lines: DoctorLine[] = [];
   for (const f of damagedStoreFiles(paths.home)) {
     lines.push({ level: 'WARN', label: 'store', detail: `a damaged store was kept aside: ${f}`, fix: 'inspect it; sessions it held were not restored (delete it once you no longer need it)' });
@@ -12,13 +14,13 @@ export const sessionsCheck: DoctorCheck = async ({ paths, config }) => {
   const viaDaemon = await controlCall(paths.controlSocket, { cmd: 'orphans' }, 5000);
   if (viaDaemon.ok) report = viaDaemon.data as OrphanReport;
   else if (config) {
-    const listed = await listTmuxSessions(config.tmux.socket);
+    const listed = await listTmuxSessions(tmuxSocketName(config.tmux.socket, paths.home));
     const owned = ownedTmuxNamesOnDisk(paths.home);
     if (listed.ok && owned.complete) report = classifyTmuxSessions(listed.names, owned.names);
   }
   if (report) {
-    if (report.orphans.length) lines.push({ level: 'WARN', label: 'tmux orphans', detail: `no session owns ${report.orphans.join(', ')}`, fix: 'larkmux sessions prune' });
-    if (report.diag.length) lines.push({ level: 'WARN', label: 'tmux diagnostics', detail: `failed launches kept for inspection: ${report.diag.join(', ')}`, fix: 'look with `tmux attach -t <name>`, then larkmux sessions prune' });
+    if (report.orphans.length) lines.push({ level: 'WARN', label: 'tmux orphans', detail: `no session owns ${report.orphans.join(', ')}`, fix: `${larkmuxCommand(env)} sessions prune` });
+    if (report.diag.length) lines.push({ level: 'WARN', label: 'tmux diagnostics', detail: `failed launches kept for inspection: ${report.diag.join(', ')}`, fix: `look with \`${tmuxAttachHint(tmuxSocketName(config?.tmux.socket, paths.home))}\`, then ${larkmuxCommand(env)} sessions prune` });
     if (!report.orphans.length && !report.diag.length) lines.push({ level: 'OK', label: 'tmux sessions', detail: 'no orphaned larkmux sessions' });
   }
   if (!lines.some((l) => l.label === 'store')) lines.push({ level: 'OK', label: 'stores', detail: 'no damaged store files' });

@@ -15,7 +15,7 @@ export function openApiBase(domain: string): string {
 
 export type CredentialCheck =
   | { ok: true; expiresInSec: number }
-  | { ok: false; code: 'refused' | 'unreachable' | 'bad_response'; message: string };
+  | { ok: false; code: 'refused' | 'unreachable' | 'bad_response'; message: string; secretWrong?: boolean };
 
 /** Hints for the platform's answers to a token request (open.feishu.cn error code list). */
 const REFUSAL_HINTS: Record<number, string> = {
@@ -57,5 +57,5 @@ export async function checkCredentials(opts: { domain: string; appId: string; ap
   const platformMsg = typeof body.msg === 'string' ? mask(body.msg, opts.appSecret).slice(0, 200) : '';
   const hint = code !== undefined ? REFUSAL_HINTS[code] : undefined;
   const what = [`HTTP ${res.status}`, code !== undefined ? `code ${code}` : '', platformMsg].filter(Boolean).join(', ');
-  return { ok: false, code: 'refused', message: `the platform refused the credentials for ${opts.appId} (${what})${hint ? `: ${hint}` : ''}` };
+  return { ok: false, code: 'refused', message: `the platform refused the credentials for ${opts.appId} (${what})${hint ? `: ${hint}` : ''}`, ...(code === 10014 || code === 10012 ? { secretWrong: true } : {}) };
 }

@@ -1,6 +1,6 @@
 // PtyBackend: the fallback when tmux is absent — the CLI runs on a node-pty owned by the worker and dies with it.
 import xh from '@xterm/headless';
-import * as nodePty from 'node-pty';
+import * as nodePty from '@lydell/node-pty';
 import { keyBytes, type KeyName } from '../../shared/keys.js';
 import { planTextInput } from './input-plan.js';
 import { filterLaunchEnv, isReservedEnvKey } from './launch-env.js';

@@ -37,13 +37,16 @@ export interface InputState {
 
 export type SessionCheck = 'alive' | 'missing' | 'dead';
 
+/** Launches refused before anything ran, each told to the chat with its fix (the CLI to install, the folder to create). */
+export type LaunchFailureCode = 'cli_missing' | 'cwd_missing';
+
 export type InputEvent =
   /** Take over a live pane now (init in attach mode); a missing one is started by the next message. */
   | { type: 'take_over' }
   | { type: 'input'; message: QueuedMessage }
   | { type: 'tmux_checked'; ok: boolean; reason?: string }
   | { type: 'session_checked'; session: SessionCheck }
-  | { type: 'session_prepared'; ok: boolean; reason?: string }
+  | { type: 'session_prepared'; ok: boolean; reason?: string; code?: LaunchFailureCode }
   | { type: 'tmux_started'; ok: boolean; created: boolean; reason?: string }
   | { type: 'gate_done'; outcome: 'ready' | 'missing' | 'timeout'; reason: string }
   /** Result of one delivery (probe + paste + Enter + proof). `lost` = the probe found no live CLI before sending. */
@@ -157,7 +160,7 @@ export function inputStep(state: InputState, event: InputEvent, ctx: InputContex
 
     case 'session_prepared':
       if (state.phase !== 'starting_session') return { state, effects: [] };
-      if (!event.ok) return fail(state, event.reason ?? 'could not prepare the launch');
+      if (!event.ok) return fail(state, event.reason ?? 'could not prepare the launch', event.code);
       return go(state, 'starting_tmux', 'launch prepared', {}, [{ type: 'start_tmux' }]);
 
     case 'tmux_started':
@@ -213,10 +216,11 @@ function withReadyReport(state: InputState, ctx: InputContext): InputStep {
   return { state: pumped.state, effects: [...ready.effects, ...pumped.effects] };
 }
 
-function fail(state: InputState, reason: string): InputStep {
+/** `code` tells the daemon which failure this is (cli_missing gets the install command); the reason is for logs. */
+function fail(state: InputState, reason: string, code: 'cli_start_failed' | LaunchFailureCode = 'cli_start_failed'): InputStep {
   const msgs = state.inFlight ? [state.inFlight, ...state.queue] : state.queue;
   return go(state, 'failed', reason, { queue: [], inFlight: undefined, reason, relaunchedInBoot: false }, [
     ...failQueue(msgs, reason),
-    { type: 'report', msg: { type: 'error', code: 'cli_start_failed', message: reason.slice(0, 4000) } },
+    { type: 'report', msg: { type: 'error', code, message: reason.slice(0, 4000) } },
   ]);
 }

@@ -1,6 +1,8 @@
 // SessionRuntime: the thin shell around the input state machine — executes its effects with the backend, gate and monitor.
 import { randomUUID } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
 import type { Logger } from '../../shared/log.js';
 import type { DaemonToWorker, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
 import type { SessionBackend } from '../backend/types.js';
@@ -29,6 +31,14 @@ export interface RuntimeCounters {
   gateRuns: number;
   gatePolls: number;
   enterRetries: number;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 export class SessionRuntime {
@@ -207,6 +217,19 @@ export class SessionRuntime {
     const spec = a.launch({ cwd: this.deps.init.cwd, home: this.home, mode: launchMode, nativeSessionId: this.nativeSessionId, botEnv: this.env });
     const [program, ...args] = spec.argv;
     if (program !== undefined) spec.argv = [resolveProgram(program, spec.env.PATH ?? this.env.PATH ?? process.env.PATH), ...args];
+    if (!isFolder(this.deps.init.cwd)) {
+      // tmux would start the CLI in its own folder instead, while the card shows this path: refuse and say so.
+      this.deps.log.warn({ cwd: this.deps.init.cwd }, 'working folder does not exist');
+      this.dispatch({ type: 'session_prepared', ok: false, code: 'cwd_missing', reason: `the folder ${this.deps.init.cwd} does not exist` });
+      return;
+    }
+    const resolved = spec.argv[0];
+    if (resolved !== undefined && (!resolved.includes('/') || (isAbsolute(resolved) && !existsSync(resolved)))) {
+      // Not on PATH: launching would only show tmux's "Pane is dead (status 1)"; the daemon turns this code into the install command.
+      this.deps.log.warn({ program: resolved }, 'CLI program not found on PATH');
+      this.dispatch({ type: 'session_prepared', ok: false, code: 'cli_missing', reason: `${resolved} is not installed (not found on PATH)` });
+      return;
+    }
     this.pendingLaunch = spec;
     this.deps.log.info({ mode: launchMode, program: spec.argv[0], nativeSessionId: this.nativeSessionId }, 'launch prepared');
     if (launchMode === 'new' && a.nativeId.kind === 'chosen' && this.nativeSessionId) this.learnIdentity(this.nativeSessionId);

@@ -1,5 +1,5 @@
 // One browser connection: its own tmux client in a pty, pane output to the socket, checked frames back to tmux.
-import type { IPty } from 'node-pty';
+import type { IPty } from '@lydell/node-pty';
 import type { WebSocket, RawData } from 'ws';
 import {
   WEBTERM_CLOSE, WEBTERM_PROTOCOL_VERSION, encodeFrame, parseClientFrame, type WheelRequest,
