@@ -1,4 +1,9 @@
 // English messages: the reference catalogue. Keys are `area.what`; `{name}` marks a parameter.
 export const en = {
   'common.larkmux': 'larkmux',
+  // sec-daemon: security replies (control characters, selections, pairing)
+  'security.controlChars': 'Your message had {count} control character(s); they were typed as visible symbols (␛, ␃ …), not as keys. To press Esc or Ctrl+C, use the key row on the card.',
+  'security.selectionNotYours': 'The CLI is waiting for an answer that only the person who asked, or an operator, can give. Your message was not sent to the CLI (it would have answered that question); send it again once the question is answered.',
+  'security.pairingWrong': 'That is not the pairing code ({left} tries left).',
+  'security.pairingLocked': 'Too many wrong pairing codes from you: pairing is closed to your account until larkmux restarts. Other people can still pair.',
 } as const satisfies Record<string, string>;
