@@ -181,12 +181,15 @@ export class BotRuntime {
         return;
       case 'pair': {
         const res = await this.state.tryPair(decision.userId, decision.text);
+        const tr = translator(botLocale(this.bot));
         const text = res.ok
           ? 'Paired: you are now the owner of this bot. Send me a message to start a session.'
-          : res.code === 'rotated'
-            ? 'Too many wrong codes: the pairing code was replaced (see the daemon log).'
-            : 'That is not the pairing code.';
-        if (!res.ok && res.code === 'rotated') this.log.warn(`new pairing code for "${this.bot.name}": ${res.newCode}`);
+          : res.code === 'locked'
+            ? tr('security.pairingLocked')
+            : res.code === 'mismatch'
+              ? tr('security.pairingWrong', { left: res.attemptsLeft })
+              : 'That is not the pairing code.';
+        if (!res.ok && res.code !== 'not_pairing') this.log.warn({ sender: decision.userId, result: res.code }, 'wrong pairing code');
         await this.opts.im.sendText(decision.place, text, decision.replyTo);
         return;
       }
