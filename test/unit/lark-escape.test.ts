@@ -20,8 +20,8 @@ describe('card markdown carries hostile text as text', () => {
   const cases: Array<{ name: string; model: CardModel }> = [
     { name: 'screen text (code block)', model: { kind: 'stream', sessionId: 's', title: 'T', status: 'working', display: 'text', screenText: HOSTILE, keys: [...CARD_KEY_ROW], buttons: [], frozen: false } },
     { name: 'a notice with a worker message', model: { kind: 'stream', sessionId: 's', title: 'T', status: 'working', display: 'hidden', notice: `Problem: ${HOSTILE}`, keys: [], buttons: [], frozen: false } },
-    { name: 'selection options from the screen', model: { kind: 'selection', sessionId: 's', promptId: 'p', title: 'Allow?', options: [{ label: HOSTILE }, { label: 'No' }] } },
-    { name: 'who answered and what', model: { kind: 'selection', sessionId: 's', promptId: 'p', title: 'Allow?', options: [{ label: HOSTILE }], answered: { by: '<at id=all></at>', optionIndex: 0 } } },
+    { name: 'selection options from the screen', model: { kind: 'selection', sessionId: 's', promptId: 'p', title: 'Allow?', options: [{ label: HOSTILE }, { label: 'No' }], defaultIndex: 0 } },
+    { name: 'who answered and what', model: { kind: 'selection', sessionId: 's', promptId: 'p', title: 'Allow?', options: [{ label: HOSTILE }], defaultIndex: 0, answered: { by: '<at id=all></at>', optionIndex: 0 } } },
     { name: 'a chosen project path', model: { kind: 'picker', anchorKey: 'k', title: 'Project', projects: [], chosen: `/srv/${HOSTILE}` } },
   ];
   it.each(cases)('$name', ({ model }) => {
