@@ -44,7 +44,7 @@ export const BotConfigSchema = z.strictObject({
   startupDialogs: z.enum(['auto', 'ask']).default('auto').describe("CLI startup dialogs (theme, trust this folder, API key): auto = answered by each adapter's safe default, ask = shown to the person as a card"),
   locale: LocaleSchema.optional().describe('Language of everything chat and browser users read: zh-CN or en (default: zh-CN for feishu and private domains, en for lark)'),
   groupScope: z.enum(['thread', 'chat']).default('thread').describe('In groups: one session per topic (thread) or per chat'),
-  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _'), z.string()).default({}).describe("Extra environment for this bot's CLI"),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _'), z.string()).default({}).describe("Environment for this bot's CLI (its API keys go here): the CLI gets exactly these plus PATH, HOME, LANG/LC_*, TERM and the other names in docs/operations.md, nothing else of the daemon's environment; never on a command line"),
   maxLiveWorkers: z.number().int().min(1).max(1000).default(30).describe('Worker processes kept alive; idle ones beyond are detached'),
   maxLiveClis: z.number().int().min(1).max(1000).default(20).describe('CLIs kept running; least recently used idle ones beyond are stopped'),
 });
