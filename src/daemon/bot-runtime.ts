@@ -1,7 +1,8 @@
 // One configured bot at run time: its IM connection, sessions, grants and the path from a chat event to a worker.
 import { cliInstallFor } from '../shared/cli-install.js';
+import { literalChatText } from '../shared/chat-text.js';
 import { botLocale, type BotConfig } from '../shared/config.js';
-import { t } from '../shared/i18n.js';
+import { t, translator } from '../shared/i18n.js';
 import { IPC_PROTOCOL_VERSION, type BackendKind, type DaemonToWorker, type WorkerToDaemon } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
 import { expandHome, type LarkmuxPaths } from '../shared/paths.js';
@@ -11,6 +12,7 @@ import { InboundDedupe, rejectedDedupeKeys } from './dedupe.js';
 import type { CardActionReply, ConnectionState, ImAdapter, InboundCardAction, InboundEvent, InboundMessage, InboundRejected } from './im/types.js';
 import { LiveSession } from './live-session.js';
 import { BotState } from './pairing.js';
+import { mayTypeIntoSelections } from './permissions.js';
 import { routeMessage, routeRejected, type Anchor, type RouteDecision, type RouterBot } from './router.js';
 import { SessionCards } from './session-cards.js';
 import { isOpenSession, newSessionCore, type SessionCore } from './session-core.js';
@@ -181,12 +183,15 @@ export class BotRuntime {
         return;
       case 'pair': {
         const res = await this.state.tryPair(decision.userId, decision.text);
+        const tr = translator(botLocale(this.bot));
         const text = res.ok
           ? 'Paired: you are now the owner of this bot. Send me a message to start a session.'
-          : res.code === 'rotated'
-            ? 'Too many wrong codes: the pairing code was replaced (see the daemon log).'
-            : 'That is not the pairing code.';
-        if (!res.ok && res.code === 'rotated') this.log.warn(`new pairing code for "${this.bot.name}": ${res.newCode}`);
+          : res.code === 'locked'
+            ? tr('security.pairingLocked')
+            : res.code === 'mismatch'
+              ? tr('security.pairingWrong', { left: res.attemptsLeft })
+              : 'That is not the pairing code.';
+        if (!res.ok && res.code !== 'not_pairing') this.log.warn({ sender: decision.userId, result: res.code }, 'wrong pairing code');
         await this.opts.im.sendText(decision.place, text, decision.replyTo);
         return;
       }
@@ -221,6 +226,14 @@ export class BotRuntime {
       session = this.createSession(decision.anchor, msg.senderId, chosenCwd ?? (projects.length === 1 ? projects[0] : undefined));
     }
     const live = this.ensureLive(session);
+    const tr = translator(botLocale(this.bot));
+    if (!mayTypeIntoSelections(live.openSelectionRequesters(), this.routerBot(), { chatId: decision.anchor.place.chatId }, { userId: msg.senderId }, this.grants())) {
+      await this.opts.im.sendText(decision.anchor.place, tr('security.selectionNotYours'), msg.messageId);
+      return;
+    }
+    // Text stays text: control characters become visible symbols, never keys (chat-text.ts).
+    const literal = literalChatText(decision.text);
+    decision = { ...decision, text: literal.text };
     this.sessions.update(session.id, { requesterId: msg.senderId, lastActivityAt: Date.now() });
     const requester = { userId: msg.senderId };
     // The turn is registered at once; its card goes out in the background so the text reaches the CLI without
@@ -233,6 +246,7 @@ export class BotRuntime {
         : { type: 'raw_input', turnId: msg.messageId, text: decision.text };
     const sent = this.opts.pool.send(session.id, payload);
     await card;
+    if (literal.replaced) await live.cards.setNotice(tr('security.controlChars', { count: literal.replaced }));
     if (!sent) await live.cards.setNotice('The session worker is not running; send the message again.');
   }
 

@@ -6,7 +6,10 @@ import { routeCardAction } from './router.js';
 
 /** A tap on a card: checked by the pure router, answered at once with a toast, carried out in the background. */
 export async function onCardAction(rt: BotRuntime, ev: InboundCardAction, duplicate: boolean): Promise<CardActionReply | void> {
-  const decision = routeCardAction({ action: ev, bot: rt.routerBot(), grants: rt.grants(), duplicate, sessionById: (id) => rt.sessions.get(id) });
+  const decision = routeCardAction({
+    action: ev, bot: rt.routerBot(), grants: rt.grants(), duplicate, sessionById: (id) => rt.sessions.get(id),
+    selectionRequester: (sessionId, promptId) => rt.live.get(sessionId)?.selectionRequester(promptId),
+  });
   if (decision.kind === 'ignore') return decision.reason === 'unknown_session' ? { toast: { type: 'warning', content: 'This session no longer exists.' } } : undefined;
   if (decision.kind === 'deny') return { toast: { type: 'error', content: decision.toast } };
   // Feishu waits at most 3 s for the answer: act in the background and answer at once.

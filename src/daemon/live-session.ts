@@ -35,6 +35,9 @@ export class LiveSession {
    */
   private readonly awaitingDelivery = new Map<string, string>();
   private readonly selections = new Map<string, PendingSelection>();
+  /** Who may answer each pending selection besides operators: the requester of the turn it appeared in. */
+  private readonly selectionRequesters = new Map<string, string | undefined>();
+  private lastRequester: string | undefined;
   private status: SessionStatus;
   webPort: number | null = null;
   private readyWaiters: ((ok: boolean) => void)[] = [];
@@ -57,11 +60,26 @@ export class LiveSession {
   async beginTurn(turn: Turn, prompt: string): Promise<void> {
     this.turns.set(turn.turnId, turn);
     this.awaitingDelivery.set(turn.turnId, turn.messageId);
+    this.lastRequester = turn.requester.userId;
     await this.cards.startTurn(prompt, turn.messageId);
   }
 
   selection(promptId: string): PendingSelection | undefined {
     return this.selections.get(promptId);
+  }
+
+  /** The requester a pending selection is bound to (undefined: operators only). */
+  selectionRequester(promptId: string): string | undefined {
+    return this.selectionRequesters.get(promptId);
+  }
+
+  /**
+   * Requesters of the selections the CLI is waiting on now — text typed into the pane would answer them (issue 13
+   * finding 8). Empty when the CLI is not waiting (a prompt answered elsewhere must not block the topic forever).
+   */
+  openSelectionRequesters(): (string | undefined)[] {
+    if (this.status !== 'waiting' && this.status !== 'starting') return [];
+    return [...this.selections.keys()].map((id) => this.selectionRequesters.get(id));
   }
 
   /** Resolves when the worker has said `ready` (true) or exited first (false). */
@@ -96,6 +114,8 @@ export class LiveSession {
         const sel: PendingSelection = { promptId: msg.promptId, title: msg.title, options: msg.options, defaultIndex: msg.defaultIndex };
         if (this.selections.has(msg.promptId)) return;
         this.selections.set(msg.promptId, sel);
+        // Bound to the turn's requester, not to whoever posts in the topic later (that moves session.requesterId).
+        this.selectionRequesters.set(msg.promptId, this.lastRequester ?? this.core.requesterId);
         await this.cards.showSelection(sel);
         return;
       }
@@ -159,6 +179,7 @@ export class LiveSession {
     const sel = this.selections.get(promptId);
     if (!sel) return false;
     this.selections.delete(promptId);
+    this.selectionRequesters.delete(promptId);
     await this.cards.answerSelection(sel, by, optionIndex);
     return true;
   }

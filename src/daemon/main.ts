@@ -1,6 +1,7 @@
 // Daemon entry point: takes the pid lock, reads config, wires the Daemon and shuts it down on signals.
 import { pathToFileURL } from 'node:url';
 import { readConfigFile } from '../shared/config-file.js';
+import { namesToScrub } from '../shared/env-policy.js';
 import { createLogger, registerSecret } from '../shared/log.js';
 import { larkmuxCommand } from '../shared/larkmux-command.js';
 import { larkmuxPaths, resolveHome } from '../shared/paths.js';
@@ -32,6 +33,12 @@ export async function runDaemon(env: NodeJS.ProcessEnv = process.env): Promise<v
     return;
   }
   for (const s of cfg.secrets) registerSecret(s);
+  // Read once, then gone (as VS Code's pty host cleans its env): no worker, tmux server or CLI forked later can see
+  // a variable that config.json names, whatever the variable is called (issue 13: `env | grep -i secret`).
+  for (const name of namesToScrub(cfg.envNames)) {
+    delete env[name];
+    delete process.env[name];
+  }
 
   let stopping: Promise<void> | null = null;
   const shutdown = (why: string) => {

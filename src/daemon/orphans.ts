@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmuxClientEnv } from '../shared/env-policy.js';
 
 const LIVE_NAME = /^lmx-[0-9a-f]{8}$/;
 const DIAG_NAME = /^lmx-diag-[0-9a-f]{8}$/;
@@ -26,10 +27,7 @@ function tmuxArgs(socket: string | null, args: string[]): string[] {
 }
 
 function tmuxEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  delete env.TMUX;
-  delete env.TMUX_PANE;
-  return env;
+  return tmuxClientEnv(process.env);
 }
 
 export type TmuxList = { ok: true; names: string[] } | { ok: false; message: string };

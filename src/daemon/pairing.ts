@@ -13,8 +13,14 @@ export const PAIRING = {
   groupLength: 4,
   groups: 2,
   prefix: 'LMX',
-  /** Wrong guesses before the code is replaced by a new one: 10 tries at 2^-40 each leave guessing hopeless. */
-  maxFailedAttempts: 10,
+  /**
+   * Wrong guesses one sender may make before pairing is closed to that sender (until the daemon restarts). The code
+   * itself never changes on guesses: replacing it would let any stranger take the printed code away from the owner
+   * (issue 13 finding 9). 5 tries at 2^-40 each leave guessing hopeless, even across many accounts.
+   */
+  maxFailedAttemptsPerSender: 5,
+  /** Senders remembered; beyond this the oldest is forgotten (a flood of accounts cannot grow memory without bound). */
+  maxTrackedSenders: 10_000,
 } as const;
 
 export function generatePairingCode(pick: (n: number) => number = randomInt): string {
@@ -55,9 +61,10 @@ export function botStatePath(home: string, appId: string): string {
 
 export type PairResult =
   | { ok: true; ownerId: string }
-  | { ok: false; code: 'not_pairing' | 'mismatch' }
-  /** Too many wrong guesses: the old code is dead; print `newCode` for the operator. */
-  | { ok: false; code: 'rotated'; newCode: string };
+  | { ok: false; code: 'not_pairing' }
+  | { ok: false; code: 'mismatch'; attemptsLeft: number }
+  /** This sender guessed wrong too often: nothing they send pairs any more (others still can). */
+  | { ok: false; code: 'locked' };
 
 export type GrantTarget = { user: string } | { chat: string };
 
@@ -73,7 +80,8 @@ export class BotState {
   readonly path: string;
   private state: BotStateFile = { format: 'larkmux-bot-state', version: STORE_FORMAT_VERSION, talkUsers: [], talkChats: [] };
   private code: string | null = null;
-  private failedAttempts = 0;
+  /** Wrong guesses per sender (open id). */
+  private readonly failedBySender = new Map<string, number>();
   private lastContent: string | null = null;
   private blocked = false;
   private readonly now: () => number;
@@ -137,12 +145,14 @@ export class BotState {
   /** The first user whose message is exactly the code becomes the owner; the code is then forgotten. */
   async tryPair(userId: string, text: string): Promise<PairResult> {
     if (!this.code || this.state.ownerId) return { ok: false, code: 'not_pairing' };
+    const failed = this.failedBySender.get(userId) ?? 0;
+    if (failed >= PAIRING.maxFailedAttemptsPerSender) return { ok: false, code: 'locked' };
     if (!pairingCodeMatches(text, this.code)) {
-      this.failedAttempts++;
-      if (this.failedAttempts < PAIRING.maxFailedAttempts) return { ok: false, code: 'mismatch' };
-      this.failedAttempts = 0;
-      this.code = generatePairingCode();
-      return { ok: false, code: 'rotated', newCode: this.code };
+      this.failedBySender.delete(userId);
+      this.failedBySender.set(userId, failed + 1);
+      if (this.failedBySender.size > PAIRING.maxTrackedSenders) this.failedBySender.delete(this.failedBySender.keys().next().value!);
+      const attemptsLeft = PAIRING.maxFailedAttemptsPerSender - failed - 1;
+      return attemptsLeft > 0 ? { ok: false, code: 'mismatch', attemptsLeft } : { ok: false, code: 'locked' };
     }
     this.code = null;
     this.state = { ...this.state, ownerId: userId, pairedAt: this.now() };

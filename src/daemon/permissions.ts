@@ -65,6 +65,16 @@ export function hasLevel(level: PermissionLevel, bot: PermissionBot, chat: Permi
   return gate[level]();
 }
 
+/**
+ * Text typed while the CLI waits on selections answers them (a "1" picks option 1): only someone who may answer
+ * every one of them may send text then.
+ */
+export function mayTypeIntoSelections(
+  openRequesters: readonly (string | undefined)[], bot: PermissionBot, chat: PermissionChat, user: PermissionUser, grants: Grants,
+): boolean {
+  return openRequesters.every((r) => canAnswerSelection(bot, chat, user, grants, r));
+}
+
 /** Answering a CLI's permission prompt: the turn's requester, or an operator (DESIGN §8). */
 export function canAnswerSelection(bot: PermissionBot, chat: PermissionChat, user: PermissionUser, grants: Grants, requesterId: string | undefined): boolean {
   return (requesterId !== undefined && requesterId === user.userId && canTalk(bot, chat, user, grants)) || canOperate(bot, chat, user, grants);

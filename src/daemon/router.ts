@@ -140,6 +140,8 @@ export interface CardRouteInput {
   grants: Grants;
   duplicate: boolean;
   sessionById(id: string): SessionCore | undefined;
+  /** The requester a pending selection is bound to (LiveSession); unknown = operators only. */
+  selectionRequester?(sessionId: string, promptId: string): string | undefined;
 }
 
 export type CardRouteDecision =
@@ -170,7 +172,7 @@ export function routeCardAction(input: CardRouteInput): CardRouteDecision {
   const user = { userId: action.operatorId };
   const allowed =
     v.action === 'select'
-      ? canAnswerSelection(bot, chat, user, grants, session?.requesterId)
+      ? canAnswerSelection(bot, chat, user, grants, input.selectionRequester?.(v.sessionId, v.promptId))
       : hasLevel(CARD_ACTION_LEVEL[v.action], bot, chat, user, grants);
   if (!allowed) {
     return { kind: 'deny', toast: v.action === 'select' ? 'Only the person who asked, or an operator, can answer this.' : "Only this bot's operators can do that." };

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../shared/log.js';
 import { parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon } from '../shared/ipc.js';
+import { workerEnv } from '../shared/env-policy.js';
 
 export const WORKER_TIMING = {
   /** A worker asked to close gets this long to exit before SIGTERM, then SIGKILL after as long again. */
@@ -105,7 +106,8 @@ export class WorkerPool {
     const child = fork(entry, [], {
       serialization: 'advanced',
       execArgv,
-      env: { ...process.env, ...this.opts.env, LARKMUX_SESSION_ID: sessionId },
+      // The allowlist (env-policy.ts), never the daemon's whole environment: a worker needs no secret.
+      env: { ...workerEnv(process.env), ...this.opts.env, LARKMUX_SESSION_ID: sessionId },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     const live: LiveWorker = { child, expectedExit: false, invalidInARow: 0, startedAt: Date.now(), lastSignOfLife: Date.now() };

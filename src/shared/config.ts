@@ -33,8 +33,8 @@ export const BotConfigSchema = z.strictObject({
   appSecret: z.string().min(1).describe('App secret; write "${LARK_APP_SECRET}" to read it from the environment'),
   domain: domainSchema,
   events: z.enum(['websocket', 'webhook']).default('websocket').describe('websocket (long connection, no public URL needed) or webhook'),
-  encryptKey: z.string().optional().describe('Webhook only: the event Encrypt Key (enables signature checks)'),
-  verificationToken: z.string().optional().describe('Webhook only: the Verification Token'),
+  encryptKey: z.string().optional().describe('Webhook only: the event Encrypt Key (signature, timestamp and decryption checks); webhook mode needs this or verificationToken'),
+  verificationToken: z.string().optional().describe('Webhook only: the Verification Token, checked on every event; webhook mode needs this or encryptKey'),
   webhookPort: z.number().int().min(1).max(65535).default(7690).describe('Webhook only: port the event/callback endpoint listens on'),
   webhookPath: z.string().regex(/^\/[A-Za-z0-9_./-]*$/, 'a URL path starting with /').default('/lark/events').describe('Webhook only: path of the event and card callback endpoint'),
   cli: CliSpecSchema.default('claude-code').describe('claude-code, codex, gemini, shell, or { command, args, readyPattern, busyPattern }'),
@@ -45,7 +45,7 @@ export const BotConfigSchema = z.strictObject({
   startupDialogs: z.enum(['auto', 'ask']).default('auto').describe("CLI startup dialogs (theme, trust this folder, API key): auto = answered by each adapter's safe default, ask = shown to the person as a card"),
   locale: LocaleSchema.optional().describe('Language of everything chat and browser users read: zh-CN or en (default: zh-CN for feishu and private domains, en for lark)'),
   groupScope: z.enum(['thread', 'chat']).default('thread').describe('In groups: one session per topic (thread) or per chat'),
-  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _'), z.string()).default({}).describe("Extra environment for this bot's CLI"),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _'), z.string()).default({}).describe("Environment for this bot's CLI (its API keys go here): the CLI gets exactly these plus PATH, HOME, LANG/LC_*, TERM and the other names in docs/operations.md, nothing else of the daemon's environment; never on a command line"),
   maxLiveWorkers: z.number().int().min(1).max(1000).default(30).describe('Worker processes kept alive; idle ones beyond are detached'),
   maxLiveClis: z.number().int().min(1).max(1000).default(20).describe('CLIs kept running; least recently used idle ones beyond are stopped'),
 });
@@ -69,10 +69,19 @@ export const ConfigSchema = z.strictObject({
 export type Config = z.infer<typeof ConfigSchema>;
 
 export type ConfigResult =
-  | { ok: true; config: Config; secrets: string[] }
+  /** envNames: every variable a `${…}` in the file names (the daemon removes them from its environment, DESIGN §11). */
+  | { ok: true; config: Config; secrets: string[]; envNames: string[] }
   | { ok: false; errors: string[] };
 
 const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** Every environment variable name that a `${NAME}` anywhere in the raw config refers to. */
+export function configEnvNames(value: unknown, out: Set<string> = new Set()): string[] {
+  if (typeof value === 'string') for (const m of value.matchAll(ENV_REF)) out.add(m[1]!);
+  else if (Array.isArray(value)) for (const v of value) configEnvNames(v, out);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) configEnvNames(v, out);
+  return [...out].sort();
+}
 
 /** Replaces `${NAME}` in every string with the environment's value; missing names are errors naming the field. */
 export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, path: string[] = [], errors: string[] = []): unknown {
@@ -113,11 +122,17 @@ export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env):
     if (ids.has(b.appId)) errors.push(`bots[${i}].appId: ${b.appId} appears twice; one entry per app`);
     names.add(b.name);
     ids.add(b.appId);
+    if (b.events === 'webhook' && !b.encryptKey && !b.verificationToken) {
+      errors.push(
+        `bots[${i}]: events is "webhook" but neither encryptKey nor verificationToken is set, so anyone who finds the URL could post events; ` +
+          'copy the Encrypt Key or Verification Token from the developer console (Events & Callbacks → Encryption Strategy) into the bot',
+      );
+    }
   });
   errors.push(...regexProblems(config));
   if (errors.length) return { ok: false, errors };
   const secrets = config.bots.flatMap((b) => [b.appSecret, b.encryptKey, b.verificationToken]).filter((s): s is string => !!s && s.length >= 4);
-  return { ok: true, config, secrets };
+  return { ok: true, config, secrets, envNames: configEnvNames(raw) };
 }
 
 /** Parses the text of config.json (JSON syntax errors become one clear line). */

@@ -154,4 +154,29 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code', () => {
     expect(titles.join(' | ')).toMatch(/trust/i);
     expect(rig.logText()).not.toMatch(/by default: /);
   }, 300_000);
+
+  it("a talker in the owner's topic can neither tap nor type an answer to the owner's prompt; the owner can (issue 13 finding 8)", async () => {
+    const team = 'oc_lmxteam00000000000001';
+    world = await startClaudeWorld({ askPermissions: true, bot: { allowedChats: [team] } });
+    const { rig } = world;
+    await rig.start();
+    const { fake } = rig;
+    const appId = rig.appIds[0]!;
+    const talker = 'ou_talker0000000000000001';
+    const root = await fake.injectMessage({ chatType: 'group', chatId: team, text: 'MAKE-FILE owner-only.txt', mentionBot: true });
+    const turnCard = () => cardsFor(fake, appId, root.messageId)[0]?.messageId;
+    // Claude's first question (permission mode) belongs to the owner's turn.
+    const offer = await fake.waitFor(() => fake.messages.find((m) => m.msgType === 'interactive' && m.chatId === team && m.messageId !== turnCard() && buttons(m.content).some((b) => /keep manual mode/i.test(b))), 90_000, 'owner prompt card');
+    const keep = buttons(offer.content).find((b) => /keep manual mode/i.test(b))!;
+    // The talker's message in the topic first (it used to make them the session's requester), then a tap: refused.
+    const typed = await fake.injectMessage({ chatType: 'group', chatId: team, rootId: root.messageId, senderOpenId: talker, text: '1' });
+    await fake.waitFor(() => textsIn(fake, appId, team).some((t) => /only the person who asked|只有提问的人/.test(t)), 20_000, 'refusal reply');
+    expect(fake.reactions.some((r) => r.messageId === typed.messageId)).toBe(false);
+    const tap = await fake.tapButton(offer.messageId, keep, talker);
+    expect((tap.response as { toast?: { type?: string } })?.toast?.type).toBe('error');
+    expect(buttons(offer.content).length).toBeGreaterThan(0);
+    // The owner answers; the card records who.
+    await fake.tapButton(offer.messageId, keep);
+    await fake.waitFor(() => markdownText(offer.content).includes(`Answered by** ${rig.user}`), 20_000, 'owner answered');
+  }, 300_000);
 });

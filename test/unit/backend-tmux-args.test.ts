@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { classifyTmuxError, escapeTmuxArg, escapeTmuxFormat, quoteShellArg, tmuxClientEnv } from '../../src/worker/backend/tmux-client.js';
+import { classifyTmuxError, escapeTmuxArg, escapeTmuxFormat, quoteShellArg } from '../../src/worker/backend/tmux-client.js';
 
 describe('escapeTmuxArg (tmux splits commands at an argument ending in ";")', () => {
   it.each([
@@ -49,12 +49,5 @@ describe('classifyTmuxError', () => {
     ['unknown command: frob', 'tmux_error'],
   ])('%j → %s', (stderr, code) => {
     expect(classifyTmuxError(stderr)).toBe(code);
-  });
-});
-
-describe('tmuxClientEnv', () => {
-  it('drops TMUX and larkmux variables, keeps the rest', () => {
-    const env = tmuxClientEnv({ PATH: '/bin', TMUX: '/tmp/x,1,0', TMUX_PANE: '%1', LARKMUX_HOME: '/h', LARK_APP_SECRET: 's', HOME: '/root' });
-    expect(env).toEqual({ PATH: '/bin', HOME: '/root' });
   });
 });

@@ -36,7 +36,7 @@ describe('BotState', () => {
     expect(await st.load()).toEqual({ ok: true });
     const code = st.pairingCode(CLOSED)!;
     expect(st.pairingCode(CLOSED)).toBe(code);
-    expect(await st.tryPair('ou_mallory', 'LMX-2222-2222')).toEqual({ ok: false, code: 'mismatch' });
+    expect(await st.tryPair('ou_mallory', 'LMX-2222-2222')).toMatchObject({ ok: false, code: 'mismatch' });
     expect(await st.tryPair('ou_alice', code.toLowerCase())).toEqual({ ok: true, ownerId: 'ou_alice' });
     expect(await st.tryPair('ou_bob', code)).toEqual({ ok: false, code: 'not_pairing' });
     expect(st.pairingCode(CLOSED)).toBeNull();
@@ -54,17 +54,20 @@ describe('BotState', () => {
     await st.load();
     expect(st.pairingCode({ allowedUsers: ['ou_a'], allowedChats: [] })).toBeNull();
   });
-  it('too many wrong guesses replace the code', async () => {
+  it("a stranger's wrong guesses lock out that stranger and never change the printed code (issue 13 finding 9)", async () => {
     const st = new BotState({ home, appId: APP });
     await st.load();
     const code = st.pairingCode(CLOSED)!;
-    let last;
-    for (let i = 0; i < PAIRING.maxFailedAttempts; i++) last = await st.tryPair('ou_m', 'LMX-2222-2222');
-    expect(last).toMatchObject({ ok: false, code: 'rotated' });
-    const fresh = (last as { newCode: string }).newCode;
-    expect(fresh).not.toBe(code);
-    expect(await st.tryPair('ou_a', code)).toEqual({ ok: false, code: 'mismatch' });
-    expect(await st.tryPair('ou_a', fresh)).toEqual({ ok: true, ownerId: 'ou_a' });
+    const results = [];
+    for (let i = 0; i < 12; i++) results.push(await st.tryPair('ou_m', 'LMX-2222-2222'));
+    expect(results[0]).toEqual({ ok: false, code: 'mismatch', attemptsLeft: 4 });
+    expect(results.slice(4).every((r) => !r.ok && r.code === 'locked')).toBe(true);
+    // Locked means locked: even the right code from that sender pairs nobody.
+    expect(await st.tryPair('ou_m', code)).toEqual({ ok: false, code: 'locked' });
+    expect(st.pairingCode(CLOSED)).toBe(code);
+    // Another person's count is their own; the owner pairs with the code that was printed at start.
+    expect(await st.tryPair('ou_a', 'LMX-3333-3333')).toEqual({ ok: false, code: 'mismatch', attemptsLeft: 4 });
+    expect(await st.tryPair('ou_a', code)).toEqual({ ok: true, ownerId: 'ou_a' });
   });
   it('grants persist and revoke reports whether anything changed', async () => {
     const st = new BotState({ home, appId: APP });

@@ -1,6 +1,6 @@
 // Table-driven tests of the talk/operate gates (DESIGN §8).
 import { describe, expect, it } from 'vitest';
-import { canAnswerSelection, canOperate, canTalk, hasLevel, isClosed, isOwner, NO_GRANTS, type Grants, type PermissionBot } from '../../src/daemon/permissions.js';
+import { canAnswerSelection, mayTypeIntoSelections, canOperate, canTalk, hasLevel, isClosed, isOwner, NO_GRANTS, type Grants, type PermissionBot } from '../../src/daemon/permissions.js';
 
 const OPEN: PermissionBot = { allowedUsers: ['ou_admin'], allowedChats: ['oc_team'] };
 const CLOSED: PermissionBot = { allowedUsers: [], allowedChats: [] };
@@ -69,5 +69,18 @@ describe('canAnswerSelection', () => {
     { name: 'no requester known: talkers may not', user: 'ou_guest', requester: undefined, ok: false },
   ])('$name', ({ user, requester, ok }) => {
     expect(canAnswerSelection(OPEN, { chatId: 'oc_other' }, { userId: user }, GRANTS, requester)).toBe(ok);
+  });
+});
+
+describe('mayTypeIntoSelections (issue 13 finding 8: typed text answers a waiting prompt)', () => {
+  it.each([
+    { name: 'nothing waiting: any talker types', open: [], user: 'ou_guest', ok: true },
+    { name: 'the prompt of my own turn', open: ['ou_guest'], user: 'ou_guest', ok: true },
+    { name: "a talker in the owner's topic while the owner's prompt waits", open: ['ou_admin'], user: 'ou_guest', ok: false },
+    { name: 'an operator may type into anyone’s prompt', open: ['ou_guest', undefined], user: 'ou_admin', ok: true },
+    { name: 'a prompt with no known requester: talkers may not', open: [undefined], user: 'ou_guest', ok: false },
+    { name: 'two prompts, one of them not mine', open: ['ou_guest', 'ou_other'], user: 'ou_guest', ok: false },
+  ])('$name', ({ open, user, ok }) => {
+    expect(mayTypeIntoSelections(open, OPEN, { chatId: 'oc_other' }, { userId: user }, GRANTS)).toBe(ok);
   });
 });

@@ -129,8 +129,17 @@ describe('routeCardAction', () => {
     { name: 'operator picks a project', value: { action: 'project' as const, anchorKey: s.key, path: '/x' }, user: 'ou_alice', kind: 'act' },
   ];
   it.each(rows)('$name → $kind', ({ value, user, kind }) => {
-    const d = routeCardAction({ action: tap(value, user), bot: BOT, grants: GRANTS, duplicate: false, sessionById: (id) => (id === s.id ? s : undefined) });
+    const d = routeCardAction({ action: tap(value, user), bot: BOT, grants: GRANTS, duplicate: false, sessionById: (id) => (id === s.id ? s : undefined), selectionRequester: () => 'ou_guest' });
     expect(d.kind).toBe(kind);
+  });
+  it("a talker who posted last in the owner's topic cannot answer the owner's prompt (issue 13 finding 8)", () => {
+    // The guest's message made them the session's latest requester; the prompt came from the owner's turn.
+    const select = { action: 'select' as const, sessionId: s.id, promptId: 'p', optionIndex: 0 };
+    const route = (user: string, bound: string | undefined) =>
+      routeCardAction({ action: tap(select, user), bot: BOT, grants: GRANTS, duplicate: false, sessionById: () => s, selectionRequester: () => bound }).kind;
+    expect(route('ou_guest', 'ou_alice')).toBe('deny');
+    expect(route('ou_guest', undefined)).toBe('deny');
+    expect(route('ou_alice', 'ou_guest')).toBe('act');
   });
   it('unknown session and duplicates are ignored', () => {
     const v = { action: 'close' as const, sessionId: 'f'.repeat(32) };

@@ -49,7 +49,8 @@ export const setup: CliCommand = {
   flags: [
     { name: 'app-id', value: 'cli_…', description: 'App ID (Credentials & Basic Info in the developer console)' },
     { name: 'app-secret-env', value: 'NAME', description: 'Read the app secret from this environment variable; config.json stores ${NAME}' },
-    { name: 'app-secret', value: 'SECRET', description: 'The app secret itself (stored in config.json, mode 0600); prefer --app-secret-env' },
+    { name: 'app-secret-stdin', description: 'Read the app secret from the first line of stdin (stored in config.json, mode 0600); for scripts' },
+    { name: 'app-secret', value: 'SECRET', description: 'The app secret itself; visible to every local user in `ps` while setup runs: prefer --app-secret-stdin or --app-secret-env' },
     { name: 'domain', value: 'feishu|lark|URL', description: 'Which platform (default feishu)' },
     { name: 'cli', value: 'ID', description: `Coding CLI for new sessions: ${CLI_IDS.join(', ')} (default claude-code)` },
     { name: 'working-dir', value: 'DIR', description: 'Folder new sessions start in (default ~)' },
@@ -66,9 +67,13 @@ export async function runSetup(ctx: CliContext, io: { input?: NodeJS.ReadStream 
     err(`larkmux setup: ${existing.message}`);
     return EXIT.failure;
   }
-  if (typeof flags['app-secret'] === 'string' && typeof flags['app-secret-env'] === 'string') {
-    err('larkmux setup: give either --app-secret or --app-secret-env, not both');
+  if ([typeof flags['app-secret'] === 'string', typeof flags['app-secret-env'] === 'string', flags['app-secret-stdin'] === true].filter(Boolean).length > 1) {
+    err('larkmux setup: give one of --app-secret-stdin, --app-secret-env or --app-secret');
     return EXIT.usage;
+  }
+  if (typeof flags['app-secret'] === 'string') {
+    // Kept for old scripts; an argv is public on Linux (/proc/<pid>/cmdline), so say so every time.
+    err('larkmux setup: warning: --app-secret is visible to every local user in `ps` while setup runs; use --app-secret-stdin or --app-secret-env instead');
   }
   const bots = Array.isArray(existing.raw.bots) ? (existing.raw.bots as Array<Record<string, unknown>>) : [];
   const interactive = !flags.yes;
@@ -76,9 +81,10 @@ export async function runSetup(ctx: CliContext, io: { input?: NodeJS.ReadStream 
     out('larkmux setup: connect a Feishu/Lark bot. Press Enter to take the [default].');
     if (bots.length) out(`${paths.config} already has ${bots.length} bot(s) (${bots.map((b) => String(b?.name)).join(', ')}); they are kept.`);
   }
-  const prompter = interactive ? createPrompter((io.input ?? process.stdin) as NodeJS.ReadStream, (io.output ?? process.stdout) as NodeJS.WriteStream) : null;
+  // --app-secret-stdin reads its line through the same prompter (quietly), so it works with --yes too.
+  const prompter = interactive || flags['app-secret-stdin'] === true ? createPrompter((io.input ?? process.stdin) as NodeJS.ReadStream, (io.output ?? process.stdout) as NodeJS.WriteStream) : null;
   try {
-    const answers = await gather(ctx, prompter, bots);
+    const answers = await gather(ctx, interactive ? prompter : null, bots, prompter);
     if (!answers.ok) {
       err(`larkmux setup: ${answers.message}`);
       return answers.code;
@@ -88,11 +94,11 @@ export async function runSetup(ctx: CliContext, io: { input?: NodeJS.ReadStream 
     out(`Checking the credentials with ${openApiBase(a.domain)} …`);
     let check = await checkCredentials({ domain: a.domain, appId: a.appId, appSecret: a.secret.value });
     // A mistyped secret costs only the secret: every other answer is kept and the secret is asked again.
-    const secretTyped = prompter && typeof flags['app-secret'] !== 'string' && typeof flags['app-secret-env'] !== 'string';
+    const secretTyped = prompter && typeof flags['app-secret'] !== 'string' && typeof flags['app-secret-env'] !== 'string' && !flags['app-secret-stdin'];
     for (let i = 0; !check.ok && check.secretWrong && secretTyped && i < SETUP_LIMITS.triesPerQuestion; i++) {
       err(`  ${check.message}`);
       err('  your other answers are kept; enter the app secret again:');
-      const again = await secretField(ctx, prompter);
+      const again = await secretField(ctx, prompter, null);
       if (!again.ok) {
         err(`larkmux setup: ${again.message}`);
         return again.code;
@@ -148,7 +154,7 @@ export async function runSetup(ctx: CliContext, io: { input?: NodeJS.ReadStream 
 }
 
 /** Collects every answer: a flag wins, then (interactive) a question, then (--yes) the default. */
-async function gather(ctx: CliContext, prompter: Prompter | null, bots: Array<Record<string, unknown>>): Promise<Field<Answers>> {
+async function gather(ctx: CliContext, prompter: Prompter | null, bots: Array<Record<string, unknown>>, stdin: Prompter | null): Promise<Field<Answers>> {
   const { flags } = ctx;
   const flag = (name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string).trim() : undefined);
 
@@ -178,7 +184,7 @@ async function gather(ctx: CliContext, prompter: Prompter | null, bots: Array<Re
   if (!appId.ok) return appId;
   const known = bots.find((b) => b?.appId === appId.value);
 
-  const secret = await secretField(ctx, prompter);
+  const secret = await secretField(ctx, prompter, stdin);
   if (!secret.ok) return secret;
   const knownDomain = typeof known?.domain === 'string' ? known.domain : 'feishu';
   const domain = await field('Domain: feishu, lark, or a base URL', 'domain', knownDomain, validDomain);
@@ -199,7 +205,7 @@ async function gather(ctx: CliContext, prompter: Prompter | null, bots: Array<Re
 }
 
 /** The secret: from the environment (stored as `${NAME}`) or literal; never echoed. */
-async function secretField(ctx: CliContext, prompter: Prompter | null): Promise<Field<Answers['secret']>> {
+async function secretField(ctx: CliContext, prompter: Prompter | null, stdin: Prompter | null): Promise<Field<Answers['secret']>> {
   const { flags, env } = ctx;
   const fromEnv = (name: string): Field<Answers['secret']> => {
     if (!ENV_NAME.test(name)) return { ok: false, code: EXIT.usage, message: `"${name}" is not an environment variable name` };
@@ -208,11 +214,15 @@ async function secretField(ctx: CliContext, prompter: Prompter | null): Promise<
     return { ok: true, value: { stored: `\${${name}}`, value, fromEnv: name } };
   };
   if (typeof flags['app-secret-env'] === 'string') return fromEnv(flags['app-secret-env']);
+  if (flags['app-secret-stdin'] === true && stdin) {
+    const line = await stdin.ask('', { secret: true });
+    return line ? { ok: true, value: { stored: line, value: line } } : { ok: false, code: EXIT.usage, message: '--app-secret-stdin: stdin held no secret (give it as the first line)' };
+  }
   if (typeof flags['app-secret'] === 'string') {
     const v = flags['app-secret'];
     return v ? { ok: true, value: { stored: v, value: v } } : { ok: false, code: EXIT.usage, message: '--app-secret is empty' };
   }
-  if (!prompter) return { ok: false, code: EXIT.usage, message: '--app-secret-env NAME (or --app-secret) is required with --yes' };
+  if (!prompter) return { ok: false, code: EXIT.usage, message: '--app-secret-stdin or --app-secret-env NAME is required with --yes' };
   for (let i = 0; i < SETUP_LIMITS.triesPerQuestion; i++) {
     const answer = await prompter.ask('App secret (typing is hidden), or $NAME to read it from an environment variable: ', { secret: true });
     if (answer === null) return { ok: false, code: EXIT.failure, message: 'input ended before setup was complete; nothing was written' };

@@ -5,4 +5,9 @@ export const en = {
   // newcomer: first-run problems told in the chat with their fix
   'newcomer.cliMissing': '**{program}** is not installed on the server, so this session could not start. Install it there with `{install}`, then send your message again.',
   'newcomer.cwdMissing': 'The folder `{path}` does not exist on the server, so this session could not start. Create it there (`mkdir -p {path}`), or switch with /cd, then send your message again.',
+  // sec-daemon: security replies (control characters, selections, pairing)
+  'security.controlChars': 'Your message had {count} control character(s); they were typed as visible symbols (␛, ␃ …), not as keys. To press Esc or Ctrl+C, use the key row on the card.',
+  'security.selectionNotYours': 'The CLI is waiting for an answer that only the person who asked, or an operator, can give. Your message was not sent to the CLI (it would have answered that question); send it again once the question is answered.',
+  'security.pairingWrong': 'That is not the pairing code ({left} tries left).',
+  'security.pairingLocked': 'Too many wrong pairing codes from you: pairing is closed to your account until larkmux restarts. Other people can still pair.',
 } as const satisfies Record<string, string>;

@@ -1,14 +1,7 @@
 // Which per-bot environment variables may reach a CLI: larkmux's own and tmux's are refused, with a warning.
-export const RESERVED_ENV = {
-  /** Prefixes the daemon and worker use for themselves (home, secrets, app ids). */
-  prefixes: ['LARKMUX_', 'LARK_'],
-  /** tmux sets these for the pane; overriding them confuses tmux and nested clients. */
-  names: ['TMUX', 'TMUX_PANE'],
-} as const;
+import { isReservedEnvKey } from '../../shared/env-policy.js';
 
-export function isReservedEnvKey(key: string): boolean {
-  return (RESERVED_ENV.names as readonly string[]).includes(key) || RESERVED_ENV.prefixes.some((p) => key.startsWith(p));
-}
+export { isReservedEnvKey };
 
 export interface FilteredEnv {
   env: Record<string, string>;

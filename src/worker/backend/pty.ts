@@ -3,7 +3,8 @@ import xh from '@xterm/headless';
 import * as nodePty from '@lydell/node-pty';
 import { keyBytes, type KeyName } from '../../shared/keys.js';
 import { planTextInput } from './input-plan.js';
-import { filterLaunchEnv, isReservedEnvKey } from './launch-env.js';
+import { cliBaseEnv } from '../../shared/env-policy.js';
+import { filterLaunchEnv } from './launch-env.js';
 import type {
   BackendResult, CaptureOptions, Disposable, LaunchSpec, ObserverClosed, ProbeResult, SendTextOptions, SessionBackend, StartInfo,
 } from './types.js';
@@ -52,8 +53,8 @@ export class PtyBackend implements SessionBackend {
     const [program, ...args] = launch.argv;
     if (program === undefined) throw new Error('LaunchSpec.argv is empty');
     const { env, warnings } = filterLaunchEnv(launch.env);
-    const baseEnv: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !isReservedEnvKey(k)) baseEnv[k] = v;
+    // The policy's base (never larkmux's own variables), then exactly the bot's env.
+    const baseEnv = cliBaseEnv(process.env);
     let child: nodePty.IPty;
     try {
       child = nodePty.spawn(program, args, {

@@ -1,5 +1,6 @@
 // The one module that runs `tmux`: argv arrays only, `-L <socket>` when configured, a timeout, failures as values.
 import { execFile } from 'node:child_process';
+import { tmuxClientEnv } from '../../shared/env-policy.js';
 
 export const TMUX_CLIENT_LIMITS = {
   /** A healthy server answers an exec in 10–50 ms here (notes §4); 5 s without an answer means it is hung. */
@@ -39,16 +40,6 @@ export function quoteShellArg(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Environment for the tmux client: never leak larkmux's own variables into a server it happens to start. */
-export function tmuxClientEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(env)) {
-    if (k === 'TMUX' || k === 'TMUX_PANE' || k.startsWith('LARKMUX_') || k.startsWith('LARK_')) continue;
-    out[k] = v;
-  }
-  return out;
-}
-
 export function classifyTmuxError(stderr: string): TmuxFailureCode {
   if (/no server running|error connecting to .*No such file or directory/i.test(stderr)) return 'no_server';
   if (/can't find (session|window|pane)|session not found|no such (session|window|pane)/i.test(stderr)) return 'not_found';
@@ -67,7 +58,8 @@ export class TmuxClient {
   readonly socket: string | null;
   private readonly binary: string;
   private readonly timeoutMs: number;
-  private readonly env = tmuxClientEnv();
+  /** The shared policy: a server this client happens to start gets the inherited names only, never larkmux's own. */
+  private readonly env = tmuxClientEnv(process.env);
 
   constructor(options: TmuxClientOptions) {
     this.socket = options.socket;

@@ -1,6 +1,7 @@
 // A long-lived tmux control-mode client (`tmux -C attach -f ignore-size,no-output`) that runs commands without a process per call.
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import { tmuxClientEnv } from '../../shared/env-policy.js';
 
 export type TmuxResult =
   | { ok: true; lines: string[] }
@@ -78,8 +79,8 @@ export class TmuxControlClient implements TmuxCommandRunner {
 
   private constructor(opts: TmuxControlOptions) {
     const argv = [...(opts.socket ? ['-L', opts.socket] : []), '-C', 'attach', '-t', opts.session, '-f', 'ignore-size,no-output'];
-    const env = { ...process.env };
-    delete env.TMUX; // attaching from inside tmux is refused as "nested" otherwise
+    // The shared policy (no TMUX: attaching from inside tmux is refused as "nested" otherwise).
+    const env = tmuxClientEnv(process.env);
     this.readyPromise = new Promise((resolve) => (this.markReady = resolve));
     this.child = spawn(opts.tmuxBin ?? 'tmux', argv, { stdio: ['pipe', 'pipe', 'pipe'], env });
     this.child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
@@ -208,7 +209,7 @@ export class TmuxExecRunner implements TmuxCommandRunner {
   run(command: readonly string[]): Promise<TmuxResult> {
     const argv = [...(this.opts.socket ? ['-L', this.opts.socket] : []), ...command];
     return new Promise((resolve) => {
-      execFile(this.opts.tmuxBin ?? 'tmux', argv, { maxBuffer: TMUX_CONTROL_LIMITS.execMaxBuffer, timeout: TMUX_CONTROL_LIMITS.commandTimeoutMs }, (err, stdout, stderr) => {
+      execFile(this.opts.tmuxBin ?? 'tmux', argv, { env: tmuxClientEnv(process.env), maxBuffer: TMUX_CONTROL_LIMITS.execMaxBuffer, timeout: TMUX_CONTROL_LIMITS.commandTimeoutMs }, (err, stdout, stderr) => {
         if (err) {
           resolve({ ok: false, code: 'command-failed', message: (stderr || err.message).trim() });
           return;

@@ -3,7 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { larkmuxPaths } from '../../shared/paths.js';
 import { tmuxDiagName, tmuxSessionName } from '../../shared/session-key.js';
 import { tmuxKeyName, type KeyName } from '../../shared/keys.js';
+import { namesToUnset } from '../../shared/env-policy.js';
 import { filterLaunchEnv } from './launch-env.js';
+import { discardLaunchFile, launcherArgv, launchScript, writeLaunchFile } from './launch-file.js';
 import { planTextInput } from './input-plan.js';
 import { escapeTmuxFormat, TmuxClient, type TmuxResult } from './tmux-client.js';
 import { PipePaneObserver, type PaneObserver } from './tmux-observer.js';
@@ -46,11 +48,13 @@ export class TmuxBackend implements SessionBackend {
   private readonly outputListeners = new Set<(text: string) => void>();
   private readonly closedListeners = new Set<(closed: ObserverClosed) => void>();
   private readonly subscriptions: Disposable[] = [];
+  private readonly runDir: string;
 
   constructor(options: TmuxBackendOptions) {
     this.name = tmuxSessionName(options.sessionId);
     this.diagName = tmuxDiagName(options.sessionId);
     this.client = options.client ?? new TmuxClient({ socket: options.socket ?? null });
+    this.runDir = larkmuxPaths(options.home).run;
     this.timing = { ...TMUX_BACKEND_TIMING, ...options.timing };
     this.observer = new PipePaneObserver({ client: this.client, target: this.paneTarget, fifoPath: larkmuxPaths(options.home).fifo(options.sessionId), stallTimeoutMs: options.stallTimeoutMs });
     this.subscriptions.push(
@@ -164,16 +168,21 @@ export class TmuxBackend implements SessionBackend {
   /** new-session from an argv, observed from its first byte. Returns the env warnings. */
   private async create(launch: LaunchSpec): Promise<BackendResult<string[]>> {
     const { env, warnings } = filterLaunchEnv(launch.env);
-    // With two or more arguments tmux execvp()s them; with one it runs `default-shell -c <arg>`, which would
-    // interpret it. `env -- prog` makes even a lone program an argv (env then execs it under the same PID).
-    const argv = launch.argv.length === 1 ? ['env', '--', ...launch.argv] : [...launch.argv];
-    if (argv.length === 0) throw new Error('LaunchSpec.argv is empty');
+    if (launch.argv.length === 0) throw new Error('LaunchSpec.argv is empty');
+    // The env goes through a 0600 file, never the command line (see launch-file.ts). A server someone else started
+    // may hold anything in its global environment: what is neither inherited nor the bot's is unset first.
+    const serverEnv = await this.client.run(['show-environment', '-g']);
+    const file = await writeLaunchFile(this.runDir, this.name, launchScript(env, namesToUnset(serverEnv.ok ? serverEnv.stdout : '', env)));
+    // The launcher argv has several arguments, so tmux execvp()s it (one argument would go through default-shell -c).
+    const argv = launcherArgv(file, launch.argv);
     const pipe = await this.observer.openReader();
-    if (!pipe.ok) return pipe;
+    if (!pipe.ok) {
+      await discardLaunchFile(file);
+      return pipe;
+    }
     const newSession = [
       'new-session', '-d', '-s', this.name, '-x', String(launch.cols), '-y', String(launch.rows),
       '-c', escapeTmuxFormat(launch.cwd),
-      ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
       '--', ...argv,
     ];
     // One invocation: tmux runs the whole chain before it reaps any child, so remain-on-exit is on before an
@@ -186,6 +195,7 @@ export class TmuxBackend implements SessionBackend {
       pipe.value,
     ]);
     if (!res.ok) {
+      await discardLaunchFile(file);
       await this.observer.confirmPipe(res);
       if (res.code === 'tmux_missing' || res.code === 'timeout') return fail('tmux_unavailable', res.message);
       await this.client.run(['kill-session', '-t', this.sessionTarget]);

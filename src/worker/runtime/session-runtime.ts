@@ -14,6 +14,7 @@ import { deliver } from './deliverer.js';
 import { GateRunner } from './gate-runner.js';
 import { Monitor } from './monitor.js';
 import { resolveProgram } from './resolve-program.js';
+import { literalChatText } from '../../shared/chat-text.js';
 
 type InitMsg = Extract<DaemonToWorker, { type: 'init' }>;
 
@@ -92,11 +93,12 @@ export class SessionRuntime {
   /** Routes one daemon message (everything but init/close/display, which main and the display owner handle). */
   handle(msg: DaemonToWorker): void {
     switch (msg.type) {
+      // Text never becomes keystrokes (control characters made visible), whoever sent it: see chat-text.ts.
       case 'input':
-        this.dispatch({ type: 'input', message: { turnId: msg.turnId, text: msg.text } });
+        this.dispatch({ type: 'input', message: { turnId: msg.turnId, text: literalChatText(msg.text).text } });
         return;
       case 'raw_input':
-        this.dispatch({ type: 'input', message: { turnId: msg.turnId, text: msg.text, raw: true } });
+        this.dispatch({ type: 'input', message: { turnId: msg.turnId, text: literalChatText(msg.text).text, raw: true } });
         return;
       case 'selection_choice':
         if (this.gate?.choose(msg.promptId, msg.optionIndex)) return;

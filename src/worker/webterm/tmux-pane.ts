@@ -1,5 +1,6 @@
 // The few tmux commands the web terminal needs: pin the window size, read the client size, scroll, and the attach argv.
 import { execFile } from 'node:child_process';
+import { tmuxClientEnv as policyTmuxEnv } from '../../shared/env-policy.js';
 import { PANE_SCROLL_FORMAT, parsePaneScrollState, planWheel, type WheelInput } from './wheel.js';
 
 export const TMUX_PANE_LIMITS = {
@@ -18,10 +19,7 @@ export function socketArgs(socket: string | null): string[] {
 
 /** The environment of a tmux client the worker starts: outside any tmux, as an xterm-256color terminal. */
 export function tmuxClientEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(base)) if (v !== undefined && k !== 'TMUX' && k !== 'TMUX_PANE') env[k] = v;
-  env.TERM = 'xterm-256color';
-  return env;
+  return policyTmuxEnv(base, { term: 'xterm-256color' });
 }
 
 export function execTmuxRunner(socket: string | null): TmuxRunner {

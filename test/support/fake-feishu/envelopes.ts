@@ -8,6 +8,8 @@ export function hexId(bytes = 16): string {
 export interface EnvelopeApp {
   appId: string;
   tenantKey: string;
+  /** Webhook apps: the verification token their events carry. */
+  webhook?: { verificationToken?: string };
 }
 
 export interface MentionSpec {
@@ -60,7 +62,7 @@ export function messageEnvelope(app: EnvelopeApp, m: MessageEnvelopeInput): Reco
     schema: '2.0',
     header: {
       event_id: m.eventId,
-      token: 'fake-verification-token',
+      token: app.webhook?.verificationToken ?? 'fake-verification-token',
       create_time: String(m.createTime),
       event_type: 'im.message.receive_v1',
       tenant_key: app.tenantKey,
@@ -92,7 +94,7 @@ export function cardActionEnvelope(app: EnvelopeApp, c: CardActionEnvelopeInput)
     schema: '2.0',
     header: {
       event_id: c.eventId,
-      token: 'fake-verification-token',
+      token: app.webhook?.verificationToken ?? 'fake-verification-token',
       create_time: String(c.createTime * 1000),
       event_type: 'card.action.trigger',
       tenant_key: app.tenantKey,

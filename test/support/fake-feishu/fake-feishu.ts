@@ -145,8 +145,11 @@ export class FakeFeishu {
   /** The next n uploads answer HTTP 200 with a business error (the SDK then returns null). */
   failUpload(n: number, code = 234009): void { this.state.failNext('upload', n, { status: 200, code, msg: 'fake upload failure' }); }
   revokeTokens(appId?: string): void { this.state.revokeTokens(appId); }
-  /** Switches an app to webhook delivery (POST to url, encrypted and signed when encryptKey is set); undefined = websocket. */
-  setWebhook(appId: string, webhook: { url: string; encryptKey?: string } | undefined): void { this.app(appId).webhook = webhook; }
+  /**
+   * Switches an app to webhook delivery (POST to url, encrypted and signed when encryptKey is set; events carry
+   * verificationToken, as Feishu's do, default "fake-verification-token"); undefined = websocket.
+   */
+  setWebhook(appId: string, webhook: { url: string; encryptKey?: string; verificationToken?: string } | undefined): void { this.app(appId).webhook = webhook; }
   dropConnections(appId?: string): void { this.hub.dropConnections(appId); }
   /** Recalls a sent message: PATCH then fails with 230011. */
   deleteMessage(messageId: string): void { this.mustMessage(messageId).deleted = true; }

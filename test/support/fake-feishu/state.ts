@@ -8,7 +8,7 @@ export interface FakeAppSpec {
   botOpenId?: string;
   tenantKey?: string;
   /** When set, events for this app are POSTed here (webhook mode) instead of pushed over the websocket. */
-  webhook?: { url: string; encryptKey?: string };
+  webhook?: { url: string; encryptKey?: string; verificationToken?: string };
 }
 
 export interface FakeApp {
@@ -17,7 +17,7 @@ export interface FakeApp {
   botName: string;
   botOpenId: string;
   tenantKey: string;
-  webhook?: { url: string; encryptKey?: string };
+  webhook?: { url: string; encryptKey?: string; verificationToken?: string };
 }
 
 export type EndpointName = 'token' | 'ws_endpoint' | 'send' | 'reply' | 'patch' | 'upload' | 'reaction' | 'bot_info';

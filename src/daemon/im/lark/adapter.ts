@@ -11,6 +11,7 @@ import { AppBudget, CardPatcher, DELIVERY_LIMITS, realClock, withRetries, type A
 import type { LarkFailure } from './errors.js';
 import { parseCardActionEvent, parseMessageEvent, type Parsed } from './events.js';
 import { fetchBotIdentity, type BotIdentity } from './identity.js';
+import { neutralizeTextTags } from './lark-escape.js';
 
 export const ADAPTER_TIMING = {
   /** Feishu shows error 200340 when a card callback is not answered within 3 s; we answer by 2.5 s whatever happens. */
@@ -188,7 +189,8 @@ export class LarkAdapter implements ImAdapter {
   async sendText(place: ChatPlace, text: string, replyTo?: string): Promise<ImResult<{ messageId: string }>> {
     let first: string | undefined;
     for (const part of splitBytes(text, ADAPTER_TIMING.maxTextBytes)) {
-      const r = await this.post(place, 'text', JSON.stringify({ text: part }), replyTo);
+      // A CLI's answer is text: an `<at user_id="all">` in it must not ping the group (lark-escape.ts).
+      const r = await this.post(place, 'text', JSON.stringify({ text: neutralizeTextTags(part) }), replyTo);
       if (!r.ok) return toIm(r);
       first ??= r.value;
     }

@@ -1,6 +1,9 @@
 // Pure rendering of the IM-agnostic CardModel into Feishu card JSON 2.0, kept under the platform's 30 KB body limit.
 import { STATUS_LOOK, type CardActionValue, type CardButton, type CardModel, type PickerCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
 import { KEY_TABLE } from '../../../shared/keys.js';
+import { codeBlock, escapeLarkMarkdown } from './lark-escape.js';
+
+export { codeBlock };
 
 export const CARD_LIMITS = {
   /** Feishu refuses card bodies over 30 KB; 28 KB leaves room for the JSON string wrapping and escapes. */
@@ -47,11 +50,6 @@ function chunk<T>(xs: readonly T[], n: number): T[][] {
   return out;
 }
 
-/** Screen text as a fenced code block; backtick runs are broken so the fence cannot be closed early. */
-export function codeBlock(text: string): string {
-  return `\`\`\`\n${text.replace(/`{3,}/g, (m) => m.split('').join('\u200b'))}\n\`\`\``;
-}
-
 function card(template: string, title: string, subtitle: string | undefined, summary: string, elements: Json[]): Json {
   const header: Json = { template, title: plain(title) };
   if (subtitle) header.subtitle = plain(subtitle);
@@ -66,7 +64,7 @@ function card(template: string, title: string, subtitle: string | undefined, sum
 function renderStream(m: StreamingCard, screenText: string | undefined): Json {
   const look = STATUS_LOOK[m.status];
   const elements: Json[] = [];
-  if (m.notice) elements.push({ tag: 'markdown', content: m.notice });
+  if (m.notice) elements.push({ tag: 'markdown', content: escapeLarkMarkdown(m.notice) });
   if (m.display === 'screenshot' && m.image) {
     elements.push({ tag: 'img', img_key: m.image.ref, alt: plain('screen'), scale_type: 'fit_horizontal', preview: true });
   } else if (m.display !== 'hidden' && screenText !== undefined && screenText.length > 0) {
@@ -85,11 +83,11 @@ function renderStream(m: StreamingCard, screenText: string | undefined): Json {
 function renderSelection(m: SelectionCard): Json {
   const elements: Json[] = [];
   // TUI menus often number their options already ("1. Yes"): keep theirs rather than printing "1. 1. Yes".
-  const list = m.options.map((o, i) => `${/^\d+[.)]\s/.test(o.label) ? '' : `${i + 1}. `}${o.label}${i === m.defaultIndex ? ' (default)' : ''}`).join('\n');
+  const list = m.options.map((o, i) => `${/^\d+[.)]\s/.test(o.label) ? '' : `${i + 1}. `}${escapeLarkMarkdown(o.label)}${i === m.defaultIndex ? ' (default)' : ''}`).join('\n');
   if (list) elements.push({ tag: 'markdown', content: list });
   if (m.answered) {
     const chosen = m.options[m.answered.optionIndex]?.label ?? `option ${m.answered.optionIndex + 1}`;
-    elements.push({ tag: 'markdown', content: `**Answered by** ${m.answered.by}: ${chosen}` });
+    elements.push({ tag: 'markdown', content: `**Answered by** ${escapeLarkMarkdown(m.answered.by)}: ${escapeLarkMarkdown(chosen)}` });
   } else {
     const buttons = m.options.map((o, i) =>
       callbackButton(o.label, { action: 'select', sessionId: m.sessionId, promptId: m.promptId, optionIndex: i }, i === m.defaultIndex ? 'primary' : 'default'),
@@ -103,7 +101,7 @@ function renderSelection(m: SelectionCard): Json {
 function renderPicker(m: PickerCard): Json {
   const elements: Json[] = [];
   if (m.chosen) {
-    elements.push({ tag: 'markdown', content: `**Project:** ${m.chosen}` });
+    elements.push({ tag: 'markdown', content: `**Project:** ${escapeLarkMarkdown(m.chosen)}` });
   } else if (m.projects.length === 0) {
     elements.push({ tag: 'markdown', content: 'No projects found.' });
   } else {

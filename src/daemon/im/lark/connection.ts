@@ -1,5 +1,4 @@
 // Event transports: the SDK's long connection (WSClient, default) and a webhook over node:http (EventDispatcher + signature check).
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as lark from '@larksuiteoapi/node-sdk';
@@ -7,14 +6,13 @@ import { APP_ID_RE } from '../../../shared/config.js';
 import { scrubSecrets, type Logger } from '../../../shared/log.js';
 import type { ConnectionState, ImResult } from '../types.js';
 import { resolveDomain, sdkLogger, type LarkCredentials } from './client.js';
+import { authenticateWebhook, webhookIsAuthenticated, WEBHOOK_UNAUTHENTICATED } from './webhook-auth.js';
 
 export const CONNECTION_TIMING = {
   /** How long connect() waits for the first socket before reporting; the SDK keeps trying afterwards. */
   firstConnectWaitMs: 20_000,
   /** Webhook bodies above this are refused (Feishu events are a few KB). */
   maxWebhookBodyBytes: 1024 * 1024,
-  /** Signed webhook requests older than this are refused (replay protection). */
-  maxSignatureAgeSec: 300,
 } as const;
 
 /** What a transport hands raw (SDK-flattened) events to; the return value becomes the ACK / HTTP answer. */
@@ -148,11 +146,6 @@ function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
   });
 }
 
-/** Feishu's webhook signature: sha256(timestamp + nonce + encryptKey + body), hex. */
-export function webhookSignature(timestamp: string, nonce: string, encryptKey: string, body: string): string {
-  return createHash('sha256').update(timestamp + nonce + encryptKey + body).digest('hex');
-}
-
 /** Webhook transport. We route by exact path ourselves (the SDK's adaptDefault never answers other URLs). */
 export class WebhookConnection extends StateHolder implements LarkConnection {
   private server: Server | null = null;
@@ -167,6 +160,11 @@ export class WebhookConnection extends StateHolder implements LarkConnection {
   }
 
   start(): Promise<ImResult<void>> {
+    if (!webhookIsAuthenticated(this.opts)) {
+      // An open endpoint would let anyone who finds the URL post events "from" the owner (issue 13).
+      this.set('failed', WEBHOOK_UNAUTHENTICATED);
+      return Promise.resolve({ ok: false, code: 'webhook_unauthenticated', message: WEBHOOK_UNAUTHENTICATED, retryable: false });
+    }
     this.set('connecting');
     return new Promise((resolve) => {
       const server = createServer((req, res) => void this.handle(req, res));
@@ -201,13 +199,17 @@ export class WebhookConnection extends StateHolder implements LarkConnection {
       res.writeHead(400).end('{"msg":"body is not JSON"}');
       return true;
     }
-    if (this.opts.encryptKey && !this.signatureOk(req, raw.toString('utf8'), body)) {
-      this.log.warn({ path: pathname }, 'webhook request with a bad or missing signature refused');
-      res.writeHead(401).end('{"msg":"bad signature"}');
+    const auth = authenticateWebhook(
+      { headers: req.headers, raw: raw.toString('utf8'), body, legacyCardPath: pathname === cardPath, nowSec: Date.now() / 1000 },
+      this.opts,
+    );
+    if (!auth.ok) {
+      this.log.warn({ path: pathname, reason: auth.reason }, 'unauthenticated webhook request refused');
+      res.writeHead(401).end('{"msg":"unauthenticated"}');
       return true;
     }
     const data = Object.assign(Object.create({ headers: req.headers }) as object, body);
-    const challenge = this.challenge(body);
+    const challenge = this.challenge(auth.plain);
     if (challenge !== undefined) {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ challenge }));
       return true;
@@ -222,26 +224,7 @@ export class WebhookConnection extends StateHolder implements LarkConnection {
     return true;
   }
 
-  private signatureOk(req: IncomingMessage, raw: string, body: Record<string, unknown>): boolean {
-    const ts = String(req.headers['x-lark-request-timestamp'] ?? '');
-    const nonce = String(req.headers['x-lark-request-nonce'] ?? '');
-    const sig = String(req.headers['x-lark-signature'] ?? '');
-    if (!ts || !sig) return false;
-    if (Math.abs(Date.now() / 1000 - Number(ts)) > CONNECTION_TIMING.maxSignatureAgeSec) return false;
-    const key = this.opts.encryptKey!;
-    // Feishu signs the raw bytes; the SDK re-serialises. Accept either, as both come from the same key.
-    return webhookSignature(ts, nonce, key, raw) === sig || webhookSignature(ts, nonce, key, JSON.stringify(body)) === sig;
-  }
-
-  private challenge(body: Record<string, unknown>): string | undefined {
-    let plain = body;
-    if (typeof body.encrypt === 'string' && this.opts.encryptKey) {
-      try {
-        plain = JSON.parse(new lark.AESCipher(this.opts.encryptKey).decrypt(body.encrypt)) as Record<string, unknown>;
-      } catch {
-        return undefined;
-      }
-    }
+  private challenge(plain: Record<string, unknown>): string | undefined {
     return plain.type === 'url_verification' && typeof plain.challenge === 'string' ? plain.challenge : undefined;
   }
 
