@@ -1,9 +1,9 @@
 // Font discovery, registration under fixed aliases (TermMono → TermSymbols → TermCJK → TermEmoji), doctor report and offline install.
-import { execFile } from 'node:child_process';
-import { copyFile, mkdir, rename, rm, symlink } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { copyFile, mkdir, symlink } from 'node:fs/promises';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GlobalFonts } from '@napi-rs/canvas';
+import { extractCollectionFace } from './ttc-face.js';
 
 export type FontTier = 'latin' | 'symbols' | 'cjk' | 'emoji';
 
@@ -36,13 +36,11 @@ const PACKAGES = {
   symbols: 'apt-get install fonts-dejavu-core',
   cjk: 'apt-get install fonts-noto-cjk',
   emoji: 'apt-get install fonts-noto-color-emoji',
-  fonttools: 'apt-get install python3-fonttools',
   install: 'larkmux fonts install',
 } as const;
 
-const PYTHON = '/usr/bin/python3';
-/** Where Debian's python3-fonttools puts the module for /usr/bin/python3 (a cheap check for the doctor, no python spawn). */
-const FONTTOOLS_MODULE = '/usr/lib/python3/dist-packages/fontTools';
+/** The faces to copy out of NotoSansCJK-*.ttc, best first (the monospaced SC face matches the terminal grid). */
+const SC_FAMILIES = ['Noto Sans Mono CJK SC', 'Noto Sans CJK SC'] as const;
 
 function firstExisting(paths: string[]): string | undefined {
   return paths.find((p) => existsSync(p));
@@ -82,11 +80,10 @@ function resolveFonts(home: string): ResolvedFonts {
   let cjk: string[] = cjkSc;
   if (cjkSc.length > 0) report.push({ tier: 'cjk', ok: true, file: cjkSc[0] });
   else if (ttc) {
-    // registerFromPath() on a .ttc registers only face 0, the Japanese one: usable, but hanzi get Japanese forms.
+    // registerFromPath() on a .ttc registers only face 0, the Japanese one; loadFonts() copies the SC face out first
+    // (prepareScFaces), so this is only what a read-only view (the doctor) sees before the first screenshot.
     cjk = [ttc];
-    // Extraction needs fontTools for the system python (installFonts runs /usr/bin/python3).
-    const fix = existsSync(FONTTOOLS_MODULE) ? PACKAGES.install : `${PACKAGES.fonttools} && ${PACKAGES.install}`;
-    report.push({ tier: 'cjk', ok: false, file: ttc, fix, note: 'only the Japanese face of the .ttc; run the fix to extract the Simplified Chinese face' });
+    report.push({ tier: 'cjk', ok: true, file: ttc, note: 'the Simplified Chinese face is copied out of the .ttc on the first screenshot' });
   } else report.push({ tier: 'cjk', ok: false, fix: `${PACKAGES.cjk} && ${PACKAGES.install}` });
 
   const emoji = firstExisting([join(dir, EMOJI_FILE), ...SYSTEM.emoji.map((d) => join(d, EMOJI_FILE))]);
@@ -108,17 +105,62 @@ export interface LoadedFonts {
 
 let loaded: LoadedFonts | null = null;
 
-/** Registers the font chain under the fixed aliases once per process. */
+type ScFacePrep =
+  | { weight: string; kind: 'present'; file: string }
+  | { weight: string; kind: 'extracted'; file: string; from: string }
+  /** The home is not writable: the face is registered from memory for this process only. */
+  | { weight: string; kind: 'in-memory'; face: Buffer; from: string; reason: string }
+  | { weight: string; kind: 'missing'; problem: FontTierReport };
+
+/**
+ * Makes sure LARKMUX_HOME/fonts holds the Simplified Chinese faces, copying them out of the system's Noto Sans CJK
+ * .ttc when missing (~0.1-0.3 s and 16 MB per weight, once per home). Without this, hanzi render in Japanese forms.
+ */
+function prepareScFaces(home: string): ScFacePrep[] {
+  const dir = join(home, 'fonts');
+  return CJK_WEIGHTS.map((weight): ScFacePrep => {
+    const dst = join(dir, scFile(weight));
+    const present = firstExisting([dst, ...SYSTEM.notoCjk.flatMap((d) => [join(d, scFile(weight)), join(d, `NotoSansCJKsc-${weight}.otf`)])]);
+    if (present) return { weight, kind: 'present', file: present };
+    const ttc = firstExisting(SYSTEM.notoCjk.map((d) => join(d, `NotoSansCJK-${weight}.ttc`)));
+    if (!ttc) return { weight, kind: 'missing', problem: { tier: 'cjk', ok: false, fix: PACKAGES.cjk } };
+    let face: Buffer | null;
+    try {
+      face = extractCollectionFace(readFileSync(ttc), SC_FAMILIES);
+    } catch (err) {
+      return { weight, kind: 'missing', problem: { tier: 'cjk', ok: false, file: ttc, fix: PACKAGES.cjk, note: err instanceof Error ? err.message : String(err) } };
+    }
+    if (!face) return { weight, kind: 'missing', problem: { tier: 'cjk', ok: false, file: ttc, fix: PACKAGES.cjk, note: 'the collection has no Simplified Chinese face' } };
+    // Written under a temporary name and renamed: two workers starting at once never see half a font.
+    const tmp = `${dst}.tmp-${process.pid}-${Math.random().toString(36).slice(2)}`;
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 }); // may create LARKMUX_HOME itself, which holds tokens: owner only
+      writeFileSync(tmp, face, { mode: 0o600 });
+      renameSync(tmp, dst);
+      return { weight, kind: 'extracted', file: dst, from: ttc };
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      return { weight, kind: 'in-memory', face, from: ttc, reason: err instanceof Error ? err.message : String(err) };
+    }
+  });
+}
+
+/** Registers the font chain under the fixed aliases once per process, preparing the Simplified Chinese faces first. */
 export function loadFonts(home: string): LoadedFonts {
   if (loaded) return loaded;
+  const sc = prepareScFaces(home);
   const r = resolveFonts(home);
   const register = (files: string[], alias: string) => files.filter((f) => GlobalFonts.registerFromPath(f, alias) !== null);
+  const inMemory = sc.filter((p) => p.kind === 'in-memory');
+  const cjk = inMemory.length > 0
+    ? inMemory.filter((p) => GlobalFonts.register(p.face, FONT_ALIASES.cjk) !== null).map((p) => `${p.from} (Simplified Chinese face, in memory: ${p.reason})`)
+    : register(r.cjk, FONT_ALIASES.cjk);
   loaded = {
     report: r.report,
     files: {
       mono: register(r.latin, FONT_ALIASES.mono),
       symbols: register(r.symbols, FONT_ALIASES.symbols),
-      cjk: register(r.cjk, FONT_ALIASES.cjk),
+      cjk,
       emoji: register(r.emoji, FONT_ALIASES.emoji),
     },
   };
@@ -126,32 +168,12 @@ export function loadFonts(home: string): LoadedFonts {
 }
 
 
-/** Saves the face whose family is argv[3] (else argv[4]) from the collection argv[1] to argv[2]. */
-const EXTRACT_SCRIPT = `
-import sys
-from fontTools.ttLib import TTCollection
-src, dst, want, alt = sys.argv[1:5]
-faces = TTCollection(src, lazy=True).fonts
-def family(f):
-    return f['name'].getDebugName(1) or ''
-pick = next((f for f in faces if family(f) == want), None) or next((f for f in faces if family(f) == alt), None)
-if pick is None:
-    sys.exit('no face named ' + want + ' in ' + src)
-pick.save(dst)
-`;
-
 export interface InstallFontsResult {
   ok: boolean;
   dir: string;
   /** What was done, one line each ("extracted …", "linked …", "already present …"). */
   actions: string[];
   problems: FontTierReport[];
-}
-
-function runPython(args: string[]): Promise<{ ok: true } | { ok: false; message: string }> {
-  return new Promise((resolve) => {
-    execFile(PYTHON, args, { timeout: 120_000 }, (err, _stdout, stderr) => resolve(err ? { ok: false, message: (stderr || err.message).trim() } : { ok: true }));
-  });
 }
 
 async function linkOrCopy(src: string, dst: string): Promise<string> {
@@ -171,31 +193,11 @@ export async function installFonts(home: string): Promise<InstallFontsResult> {
   const actions: string[] = [];
   const problems: FontTierReport[] = [];
 
-  for (const w of CJK_WEIGHTS) {
-    const dst = join(dir, scFile(w));
-    if (existsSync(dst)) {
-      actions.push(`already present ${dst}`);
-      continue;
-    }
-    const ttc = firstExisting(SYSTEM.notoCjk.map((d) => join(d, `NotoSansCJK-${w}.ttc`)));
-    if (!ttc) {
-      problems.push({ tier: 'cjk', ok: false, fix: PACKAGES.cjk });
-      continue;
-    }
-    if (!existsSync(PYTHON)) {
-      problems.push({ tier: 'cjk', ok: false, file: ttc, fix: PACKAGES.fonttools });
-      continue;
-    }
-    const tmp = `${dst}.tmp-${process.pid}`;
-    const r = await runPython(['-c', EXTRACT_SCRIPT, ttc, tmp, 'Noto Sans Mono CJK SC', 'Noto Sans CJK SC']);
-    if (!r.ok) {
-      await rm(tmp, { force: true });
-      const missingModule = r.message.includes('No module named');
-      problems.push({ tier: 'cjk', ok: false, file: ttc, fix: missingModule ? PACKAGES.fonttools : PACKAGES.install, note: r.message.split('\n').at(-1) });
-      continue;
-    }
-    await rename(tmp, dst);
-    actions.push(`extracted ${dst} from ${ttc}`);
+  for (const p of prepareScFaces(home)) {
+    if (p.kind === 'present') actions.push(`already present ${p.file}`);
+    else if (p.kind === 'extracted') actions.push(`extracted ${p.file} from ${p.from}`);
+    else if (p.kind === 'in-memory') problems.push({ tier: 'cjk', ok: false, file: p.from, fix: `make ${dir} writable`, note: p.reason });
+    else problems.push(p.problem);
   }
 
   const links: { file: string; dirs: readonly string[]; tier: FontTier }[] = [
