@@ -1,4 +1,5 @@
 // The CommandContext a daemon command runs with: the bot runtime's services, seen from one chat place and invoker.
+import type { Translate } from '../shared/i18n.js';
 import type { CardModel } from '../shared/card-model.js';
 import type { DaemonToWorker, DisplayMode } from '../shared/ipc.js';
 import type { BotRuntime } from './bot-runtime.js';
@@ -15,6 +16,7 @@ export class BotCommandContext implements CommandContext {
   readonly now = Date.now();
   readonly grants: Grants;
   readonly bot: CommandBot;
+  readonly t: Translate;
 
   constructor(
     private readonly rt: BotRuntime,
@@ -22,6 +24,7 @@ export class BotCommandContext implements CommandContext {
     readonly invoker: { userId: string; name?: string },
   ) {
     this.grants = rt.grants();
+    this.t = rt.t;
     const b = rt.bot;
     this.bot = {
       name: b.name,
@@ -59,14 +62,14 @@ export class BotCommandContext implements CommandContext {
   }
 
   async closeSession(sessionId: string): Promise<CommandResult> {
-    return (await this.rt.closeSession(sessionId)) ? OK : { ok: false, code: 'not_open', message: 'the session is not open' };
+    return (await this.rt.closeSession(sessionId)) ? OK : { ok: false, code: 'not_open', message: this.t('cmd.err.notOpen') };
   }
 
   async sendToWorker(sessionId: string, msg: DaemonToWorker): Promise<CommandResult> {
     const s = this.rt.sessions.get(sessionId);
-    if (!s) return { ok: false, code: 'unknown_session', message: 'no such session' };
-    if (!this.rt.ensureWorker(s)) return { ok: false, code: 'no_worker', message: 'the session worker could not be started' };
-    return this.rt.opts.pool.send(sessionId, msg) ? OK : { ok: false, code: 'send_failed', message: 'the session worker did not take the message' };
+    if (!s) return { ok: false, code: 'unknown_session', message: this.t('cmd.err.noSuchSession') };
+    if (!this.rt.ensureWorker(s)) return { ok: false, code: 'no_worker', message: this.t('cmd.err.noWorker') };
+    return this.rt.opts.pool.send(sessionId, msg) ? OK : { ok: false, code: 'send_failed', message: this.t('cmd.err.sendFailed') };
   }
 
   async setWorkingDir(path: string): Promise<{ ok: true; appliesTo: 'restarted' | 'next_session' } | { ok: false; code: string; message: string }> {
@@ -98,7 +101,7 @@ export class BotCommandContext implements CommandContext {
 
   async setDisplay(sessionId: string, mode: DisplayMode): Promise<CommandResult> {
     const s = this.rt.sessions.get(sessionId);
-    if (!s) return { ok: false, code: 'unknown_session', message: 'no such session' };
+    if (!s) return { ok: false, code: 'unknown_session', message: this.t('cmd.err.noSuchSession') };
     // The /display command tells the worker itself; this only changes what the cards show.
     await this.rt.ensureLive(s).cards.setDisplay(mode);
     return OK;
@@ -110,9 +113,9 @@ export class BotCommandContext implements CommandContext {
 
   async issueWriteLink(sessionId: string, userId: string): Promise<{ ok: true; expiresInMinutes: number } | { ok: false; code: string; message: string }> {
     const link = this.rt.opts.web?.writeLink(sessionId, userId);
-    if (!link) return { ok: false, code: 'web_off', message: 'the web terminal is not enabled on this server' };
-    const res = await this.rt.opts.im.dmUser(userId, `Write access to the terminal (works once, expires in ${link.expiresInMinutes} minutes): ${link.url}`);
-    if (!res.ok) return { ok: false, code: res.code, message: 'the direct message could not be sent' };
+    if (!link) return { ok: false, code: 'web_off', message: this.t('cmd.err.webOff') };
+    const res = await this.rt.opts.im.dmUser(userId, this.t('cmd.term.dm', { minutes: link.expiresInMinutes, url: link.url }));
+    if (!res.ok) return { ok: false, code: res.code, message: this.t('cmd.err.dmFailed') };
     return { ok: true, expiresInMinutes: link.expiresInMinutes };
   }
 

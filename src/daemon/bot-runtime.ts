@@ -2,7 +2,7 @@
 import { cliInstallFor } from '../shared/cli-install.js';
 import { literalChatText } from '../shared/chat-text.js';
 import { botLocale, type BotConfig } from '../shared/config.js';
-import { t, translator } from '../shared/i18n.js';
+import { translator, type Translate } from '../shared/i18n.js';
 import { IPC_PROTOCOL_VERSION, type BackendKind, type DaemonToWorker, type WorkerToDaemon } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
 import { expandHome, type LarkmuxPaths } from '../shared/paths.js';
@@ -63,10 +63,13 @@ export class BotRuntime {
   private storeProblems: string[] = [];
   readonly log: Logger;
   private readonly capacity: CapacityKeeper;
+  /** This bot's users read its locale (config `locale`, else the domain's default): every text it sends goes through this. */
+  readonly t: Translate;
 
   constructor(readonly opts: BotRuntimeOptions) {
     const { bot, paths } = opts;
     this.log = opts.log.child({ bot: bot.name });
+    this.t = translator(botLocale(bot));
     this.sessions = new SessionStore({ home: paths.home, appId: bot.appId, log: this.log });
     this.renders = new RenderStateStore({ home: paths.home, appId: bot.appId, log: this.log });
     this.state = new BotState({ home: paths.home, appId: bot.appId, log: this.log });
@@ -159,7 +162,7 @@ export class BotRuntime {
   /** A message the adapter could not read: a direct chat gets told so (once per message), anything else was logged. */
   private async onRejected(r: InboundRejected): Promise<void> {
     const duplicate = !this.dedupe.firstSeen(rejectedDedupeKeys(r));
-    const decision = routeRejected({ rejected: r, bot: this.routerBot(), grants: this.grants(), duplicate, pairingOpen: this.state.needsPairing(this.routerBot()) });
+    const decision = routeRejected({ rejected: r, bot: this.routerBot(), grants: this.grants(), duplicate, pairingOpen: this.state.needsPairing(this.routerBot()), t: this.t });
     if (decision.kind === 'reply') await this.opts.im.sendText(decision.place, decision.text, decision.replyTo);
   }
 
@@ -172,6 +175,7 @@ export class BotRuntime {
       duplicate: false,
       pairingOpen: this.state.needsPairing(this.routerBot()),
       noticesSent: this.noticesSent,
+      t: this.t,
     });
     switch (decision.kind) {
       case 'ignore':
@@ -183,14 +187,13 @@ export class BotRuntime {
         return;
       case 'pair': {
         const res = await this.state.tryPair(decision.userId, decision.text);
-        const tr = translator(botLocale(this.bot));
         const text = res.ok
-          ? 'Paired: you are now the owner of this bot. Send me a message to start a session.'
+          ? this.t('pair.done')
           : res.code === 'locked'
-            ? tr('security.pairingLocked')
+            ? this.t('security.pairingLocked')
             : res.code === 'mismatch'
-              ? tr('security.pairingWrong', { left: res.attemptsLeft })
-              : 'That is not the pairing code.';
+              ? this.t('security.pairingWrong', { left: res.attemptsLeft })
+              : this.t('pair.wrong');
         if (!res.ok && res.code !== 'not_pairing') this.log.warn({ sender: decision.userId, result: res.code }, 'wrong pairing code');
         await this.opts.im.sendText(decision.place, text, decision.replyTo);
         return;
@@ -218,7 +221,7 @@ export class BotRuntime {
         this.pickerWaits.set(decision.sessionKey, { decision, msg });
         await this.opts.im.sendCard(
           decision.anchor.place,
-          { kind: 'picker', anchorKey: decision.sessionKey, title: 'Which project should this session work in?', projects: projects.map((p) => ({ label: p.split('/').filter(Boolean).pop() ?? p, path: p })) },
+          { kind: 'picker', anchorKey: decision.sessionKey, title: this.t('session.pickProject'), projects: projects.map((p) => ({ label: p.split('/').filter(Boolean).pop() ?? p, path: p })) },
           decision.anchor.replyTo,
         );
         return;
@@ -226,9 +229,8 @@ export class BotRuntime {
       session = this.createSession(decision.anchor, msg.senderId, chosenCwd ?? (projects.length === 1 ? projects[0] : undefined));
     }
     const live = this.ensureLive(session);
-    const tr = translator(botLocale(this.bot));
     if (!mayTypeIntoSelections(live.openSelectionRequesters(), this.routerBot(), { chatId: decision.anchor.place.chatId }, { userId: msg.senderId }, this.grants())) {
-      await this.opts.im.sendText(decision.anchor.place, tr('security.selectionNotYours'), msg.messageId);
+      await this.opts.im.sendText(decision.anchor.place, this.t('security.selectionNotYours'), msg.messageId);
       return;
     }
     // Text stays text: control characters become visible symbols, never keys (chat-text.ts).
@@ -246,8 +248,8 @@ export class BotRuntime {
         : { type: 'raw_input', turnId: msg.messageId, text: decision.text };
     const sent = this.opts.pool.send(session.id, payload);
     await card;
-    if (literal.replaced) await live.cards.setNotice(tr('security.controlChars', { count: literal.replaced }));
-    if (!sent) await live.cards.setNotice('The session worker is not running; send the message again.');
+    if (literal.replaced) await live.cards.setNotice(this.t('security.controlChars', { count: literal.replaced }));
+    if (!sent) await live.cards.setNotice(this.t('notice.workerDown'));
   }
 
   createSession(anchor: Anchor, ownerId: string, cwd?: string): SessionCore {
@@ -280,6 +282,7 @@ export class BotRuntime {
       ...(session.scope === 'thread' ? { replyTo: session.anchorId } : {}),
       title: `${this.bot.name} · ${session.cwd.split('/').filter(Boolean).pop() ?? session.cwd}`,
       log: this.log.child({ session: session.id.slice(0, 8) }),
+      t: this.t,
       viewUrl: () => this.opts.web?.viewUrl(session.id),
       state: this.renders.get(session.id),
       onStateChange: (st) => this.renders.put(st),
@@ -287,12 +290,11 @@ export class BotRuntime {
     live = new LiveSession(session, cards, this.opts.im, {
       update: (patch) => this.sessions.update(session.id, patch),
       describeError: (code) => {
-        const locale = botLocale(this.opts.bot);
-        if (code === 'cli_missing') return t(locale, 'newcomer.cliMissing', { ...cliInstallFor(session.cli) });
-        if (code === 'cwd_missing') return t(locale, 'newcomer.cwdMissing', { path: session.cwd });
+        if (code === 'cli_missing') return this.t('newcomer.cliMissing', { ...cliInstallFor(session.cli) });
+        if (code === 'cwd_missing') return this.t('newcomer.cwdMissing', { path: session.cwd });
         return undefined;
       },
-    }, this.log.child({ session: session.id.slice(0, 8) }));
+    }, this.log.child({ session: session.id.slice(0, 8) }), this.t);
     this.live.set(session.id, live);
     return live;
   }

@@ -1,4 +1,5 @@
 // Card taps: who may press what is the router's decision; the effect runs after Feishu has its answer (3 s limit).
+import type { MessageKey } from '../shared/i18n.js';
 import type { BotRuntime } from './bot-runtime.js';
 import { BotCommandContext } from './bot-command-context.js';
 import type { CardActionReply, InboundCardAction } from './im/types.js';
@@ -9,12 +10,13 @@ export async function onCardAction(rt: BotRuntime, ev: InboundCardAction, duplic
   const decision = routeCardAction({
     action: ev, bot: rt.routerBot(), grants: rt.grants(), duplicate, sessionById: (id) => rt.sessions.get(id),
     selectionRequester: (sessionId, promptId) => rt.live.get(sessionId)?.selectionRequester(promptId),
+    t: rt.t,
   });
-  if (decision.kind === 'ignore') return decision.reason === 'unknown_session' ? { toast: { type: 'warning', content: 'This session no longer exists.' } } : undefined;
+  if (decision.kind === 'ignore') return decision.reason === 'unknown_session' ? { toast: { type: 'warning', content: rt.t('tap.sessionGone') } } : undefined;
   if (decision.kind === 'deny') return { toast: { type: 'error', content: decision.toast } };
   // Feishu waits at most 3 s for the answer: act in the background and answer at once.
   void act(rt, decision.value, decision.by.userId, ev).catch((err) => rt.log.error({ err }, 'card action failed'));
-  return { toast: { type: 'info', content: ACTION_TOAST[decision.value.action] } };
+  return { toast: { type: 'info', content: rt.t(ACTION_TOAST[decision.value.action]) } };
 }
 
 async function act(rt: BotRuntime, v: InboundCardAction['value'], userId: string, ev: InboundCardAction): Promise<void> {
@@ -51,7 +53,7 @@ async function act(rt: BotRuntime, v: InboundCardAction['value'], userId: string
       const wait = rt.pickerWaits.get(v.anchorKey);
       if (!wait) return;
       rt.pickerWaits.delete(v.anchorKey);
-      await rt.opts.im.updateCard({ messageId: ev.messageId }, { kind: 'picker', anchorKey: v.anchorKey, title: 'Project', projects: [], chosen: v.path });
+      await rt.opts.im.updateCard({ messageId: ev.messageId }, { kind: 'picker', anchorKey: v.anchorKey, title: rt.t('session.projectChosen'), projects: [], chosen: v.path });
       await rt.deliver(wait.decision, wait.msg, v.path);
       return;
     }
@@ -62,12 +64,12 @@ async function act(rt: BotRuntime, v: InboundCardAction['value'], userId: string
   }
 }
 
-const ACTION_TOAST: Record<InboundCardAction['value']['action'], string> = {
-key: 'Key sent',
-display: 'Display changed',
-select: 'Answer sent',
-write_link: 'Link sent to you in a direct message',
-close: 'Closing the session',
-screen: 'Capturing the screen',
-project: 'Starting the session',
+const ACTION_TOAST: Record<InboundCardAction['value']['action'], MessageKey> = {
+  key: 'tap.key',
+  display: 'tap.display',
+  select: 'tap.select',
+  write_link: 'tap.writeLink',
+  close: 'tap.close',
+  screen: 'tap.screen',
+  project: 'tap.project',
 };

@@ -1,6 +1,7 @@
 // One session as the daemon runs it: turns in flight, the worker's reports turned into card updates and replies.
 import type { SelectionCard } from '../shared/card-model.js';
 import type { Requester, SessionStatus, WorkerToDaemon } from '../shared/ipc.js';
+import type { Translate } from '../shared/i18n.js';
 import type { Logger } from '../shared/log.js';
 import type { ImAdapter } from './im/types.js';
 import type { SessionCore } from './session-core.js';
@@ -48,6 +49,7 @@ export class LiveSession {
     private readonly im: ImAdapter,
     private readonly hooks: LiveSessionHooks,
     private readonly log: Logger,
+    private readonly t: Translate,
   ) {
     this.status = core.status;
   }
@@ -132,7 +134,7 @@ export class LiveSession {
         const turn = this.turns.get(msg.turnId);
         this.turns.delete(msg.turnId);
         this.awaitingDelivery.delete(msg.turnId);
-        await this.cards.setNotice(`Your message did not reach the CLI: ${msg.reason}. Send it again, or open the web terminal.`);
+        await this.cards.setNotice(this.t('notice.inputFailed', { reason: msg.reason }));
         if (turn) this.log.warn({ turn: msg.turnId, reason: msg.reason }, 'input failed');
         return;
       }
@@ -150,8 +152,8 @@ export class LiveSession {
         return;
       case 'cli_started':
         this.log.info({ how: msg.how, freshReason: msg.freshReason }, 'CLI started');
-        if (msg.how === 'resumed') await this.cards.setNotice('The CLI had stopped (restart or reboot): resumed your earlier conversation.');
-        else if (msg.freshReason) await this.cards.setNotice(`The CLI had stopped and was started fresh: ${msg.freshReason}.`);
+        if (msg.how === 'resumed') await this.cards.setNotice(this.t('notice.resumed'));
+        else if (msg.freshReason) await this.cards.setNotice(this.t('notice.startedFresh', { reason: msg.freshReason }));
         return;
       case 'error':
         this.log.warn({ code: msg.code, message: msg.message }, 'worker reported an error');
@@ -159,11 +161,11 @@ export class LiveSession {
           // Nothing was launched: a red card with the install command, never a blue "Starting" that waits forever.
           this.status = 'failed';
           this.hooks.update({ status: 'failed' });
-          await this.cards.setNotice(this.hooks.describeError?.(msg.code, msg.message) ?? `Problem: ${msg.message}`);
+          await this.cards.setNotice(this.hooks.describeError?.(msg.code, msg.message) ?? this.t('notice.problem', { message: msg.message }));
           await this.cards.setStatus('failed');
           return;
         }
-        await this.cards.setNotice(`Problem: ${msg.message}`);
+        await this.cards.setNotice(this.t('notice.problem', { message: msg.message }));
         return;
       case 'heartbeat':
         return;

@@ -1,6 +1,7 @@
 // Routing (DESIGN §4): from an inbound message or card tap to one decision. Pure: every fact it needs comes in the input.
 import type { CardActionValue } from '../shared/card-model.js';
 import type { CliSpec } from '../shared/config.js';
+import type { Translate } from '../shared/i18n.js';
 import type { Requester } from '../shared/ipc.js';
 import { sessionKey, type SessionScope } from '../shared/session-key.js';
 import { classifyText } from './commands/classify.js';
@@ -44,6 +45,8 @@ export interface RouteInput {
   noticesSent: ReadonlySet<string>;
   /** The daemon's command names; the command table's by default. */
   daemonCommands?: ReadonlySet<string>;
+  /** The bot's locale: replies are made in it. */
+  t: Translate;
 }
 
 export type IgnoreReason =
@@ -82,18 +85,8 @@ function isAddressed(msg: InboundMessage, bot: RouterBot, sessionByKey: RouteInp
   return isOpenSession(sessionByKey(sessionKey(msg.place.rootId, bot.appId)));
 }
 
-const TEXT = {
-  unpaired:
-    'This bot is not set up yet and answers nobody until it is paired. If you run larkmux, send me the pairing code it printed at start, in a direct chat.',
-  pairInPrivate: 'Pairing codes work only in a direct chat with me (so nobody else sees the code).',
-  denied: (userId: string) => `You are not allowed to use this bot. Ask its owner to send /grant ${userId}.`,
-  unsupported: (type: string) =>
-    `I can only pass text to the CLI, so this ${type} message was not sent. Describe it in text, or put the file on the host and give its path.`,
-  emptyMention: 'Send me some text after the mention (or /help).',
-} as const;
-
 export function routeMessage(input: RouteInput): RouteDecision {
-  const { msg, bot, grants } = input;
+  const { msg, bot, grants, t } = input;
   if (msg.appId !== bot.appId) return { kind: 'ignore', reason: 'other_app' };
   if (input.duplicate) return { kind: 'ignore', reason: 'duplicate' };
   if (bot.selfOpenId && msg.senderId === bot.selfOpenId) return { kind: 'ignore', reason: 'own_message' };
@@ -109,17 +102,17 @@ export function routeMessage(input: RouteInput): RouteDecision {
   if (input.pairingOpen) {
     if (fromBot) return { kind: 'ignore', reason: 'denied_bot' };
     if (looksLikePairingCode(msg.text)) {
-      return place.chatType === 'p2p' ? { kind: 'pair', userId: msg.senderId, text: msg.text, place, replyTo } : { kind: 'reply', text: TEXT.pairInPrivate, place, replyTo };
+      return place.chatType === 'p2p' ? { kind: 'pair', userId: msg.senderId, text: msg.text, place, replyTo } : { kind: 'reply', text: t('route.pairInPrivate'), place, replyTo };
     }
-    return once(`unpaired:${place.chatId}:${msg.senderId}`, TEXT.unpaired);
+    return once(`unpaired:${place.chatId}:${msg.senderId}`, t('route.unpaired'));
   }
   if (!canTalk(bot, { chatId: place.chatId }, { userId: msg.senderId }, grants)) {
     // Never answer a bot we may not talk to: two bots telling each other "not allowed" would loop.
     if (fromBot) return { kind: 'ignore', reason: 'denied_bot' };
-    return once(`denied:${place.chatId}:${msg.senderId}`, TEXT.denied(msg.senderId));
+    return once(`denied:${place.chatId}:${msg.senderId}`, t('route.denied', { userId: msg.senderId }));
   }
-  if (msg.unsupportedType) return { kind: 'reply', text: TEXT.unsupported(msg.unsupportedType), place, replyTo };
-  if (!msg.text.trim()) return { kind: 'reply', text: TEXT.emptyMention, place, replyTo };
+  if (msg.unsupportedType) return { kind: 'reply', text: t('route.unsupported', { type: msg.unsupportedType }), place, replyTo };
+  if (!msg.text.trim()) return { kind: 'reply', text: t('route.emptyMention'), place, replyTo };
 
   const anchor = anchorOf(msg, bot);
   const isNewSession = !isOpenSession(input.sessionByKey(anchor.sessionKey));
@@ -142,6 +135,7 @@ export interface CardRouteInput {
   sessionById(id: string): SessionCore | undefined;
   /** The requester a pending selection is bound to (LiveSession); unknown = operators only. */
   selectionRequester?(sessionId: string, promptId: string): string | undefined;
+  t: Translate;
 }
 
 export type CardRouteDecision =
@@ -161,13 +155,13 @@ export const CARD_ACTION_LEVEL: Readonly<Record<Exclude<CardActionValue['action'
 };
 
 export function routeCardAction(input: CardRouteInput): CardRouteDecision {
-  const { action, bot, grants } = input;
+  const { action, bot, grants, t } = input;
   if (action.appId !== bot.appId) return { kind: 'ignore', reason: 'other_app' };
   if (input.duplicate) return { kind: 'ignore', reason: 'duplicate' };
   const v = action.value;
   const session = 'sessionId' in v ? input.sessionById(v.sessionId) : undefined;
   if ('sessionId' in v && !session) return { kind: 'ignore', reason: 'unknown_session' };
-  if (session && session.lifecycle === 'closed') return { kind: 'deny', toast: 'This session is closed.' };
+  if (session && session.lifecycle === 'closed') return { kind: 'deny', toast: t('tap.sessionClosed') };
   const chat = { chatId: action.chatId };
   const user = { userId: action.operatorId };
   const allowed =
@@ -175,7 +169,7 @@ export function routeCardAction(input: CardRouteInput): CardRouteDecision {
       ? canAnswerSelection(bot, chat, user, grants, input.selectionRequester?.(v.sessionId, v.promptId))
       : hasLevel(CARD_ACTION_LEVEL[v.action], bot, chat, user, grants);
   if (!allowed) {
-    return { kind: 'deny', toast: v.action === 'select' ? 'Only the person who asked, or an operator, can answer this.' : "Only this bot's operators can do that." };
+    return { kind: 'deny', toast: t(v.action === 'select' ? 'tap.selectDenied' : 'tap.operatorsOnly') };
   }
   return { kind: 'act', value: v, session, by: { userId: action.operatorId } };
 }
@@ -188,9 +182,8 @@ export interface RejectedRouteInput {
   grants: Grants;
   duplicate: boolean;
   pairingOpen: boolean;
+  t: Translate;
 }
-
-export const REJECTED_REPLY = 'I could not read that message, so it was not passed to the CLI. Please send it again as plain text.';
 
 /**
  * A malformed event gets a reply only in a direct chat with someone allowed to talk (in a group we cannot tell
@@ -203,5 +196,5 @@ export function routeRejected(input: RejectedRouteInput): Extract<RouteDecision,
   if (!r.place || !r.senderId || !r.messageId || r.place.chatType !== 'p2p') return { kind: 'ignore', reason: 'unroutable' };
   if (bot.selfOpenId === r.senderId) return { kind: 'ignore', reason: 'own_message' };
   if (input.pairingOpen || !canTalk(bot, { chatId: r.place.chatId }, { userId: r.senderId }, input.grants)) return { kind: 'ignore', reason: 'not_allowed' };
-  return { kind: 'reply', text: REJECTED_REPLY, place: r.place, replyTo: r.messageId };
+  return { kind: 'reply', text: input.t('route.rejected'), place: r.place, replyTo: r.messageId };
 }

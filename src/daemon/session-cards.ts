@@ -2,6 +2,7 @@
 import type { CardButton, CardModel, SelectionCard, StreamingCard } from '../shared/card-model.js';
 import type { DisplayMode, SessionStatus } from '../shared/ipc.js';
 import { CARD_KEY_ROW } from '../shared/keys.js';
+import type { MessageKey, Translate } from '../shared/i18n.js';
 import type { Logger } from '../shared/log.js';
 import type { CardRef, ChatPlace, ImAdapter } from './im/types.js';
 import { emptyRenderState, withFrozenCard, type RenderState } from './render-state.js';
@@ -23,6 +24,8 @@ export interface SessionCardsOptions {
   replyTo?: string;
   title: string;
   log: Logger;
+  /** The bot's locale: button labels and notices are made in it. */
+  t: Translate;
   /** Read-only web terminal link, when the web server is configured. */
   viewUrl?: () => string | undefined;
   state?: RenderState;
@@ -77,12 +80,12 @@ export class SessionCards {
     const buttons: CardButton[] = [];
     if (!frozen) {
       for (const mode of ['screenshot', 'text', 'hidden'] as const) {
-        if (mode !== this.state.display) buttons.push({ label: DISPLAY_LABEL[mode], style: 'default', value: { action: 'display', sessionId: sid, mode } });
+        if (mode !== this.state.display) buttons.push({ label: this.opts.t(DISPLAY_LABEL[mode]), style: 'default', value: { action: 'display', sessionId: sid, mode } });
       }
       const view = this.opts.viewUrl?.();
-      if (view) buttons.push({ label: 'Web terminal', style: 'default', url: view });
-      buttons.push({ label: 'Write link', style: 'default', value: { action: 'write_link', sessionId: sid } });
-      buttons.push({ label: 'Close', style: 'danger', value: { action: 'close', sessionId: sid } });
+      if (view) buttons.push({ label: this.opts.t('card.webTerminal'), style: 'default', url: view });
+      buttons.push({ label: this.opts.t('card.writeLink'), style: 'default', value: { action: 'write_link', sessionId: sid } });
+      buttons.push({ label: this.opts.t('card.close'), style: 'danger', value: { action: 'close', sessionId: sid } });
     }
     const showImage = this.state.display === 'screenshot' && this.state.currentImageKey && !this.imageFailed;
     const showText = this.state.display === 'text' || (this.state.display === 'screenshot' && !showImage && this.screenText);
@@ -172,11 +175,11 @@ export class SessionCards {
     if (!up.ok) {
       // The card falls back to the screen as text rather than showing nothing.
       this.imageFailed = true;
-      this.notice = 'Screenshot upload failed; showing the screen as text.';
+      this.notice = this.opts.t('notice.uploadFailed');
       this.opts.log.warn({ code: up.code }, 'screenshot upload failed; card falls back to text');
     } else {
       this.imageFailed = false;
-      if (this.notice?.startsWith('Screenshot upload failed')) this.notice = undefined;
+      if (this.notice === this.opts.t('notice.uploadFailed')) this.notice = undefined;
       this.setState({ ...this.state, currentImageKey: up.value.imageRef });
     }
     await this.patchCurrent();
@@ -220,7 +223,7 @@ export class SessionCards {
   /** The turn's final answer, as plain text message(s) in the topic. */
   sendFinal(text: string): Promise<void> {
     return this.enqueue(async () => {
-      const body = text.trim() ? text : '(the CLI finished without a text answer)';
+      const body = text.trim() ? text : this.opts.t('final.empty');
       for (let i = 0; i < body.length; i += CARD_PACING.finalChunkChars) {
         const res = await this.opts.im.sendText(this.opts.place, body.slice(i, i + CARD_PACING.finalChunkChars), this.opts.replyTo);
         if (!res.ok) this.opts.log.warn({ code: res.code }, 'final answer could not be sent');
@@ -241,7 +244,7 @@ export class SessionCards {
   }
 }
 
-const DISPLAY_LABEL: Record<DisplayMode, string> = { screenshot: 'Screenshot', text: 'Text', hidden: 'Hide screen' };
+const DISPLAY_LABEL: Record<DisplayMode, MessageKey> = { screenshot: 'card.display.screenshot', text: 'card.display.text', hidden: 'card.display.hidden' };
 
 function tailChars(s: string, max: number): string {
   if (s.length <= max) return s;

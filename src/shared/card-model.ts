@@ -1,5 +1,6 @@
 // The IM-agnostic card model (DESIGN §7): the core says what a card shows; each IM adapter renders it.
 import { z } from 'zod';
+import type { MessageKey, Translate } from './i18n.js';
 import { KeyNameSchema } from './keys.js';
 import { DisplayModeSchema, SessionStatusSchema } from './ipc.js';
 
@@ -66,13 +67,18 @@ export type PickerCard = z.infer<typeof PickerCardSchema>;
 export const CardModelSchema = z.discriminatedUnion('kind', [StreamingCardSchema, SelectionCardSchema, PickerCardSchema]);
 export type CardModel = z.infer<typeof CardModelSchema>;
 
-/** Header colour per status; the Feishu adapter maps these names onto its template colours. */
+/** Header colour and catalogue key of the name per status; the Feishu adapter maps colour names onto its templates. */
 export const STATUS_LOOK = {
-  starting: { colour: 'blue', label: 'Starting' },
-  working: { colour: 'orange', label: 'Working' },
-  waiting: { colour: 'red', label: 'Waiting for you' },
-  idle: { colour: 'green', label: 'Idle' },
-  limited: { colour: 'purple', label: 'Rate limited' },
-  exited: { colour: 'grey', label: 'Exited' },
-  failed: { colour: 'red', label: 'Could not start' },
-} as const;
+  starting: { colour: 'blue', label: 'status.starting' },
+  working: { colour: 'orange', label: 'status.working' },
+  waiting: { colour: 'red', label: 'status.waiting' },
+  idle: { colour: 'green', label: 'status.idle' },
+  limited: { colour: 'purple', label: 'status.limited' },
+  exited: { colour: 'grey', label: 'status.exited' },
+  failed: { colour: 'red', label: 'status.failed' },
+} as const satisfies Record<z.infer<typeof SessionStatusSchema>, { colour: string; label: MessageKey }>;
+
+/** A status as a user reads it, in the bot's locale. */
+export function statusLabel(status: z.infer<typeof SessionStatusSchema>, t: Translate): string {
+  return t(STATUS_LOOK[status].label);
+}

@@ -47,3 +47,8 @@ export function defaultLocale(domain: string): Locale {
 export function localeFromLanguageTag(tag: string | undefined | null): Locale {
   return tag && /^\s*zh\b/i.test(tag) ? 'zh-CN' : 'en';
 }
+
+/** `key.one` for a count of 1, else `key.other` (English plurals; Chinese has the same text in both). */
+export function plural<K extends string>(key: K, count: number): `${K}.one` | `${K}.other` {
+  return count === 1 ? `${key}.one` : `${key}.other`;
+}

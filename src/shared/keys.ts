@@ -1,5 +1,6 @@
 // Named keys a card button or the web toolbar can press: one table from name to tmux key and raw bytes.
 import * as z from 'zod';
+import type { MessageKey, Translate } from './i18n.js';
 
 export const KEY_TABLE = {
   esc: { label: 'Esc', tmux: 'Escape', bytes: '\x1b' },
@@ -37,4 +38,13 @@ export function tmuxKeyName(key: KeyName): string {
 
 export function keyBytes(key: KeyName): string {
   return KEY_TABLE[key].bytes;
+}
+
+/** Keys whose label is a word, not a key cap or symbol: these labels come from the catalogue. */
+const WORD_KEYS = { enter: 'key.enter', page_up: 'key.page_up', page_down: 'key.page_down' } as const satisfies Partial<Record<KeyName, MessageKey>>;
+
+/** A key's label as a user reads it (Esc, Ctrl+C, Tab and arrows are the same everywhere; words are translated). */
+export function keyLabel(key: KeyName, t: Translate): string {
+  const word = (WORD_KEYS as Partial<Record<KeyName, MessageKey>>)[key];
+  return word ? t(word) : KEY_TABLE[key].label;
 }

@@ -11,6 +11,7 @@ import type { CommandContext, GrantTarget } from '../../src/daemon/commands/type
 import { NO_GRANTS, type Grants } from '../../src/daemon/permissions.js';
 import { anchorOf } from '../../src/daemon/router.js';
 import { newSessionCore, type SessionCore } from '../../src/daemon/session-core.js';
+import { translator, type Locale } from '../../src/shared/i18n.js';
 
 const APP = 'cli_0123456789abcdef';
 const NOW = 1_800_000_000_000;
@@ -23,7 +24,7 @@ interface Fake extends CommandContext {
   session?: SessionCore;
 }
 
-function fake(opts: { user?: string; grants?: Grants; session?: SessionCore | null; dirs?: string[]; projects?: { label: string; path: string }[] } = {}): Fake {
+function fake(opts: { user?: string; grants?: Grants; session?: SessionCore | null; dirs?: string[]; projects?: { label: string; path: string }[]; locale?: Locale } = {}): Fake {
   const s = opts.session === null ? undefined : (opts.session ?? newSessionCore({ appId: APP, anchorId: 'oc_chat', scope: 'chat', chatId: 'oc_chat', chatType: 'p2p', cli: 'claude-code', cwd: '/w/app', ownerId: 'ou_admin', now: NOW - 90_000 }));
   const anchor = anchorOf(
     { kind: 'message', appId: APP, messageId: 'om_1', place: { chatId: 'oc_chat', chatType: 'p2p' }, senderId: opts.user ?? 'ou_admin', senderType: 'user', text: '', mentionsBot: false, createTime: 0 },
@@ -36,6 +37,8 @@ function fake(opts: { user?: string; grants?: Grants; session?: SessionCore | nu
     anchor,
     grants: opts.grants ?? NO_GRANTS,
     now: NOW,
+    // English unless a test asks otherwise: the English assertions below are for a bot with "locale": "en".
+    t: translator(opts.locale ?? 'en'),
     async reply(text) { f.replies.push(text); },
     async sendCard(card) { f.cards.push(card); return { ok: true }; },
     currentSession: () => f.session,

@@ -2,8 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import type { InboundCardAction, InboundMessage } from '../../src/daemon/im/types.js';
 import { NO_GRANTS, type Grants } from '../../src/daemon/permissions.js';
-import { REJECTED_REPLY, anchorOf, routeCardAction, routeMessage, routeRejected, type RouteInput, type RouterBot } from '../../src/daemon/router.js';
+import { anchorOf, routeCardAction, routeMessage, routeRejected, type RouteInput, type RouterBot } from '../../src/daemon/router.js';
 import { newSessionCore, type SessionCore } from '../../src/daemon/session-core.js';
+import { t, translator } from '../../src/shared/i18n.js';
+
+/** The English assertions below are for a bot with "locale": "en". */
+const EN = translator('en');
+const REJECTED_REPLY = t('en', 'route.rejected');
 
 const APP = 'cli_0123456789abcdef';
 const APP2 = 'cli_fedcba9876543210';
@@ -25,7 +30,7 @@ function session(anchorId: string, appId = APP, lifecycle: SessionCore['lifecycl
 
 function input(m: InboundMessage, over: Partial<RouteInput> = {}, sessions: SessionCore[] = []): RouteInput {
   return {
-    msg: m, bot: BOT, grants: GRANTS, duplicate: false, pairingOpen: false, noticesSent: new Set(),
+    msg: m, bot: BOT, grants: GRANTS, duplicate: false, pairingOpen: false, noticesSent: new Set(), t: EN,
     sessionByKey: (k) => sessions.find((s) => s.key === k), ...over,
   };
 }
@@ -129,22 +134,22 @@ describe('routeCardAction', () => {
     { name: 'operator picks a project', value: { action: 'project' as const, anchorKey: s.key, path: '/x' }, user: 'ou_alice', kind: 'act' },
   ];
   it.each(rows)('$name → $kind', ({ value, user, kind }) => {
-    const d = routeCardAction({ action: tap(value, user), bot: BOT, grants: GRANTS, duplicate: false, sessionById: (id) => (id === s.id ? s : undefined), selectionRequester: () => 'ou_guest' });
+    const d = routeCardAction({ action: tap(value, user), bot: BOT, grants: GRANTS, duplicate: false, sessionById: (id) => (id === s.id ? s : undefined), selectionRequester: () => 'ou_guest', t: EN });
     expect(d.kind).toBe(kind);
   });
   it("a talker who posted last in the owner's topic cannot answer the owner's prompt (issue 13 finding 8)", () => {
     // The guest's message made them the session's latest requester; the prompt came from the owner's turn.
     const select = { action: 'select' as const, sessionId: s.id, promptId: 'p', optionIndex: 0 };
     const route = (user: string, bound: string | undefined) =>
-      routeCardAction({ action: tap(select, user), bot: BOT, grants: GRANTS, duplicate: false, sessionById: () => s, selectionRequester: () => bound }).kind;
+      routeCardAction({ action: tap(select, user), bot: BOT, grants: GRANTS, duplicate: false, sessionById: () => s, selectionRequester: () => bound, t: EN }).kind;
     expect(route('ou_guest', 'ou_alice')).toBe('deny');
     expect(route('ou_guest', undefined)).toBe('deny');
     expect(route('ou_alice', 'ou_guest')).toBe('act');
   });
   it('unknown session and duplicates are ignored', () => {
     const v = { action: 'close' as const, sessionId: 'f'.repeat(32) };
-    expect(routeCardAction({ action: tap(v, 'ou_alice'), bot: BOT, grants: NO_GRANTS, duplicate: false, sessionById: () => undefined })).toEqual({ kind: 'ignore', reason: 'unknown_session' });
-    expect(routeCardAction({ action: tap(v, 'ou_alice'), bot: BOT, grants: NO_GRANTS, duplicate: true, sessionById: () => s })).toEqual({ kind: 'ignore', reason: 'duplicate' });
+    expect(routeCardAction({ action: tap(v, 'ou_alice'), bot: BOT, grants: NO_GRANTS, duplicate: false, sessionById: () => undefined, t: EN })).toEqual({ kind: 'ignore', reason: 'unknown_session' });
+    expect(routeCardAction({ action: tap(v, 'ou_alice'), bot: BOT, grants: NO_GRANTS, duplicate: true, sessionById: () => s, t: EN })).toEqual({ kind: 'ignore', reason: 'duplicate' });
   });
 });
 
@@ -158,6 +163,6 @@ describe('routeRejected', () => {
     { name: 'a closed bot says nothing', r: base, over: { pairingOpen: true }, want: { kind: 'ignore', reason: 'not_allowed' } },
     { name: 'a redelivery is ignored', r: base, over: { duplicate: true }, want: { kind: 'ignore', reason: 'duplicate' } },
   ])('$name', ({ r, over, want }) => {
-    expect(routeRejected({ rejected: r, bot: BOT, grants: GRANTS, duplicate: false, pairingOpen: false, ...over })).toMatchObject(want);
+    expect(routeRejected({ rejected: r, bot: BOT, grants: GRANTS, duplicate: false, pairingOpen: false, t: EN, ...over })).toMatchObject(want);
   });
 });

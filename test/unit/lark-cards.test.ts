@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CARD_LIMITS, byteLength, codeBlock, renderCard } from '../../src/daemon/im/lark/cards.js';
 import { STATUS_LOOK, type CardModel, type StreamingCard } from '../../src/shared/card-model.js';
 import { CARD_KEY_ROW } from '../../src/shared/keys.js';
+import { t } from '../../src/shared/i18n.js';
 import { buttonLabels, findButtonValue } from '../support/fake-feishu/index.js';
 import { validateCard } from '../support/fake-feishu/validate.js';
 
@@ -18,9 +19,9 @@ describe('renderCard: streaming', () => {
   const statuses = Object.keys(STATUS_LOOK) as Array<keyof typeof STATUS_LOOK>;
   for (const status of statuses) {
     it(`header colour and label for ${status}`, () => {
-      const c = renderCard(stream({ status }));
+      const c = renderCard(stream({ status }), 'en');
       expect(header(c).template).toBe(STATUS_LOOK[status].colour);
-      expect(header(c).subtitle?.content).toBe(STATUS_LOOK[status].label);
+      expect(header(c).subtitle?.content).toBe(t('en', STATUS_LOOK[status].label));
       expect(c.schema).toBe('2.0');
       expect((c.config as { update_multi: boolean }).update_multi).toBe(true);
     });
@@ -34,7 +35,7 @@ describe('renderCard: streaming', () => {
   ];
   for (const d of displayCases) {
     it(`display: ${d.name}`, () => {
-      const els = elements(renderCard(d.card));
+      const els = elements(renderCard(d.card, 'en'));
       expect(els.find((e) => e.tag === 'img')?.img_key).toBe(d.img);
       const code = els.find((e) => e.tag === 'markdown' && e.content?.startsWith('```'));
       expect(code?.content).toBe(d.text === undefined ? undefined : codeBlock(d.text));
@@ -42,7 +43,7 @@ describe('renderCard: streaming', () => {
   }
 
   it('key row buttons carry key callbacks, in two rows of five, then extra buttons', () => {
-    const c = renderCard(stream({ buttons: [{ label: 'Web', style: 'primary', url: 'https://x/s/1' }, { label: 'Close', style: 'danger', value: { action: 'close', sessionId: 's1' } }] }));
+    const c = renderCard(stream({ buttons: [{ label: 'Web', style: 'primary', url: 'https://x/s/1' }, { label: 'Close', style: 'danger', value: { action: 'close', sessionId: 's1' } }] }), 'en');
     expect(buttonLabels(c)).toEqual(['Esc', 'Ctrl+C', 'Tab', 'Enter', '↑', '↓', '←', '→', 'PgUp', 'PgDn', 'Web', 'Close']);
     expect(findButtonValue(c, 'Ctrl+C')).toEqual({ action: 'key', sessionId: 's1', key: 'ctrl_c' });
     expect(findButtonValue(c, 'Close')).toEqual({ action: 'close', sessionId: 's1' });
@@ -53,15 +54,15 @@ describe('renderCard: streaming', () => {
   });
 
   it('frozen cards have no buttons', () => {
-    expect(buttonLabels(renderCard(stream({ frozen: true, buttons: [{ label: 'X', style: 'default', value: { action: 'screen', sessionId: 's1' } }] })))).toEqual([]);
+    expect(buttonLabels(renderCard(stream({ frozen: true, buttons: [{ label: 'X', style: 'default', value: { action: 'screen', sessionId: 's1' } }] }), 'en'))).toEqual([]);
   });
 
   it('notice comes first', () => {
-    expect(elements(renderCard(stream({ notice: 'Resumed' })))[0]).toEqual({ tag: 'markdown', content: 'Resumed' });
+    expect(elements(renderCard(stream({ notice: 'Resumed' }), 'en'))[0]).toEqual({ tag: 'markdown', content: 'Resumed' });
   });
 
   it('screen text cannot close the code fence early', () => {
-    const md = elements(renderCard(stream({ screenText: 'a ``` b' }))).find((e) => e.content?.startsWith('```'))!.content!;
+    const md = elements(renderCard(stream({ screenText: 'a ``` b' }), 'en')).find((e) => e.content?.startsWith('```'))!.content!;
     expect(md.match(/```/g)).toHaveLength(2);
   });
 
@@ -69,7 +70,7 @@ describe('renderCard: streaming', () => {
   for (const n of sizes) {
     it(`a ${n}-character screen stays under ${CARD_LIMITS.maxBytes} bytes and keeps the bottom`, () => {
       const lines = Array.from({ length: n / 20 }, (_, i) => `line ${String(i).padStart(6, '0')} 中文`).join('\n');
-      const c = renderCard(stream({ screenText: lines }));
+      const c = renderCard(stream({ screenText: lines }), 'en');
       expect(byteLength(c)).toBeLessThanOrEqual(CARD_LIMITS.maxBytes);
       const md = JSON.stringify(c);
       expect(md).toContain(`line ${String(n / 20 - 1).padStart(6, '0')}`);
@@ -89,7 +90,7 @@ describe('renderCard: selection and picker', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const card = renderCard(c.model);
+      const card = renderCard(c.model, 'en');
       expect(buttonLabels(card)).toEqual(c.labels);
       expect(header(card).template).toBe(c.template);
       if (c.text) expect(JSON.stringify(card)).toContain(JSON.stringify(c.text).slice(1, -1));
@@ -98,13 +99,13 @@ describe('renderCard: selection and picker', () => {
   }
 
   it('option buttons carry select values and the default is primary', () => {
-    const card = renderCard(sel);
+    const card = renderCard(sel, 'en');
     expect(findButtonValue(card, 'Always')).toEqual({ action: 'select', sessionId: 's1', promptId: 'p', optionIndex: 1 });
     expect(JSON.stringify(card)).toMatch(/"content":"Yes"\},"type":"primary"/);
   });
 
   it('picker buttons carry project values', () => {
-    const card = renderCard({ kind: 'picker', anchorKey: 'k', title: 'Pick', projects: [{ label: 'repo', path: '/code/repo' }] });
+    const card = renderCard({ kind: 'picker', anchorKey: 'k', title: 'Pick', projects: [{ label: 'repo', path: '/code/repo' }] }, 'en');
     expect(findButtonValue(card, 'repo')).toEqual({ action: 'project', anchorKey: 'k', path: '/code/repo' });
   });
 });

@@ -6,14 +6,14 @@ export const closeCommand = defineCommand({
   name: 'close',
   aliases: [],
   usage: '/close',
-  summary: 'end this session and stop its CLI',
+  summary: 'cmd.summary.close',
   level: 'operate',
   args: z.string(),
   async run(ctx) {
     const s = ctx.currentSession();
-    if (!s) return ctx.reply(NO_SESSION_REPLY);
+    if (!s) return ctx.reply(ctx.t(NO_SESSION_REPLY));
     const res = await ctx.closeSession(s.id);
-    if (!res.ok) return ctx.reply(`Could not close session ${s.id.slice(0, 8)}: ${res.message}`);
-    await ctx.reply(`Closed session ${s.id.slice(0, 8)}; its CLI was stopped. Your next message here starts a new session.`);
+    if (!res.ok) return ctx.reply(ctx.t('cmd.close.failed', { id: s.id.slice(0, 8), reason: res.message }));
+    await ctx.reply(ctx.t('cmd.close.done', { id: s.id.slice(0, 8) }));
   },
 });

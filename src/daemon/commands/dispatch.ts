@@ -7,26 +7,26 @@ export type DispatchOutcome =
   | { ok: true; command: string }
   | { ok: false; code: 'unknown' | 'denied' | 'bad_args'; command?: string; message: string };
 
-const LEVEL_WORDS = { talk: 'people allowed to talk to this bot', operate: "this bot's operators", owner: "this bot's owner" } as const;
+const LEVEL_WORDS = { talk: 'cmd.level.talk', operate: 'cmd.level.operate', owner: 'cmd.level.owner' } as const;
 
 /** Replies to the invoker in every case, so a command never vanishes silently. */
 export async function dispatchCommand(name: string, rawArgs: string, ctx: CommandContext, table: CommandTable = COMMAND_TABLE): Promise<DispatchOutcome> {
   const cmd = table.byName.get(name.toLowerCase());
   if (!cmd) {
-    const message = `Unknown command /${name}. /help lists the commands.`;
+    const message = ctx.t('cmd.unknown', { name });
     await ctx.reply(message);
     return { ok: false, code: 'unknown', message };
   }
   const allowed = hasLevel(cmd.level, ctx.bot, { chatId: ctx.anchor.place.chatId }, { userId: ctx.invoker.userId }, ctx.grants);
   if (!allowed) {
-    const message = `/${cmd.name} is only for ${LEVEL_WORDS[cmd.level]}.`;
+    const message = ctx.t('cmd.denied', { name: cmd.name, who: ctx.t(LEVEL_WORDS[cmd.level]) });
     await ctx.reply(message);
     return { ok: false, code: 'denied', command: cmd.name, message };
   }
   const parsed = cmd.args.safeParse(rawArgs);
   if (!parsed.success) {
     const why = parsed.error.issues[0]?.message;
-    const message = `Usage: ${cmd.usage}${why ? ` (${why})` : ''}`;
+    const message = why ? ctx.t('cmd.usageWhy', { usage: cmd.usage, why }) : ctx.t('cmd.usage', { usage: cmd.usage });
     await ctx.reply(message);
     return { ok: false, code: 'bad_args', command: cmd.name, message };
   }

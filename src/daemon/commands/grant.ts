@@ -6,13 +6,13 @@ export const grantCommand = defineCommand({
   name: 'grant',
   aliases: [],
   usage: '/grant <open_id>|chat',
-  summary: 'let someone (or this whole chat) talk to the bot',
+  summary: 'cmd.summary.grant',
   level: 'owner',
   args: GrantArgSchema,
   async run(ctx, arg) {
     const target = arg.kind === 'chat' ? { chat: ctx.anchor.place.chatId } : { user: arg.userId };
-    const who = arg.kind === 'chat' ? 'Everyone in this chat' : arg.userId;
+    const who = arg.kind === 'chat' ? ctx.t('cmd.grant.chat') : arg.userId;
     const changed = await ctx.grantTalk(target);
-    await ctx.reply(changed ? `${who} may now talk to ${ctx.bot.name}.` : `${who} could already talk to ${ctx.bot.name}.`);
+    await ctx.reply(ctx.t(changed ? 'cmd.grant.done' : 'cmd.grant.already', { who, bot: ctx.bot.name }));
   },
 });

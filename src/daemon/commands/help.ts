@@ -5,20 +5,22 @@ import { DAEMON_PREFIX } from './classify.js';
 import { cliCommandSet } from './cli-commands.js';
 import { defineCommand, type Command, type CommandContext } from './types.js';
 
-const LEVEL_NOTE = { talk: '', operate: ' (operators)', owner: ' (owner)' } as const;
+const LEVEL_NOTE = { talk: null, operate: 'cmd.help.note.operate', owner: 'cmd.help.note.owner' } as const;
 
 export function helpText(table: readonly Command[], ctx: CommandContext): string {
   const cli = cliCommandSet(ctx.bot.cli, ctx.bot.extraCliCommands);
   const who = { userId: ctx.invoker.userId };
   const chat = { chatId: ctx.anchor.place.chatId };
-  const lines = ['Send any text to talk to the CLI. Commands:'];
+  const { t } = ctx;
+  const lines = [t('cmd.help.intro')];
   for (const c of table) {
-    const shadowed = cli.has(c.name) ? ` — the CLI owns /${c.name} here, use /${DAEMON_PREFIX} ${c.name}` : '';
-    const usable = hasLevel(c.level, ctx.bot, chat, who, ctx.grants) ? '' : ' [not for you]';
-    lines.push(`${c.usage} — ${c.summary}${LEVEL_NOTE[c.level]}${shadowed}${usable}`);
+    const shadowed = cli.has(c.name) ? t('cmd.help.shadowed', { name: c.name, prefix: DAEMON_PREFIX }) : '';
+    const usable = hasLevel(c.level, ctx.bot, chat, who, ctx.grants) ? '' : t('cmd.help.notForYou');
+    const note = LEVEL_NOTE[c.level];
+    lines.push(`${c.usage} — ${t(c.summary)}${note ? t(note) : ''}${shadowed}${usable}`);
   }
-  if (cli.size) lines.push(`Passed to the CLI: ${[...cli].sort().map((n) => `/${n}`).join(' ')}`);
-  lines.push('Start a message with // to send a literal /… as a prompt.');
+  if (cli.size) lines.push(t('cmd.help.passedToCli', { commands: [...cli].sort().map((n) => `/${n}`).join(' ') }));
+  lines.push(t('cmd.help.literal'));
   return lines.join('\n');
 }
 
@@ -28,7 +30,7 @@ export function makeHelpCommand(table: () => readonly Command[]): Command {
     name: 'help',
     aliases: ['h'],
     usage: '/help',
-    summary: 'this list',
+    summary: 'cmd.summary.help',
     level: 'talk',
     args: z.string(),
     async run(ctx) {

@@ -6,30 +6,30 @@ export const repoCommand = defineCommand({
   name: 'repo',
   aliases: ['project', 'projects'],
   usage: '/repo [name]',
-  summary: 'choose a project folder',
+  summary: 'cmd.summary.repo',
   level: 'operate',
   args: z.string().trim(),
   async run(ctx, name) {
     const projects = await ctx.listProjects();
     if (projects.length === 0) {
-      return ctx.reply(`No projects found: list folders under "projects" in config.json, or put git repositories in ${ctx.bot.workingDir}. /cd <folder> works for any folder.`);
+      return ctx.reply(ctx.t('cmd.repo.none', { dir: ctx.bot.workingDir }));
     }
     if (name) {
       const wanted = name.toLowerCase();
       const match = projects.find((p) => p.label.toLowerCase() === wanted || p.path === name);
-      if (!match) return ctx.reply(`No project named "${name}". Known: ${projects.map((p) => p.label).join(', ')}`);
+      if (!match) return ctx.reply(ctx.t('cmd.repo.unknown', { name, known: projects.map((p) => p.label).join(', ') }));
       const res = await ctx.setWorkingDir(match.path);
-      if (!res.ok) return ctx.reply(`Could not switch to ${match.label}: ${res.message}`);
-      return ctx.reply(`Project ${match.label} (${match.path}). ${res.appliesTo === 'restarted' ? 'The CLI was stopped; your next message starts it there.' : 'Your next message starts the CLI there.'}`);
+      if (!res.ok) return ctx.reply(ctx.t('cmd.repo.failed', { project: match.label, reason: res.message }));
+      return ctx.reply(ctx.t(res.appliesTo === 'restarted' ? 'cmd.repo.restarted' : 'cmd.repo.next', { project: match.label, path: match.path }));
     }
     const current = ctx.currentSession()?.cwd;
     const sent = await ctx.sendCard({
       kind: 'picker',
       anchorKey: ctx.anchor.sessionKey,
-      title: 'Choose a project',
+      title: ctx.t('cmd.repo.pickerTitle'),
       projects: projects.map((p) => ({ label: p.label, path: p.path })),
       ...(current && projects.some((p) => p.path === current) ? { chosen: current } : {}),
     });
-    if (!sent.ok) await ctx.reply(`Could not show the project list: ${sent.message}. Use /repo <name>: ${projects.map((p) => p.label).join(', ')}`);
+    if (!sent.ok) await ctx.reply(ctx.t('cmd.repo.pickerFailed', { reason: sent.message, known: projects.map((p) => p.label).join(', ') }));
   },
 });

@@ -1,18 +1,19 @@
 // /revoke-term: ends every web-terminal write grant of this session (open links and connected writers).
 import { z } from 'zod';
+import { plural } from '../../shared/i18n.js';
 import { NO_SESSION_REPLY, defineCommand } from './types.js';
 
 export const revokeTermCommand = defineCommand({
   name: 'revoke-term',
   aliases: [],
   usage: '/revoke-term',
-  summary: 'end all write access to the web terminal',
+  summary: 'cmd.summary.revokeTerm',
   level: 'operate',
   args: z.string(),
   async run(ctx) {
     const s = ctx.currentSession();
-    if (!s) return ctx.reply(NO_SESSION_REPLY);
+    if (!s) return ctx.reply(ctx.t(NO_SESSION_REPLY));
     const n = await ctx.revokeWriteGrants(s.id);
-    await ctx.reply(n === 0 ? 'Nobody had write access to this terminal.' : `Revoked ${n} write grant${n === 1 ? '' : 's'}; the web terminal is read-only again.`);
+    await ctx.reply(n === 0 ? ctx.t('cmd.revokeTerm.none') : ctx.t(plural('cmd.revokeTerm.done', n), { count: n }));
   },
 });

@@ -6,14 +6,14 @@ export const screenCommand = defineCommand({
   name: 'screen',
   aliases: ['screenshot'],
   usage: '/screen',
-  summary: 'post the current screen once',
+  summary: 'cmd.summary.screen',
   level: 'talk',
   args: z.string(),
   async run(ctx) {
     const s = ctx.currentSession();
-    if (!s) return ctx.reply(NO_SESSION_REPLY);
-    if (s.lifecycle === 'stopped') return ctx.reply('The CLI is stopped; send a message to bring it back first.');
+    if (!s) return ctx.reply(ctx.t(NO_SESSION_REPLY));
+    if (s.lifecycle === 'stopped') return ctx.reply(ctx.t('cmd.screen.stopped'));
     const res = await ctx.postScreen(s.id);
-    if (!res.ok) await ctx.reply(`Could not capture the screen: ${res.message}`);
+    if (!res.ok) await ctx.reply(ctx.t('cmd.screen.failed', { reason: res.message }));
   },
 });

@@ -1,6 +1,7 @@
 // /sessions: the bot's open sessions, most recently active first.
 import { z } from 'zod';
-import { STATUS_LOOK } from '../../shared/card-model.js';
+import { statusLabel } from '../../shared/card-model.js';
+import { plural } from '../../shared/i18n.js';
 import { ago } from './status.js';
 import { defineCommand } from './types.js';
 
@@ -11,18 +12,18 @@ export const sessionsCommand = defineCommand({
   name: 'sessions',
   aliases: ['ls'],
   usage: '/sessions',
-  summary: "list this bot's open sessions",
+  summary: 'cmd.summary.sessions',
   level: 'operate',
   args: z.string(),
   async run(ctx) {
     const open = ctx.listSessions().filter((s) => s.lifecycle !== 'closed').sort((a, b) => b.lastActivityAt - a.lastActivityAt);
-    if (open.length === 0) return ctx.reply('No open sessions.');
+    if (open.length === 0) return ctx.reply(ctx.t('cmd.sessions.none'));
     const here = ctx.currentSession()?.id;
     const lines = open.slice(0, SESSIONS_LIST_MAX).map((s) => {
-      const mark = s.id === here ? ' ← here' : '';
-      return `${s.id.slice(0, 8)} ${STATUS_LOOK[s.status].label} · ${s.lifecycle} · ${s.cwd} · ${ago(ctx.now - s.lastActivityAt)}${mark}`;
+      const mark = s.id === here ? ctx.t('cmd.sessions.here') : '';
+      return `${s.id.slice(0, 8)} ${statusLabel(s.status, ctx.t)} · ${s.lifecycle} · ${s.cwd} · ${ago(ctx.now - s.lastActivityAt, ctx.t)}${mark}`;
     });
-    if (open.length > SESSIONS_LIST_MAX) lines.push(`… and ${open.length - SESSIONS_LIST_MAX} more (larkmux sessions on the host lists all).`);
-    await ctx.reply(`${open.length} open session${open.length === 1 ? '' : 's'}:\n${lines.join('\n')}`);
+    if (open.length > SESSIONS_LIST_MAX) lines.push(ctx.t('cmd.sessions.more', { count: open.length - SESSIONS_LIST_MAX }));
+    await ctx.reply(`${ctx.t(plural('cmd.sessions.header', open.length), { count: open.length })}\n${lines.join('\n')}`);
   },
 });

@@ -1,41 +1,44 @@
 // /status: what the session at this anchor is doing, and how many sessions the bot has.
 import { z } from 'zod';
-import { STATUS_LOOK } from '../../shared/card-model.js';
+import { statusLabel } from '../../shared/card-model.js';
+import { plural, type Translate } from '../../shared/i18n.js';
 import { defineCommand, type CommandContext } from './types.js';
 
 function cliName(ctx: CommandContext, cli: CommandContext['bot']['cli']): string {
   return typeof cli === 'string' ? cli : cli.command;
 }
 
-export function ago(ms: number): string {
+export function ago(ms: number, t: Translate): string {
   const s = Math.max(0, Math.round(ms / 1000));
-  if (s < 60) return `${s}s ago`;
-  if (s < 3600) return `${Math.round(s / 60)}m ago`;
-  if (s < 86_400) return `${Math.round(s / 3600)}h ago`;
-  return `${Math.round(s / 86_400)}d ago`;
+  if (s < 60) return t('cmd.ago.s', { n: s });
+  if (s < 3600) return t('cmd.ago.m', { n: Math.round(s / 60) });
+  if (s < 86_400) return t('cmd.ago.h', { n: Math.round(s / 3600) });
+  return t('cmd.ago.d', { n: Math.round(s / 86_400) });
 }
 
 export const statusCommand = defineCommand({
   name: 'status',
   aliases: ['st'],
   usage: '/status',
-  summary: "this session's CLI, folder and state",
+  summary: 'cmd.summary.status',
   level: 'talk',
   args: z.string(),
   async run(ctx) {
     const open = ctx.listSessions().filter((s) => s.lifecycle !== 'closed').length;
     const s = ctx.currentSession();
-    const footer = `Bot ${ctx.bot.name}: ${open} open session${open === 1 ? '' : 's'}.`;
-    if (!s) return ctx.reply(`No session here yet; the next message starts ${cliName(ctx, ctx.bot.cli)} in ${ctx.bot.workingDir}.\n${footer}`);
+    const { t } = ctx;
+    const footer = t(plural('cmd.status.footer', open), { bot: ctx.bot.name, count: open });
+    if (!s) return ctx.reply(`${t('cmd.status.noSession', { cli: cliName(ctx, ctx.bot.cli), dir: ctx.bot.workingDir })}\n${footer}`);
     const rt = ctx.sessionRuntime(s.id);
+    const cli = cliName(ctx, s.cli);
     const lines = [
-      `Session ${s.id.slice(0, 8)} — ${STATUS_LOOK[s.status].label}`,
-      `CLI: ${cliName(ctx, s.cli)}${s.nativeSessionId ? ` (conversation ${s.nativeSessionId})` : ''}`,
-      `Folder: ${s.cwd}`,
-      `Process: ${s.lifecycle}${rt ? (rt.workerLive ? ', observed' : ', not observed') : ''}`,
-      `Last activity: ${ago(ctx.now - s.lastActivityAt)}`,
+      t('cmd.status.session', { id: s.id.slice(0, 8), status: statusLabel(s.status, t) }),
+      s.nativeSessionId ? t('cmd.status.cliConversation', { cli, conversation: s.nativeSessionId }) : t('cmd.status.cli', { cli }),
+      t('cmd.status.folder', { path: s.cwd }),
+      t(rt ? (rt.workerLive ? 'cmd.status.processObserved' : 'cmd.status.processNotObserved') : 'cmd.status.process', { lifecycle: s.lifecycle }),
+      t('cmd.status.lastActivity', { ago: ago(ctx.now - s.lastActivityAt, t) }),
     ];
-    if (rt?.viewUrl) lines.push(`Watch: ${rt.viewUrl}`);
+    if (rt?.viewUrl) lines.push(t('cmd.status.watch', { url: rt.viewUrl }));
     lines.push(footer);
     await ctx.reply(lines.join('\n'));
   },

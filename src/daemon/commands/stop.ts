@@ -1,6 +1,6 @@
 // /stop: interrupts the CLI's current turn with the key that CLI uses for that (Esc, or Ctrl-C).
 import { z } from 'zod';
-import { KEY_TABLE } from '../../shared/keys.js';
+import { keyLabel } from '../../shared/keys.js';
 import { stopKeyFor } from './cli-commands.js';
 import { NO_SESSION_REPLY, defineCommand } from './types.js';
 
@@ -8,16 +8,16 @@ export const stopCommand = defineCommand({
   name: 'stop',
   aliases: ['interrupt'],
   usage: '/stop',
-  summary: "interrupt the CLI's current turn",
+  summary: 'cmd.summary.stop',
   level: 'talk',
   args: z.string(),
   async run(ctx) {
     const s = ctx.currentSession();
-    if (!s) return ctx.reply(NO_SESSION_REPLY);
-    if (s.lifecycle !== 'live' && s.lifecycle !== 'detached') return ctx.reply('The CLI is not running, so there is nothing to interrupt.');
+    if (!s) return ctx.reply(ctx.t(NO_SESSION_REPLY));
+    if (s.lifecycle !== 'live' && s.lifecycle !== 'detached') return ctx.reply(ctx.t('cmd.stop.notRunning'));
     const key = stopKeyFor(s.cli);
     const res = await ctx.sendToWorker(s.id, { type: 'key', key, by: { userId: ctx.invoker.userId, ...(ctx.invoker.name ? { name: ctx.invoker.name } : {}) } });
-    if (!res.ok) return ctx.reply(`Could not interrupt: ${res.message}`);
-    await ctx.reply(`Sent ${KEY_TABLE[key].label} to interrupt the CLI.`);
+    if (!res.ok) return ctx.reply(ctx.t('cmd.stop.failed', { reason: res.message }));
+    await ctx.reply(ctx.t('cmd.stop.done', { key: keyLabel(key, ctx.t) }));
   },
 });

@@ -6,15 +6,15 @@ export const termCommand = defineCommand({
   name: 'term',
   aliases: ['terminal'],
   usage: '/term',
-  summary: 'get a private link to type in the web terminal',
+  summary: 'cmd.summary.term',
   level: 'operate',
   args: z.string(),
   async run(ctx) {
     const s = ctx.currentSession();
-    if (!s) return ctx.reply(NO_SESSION_REPLY);
+    if (!s) return ctx.reply(ctx.t(NO_SESSION_REPLY));
     const res = await ctx.issueWriteLink(s.id, ctx.invoker.userId);
-    if (!res.ok) return ctx.reply(`Could not make a terminal link: ${res.message}`);
+    if (!res.ok) return ctx.reply(ctx.t('cmd.term.failed', { reason: res.message }));
     // The link itself never goes into the conversation: only the invoker's direct messages see it.
-    await ctx.reply(`I sent you a private link in a direct message. It works once and expires in ${res.expiresInMinutes} minutes.`);
+    await ctx.reply(ctx.t('cmd.term.sent', { minutes: res.expiresInMinutes }));
   },
 });

@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import type { CardModel } from '../../shared/card-model.js';
 import type { CliSpec } from '../../shared/config.js';
+import type { MessageKey, Translate } from '../../shared/i18n.js';
 import type { DaemonToWorker, DisplayMode } from '../../shared/ipc.js';
 import type { Grants, PermissionLevel } from '../permissions.js';
 import type { Anchor } from '../router.js';
@@ -39,6 +40,8 @@ export interface CommandContext {
   readonly anchor: Anchor;
   readonly grants: Grants;
   readonly now: number;
+  /** Speaks the bot's locale (`botLocale(bot)`): every reply text comes from the catalogue through it. */
+  readonly t: Translate;
 
   /** Replies in the conversation (in the topic for thread scope). */
   reply(text: string): Promise<void>;
@@ -82,7 +85,8 @@ export interface CommandSpec<A> {
   name: string;
   aliases: readonly string[];
   usage: string;
-  summary: string;
+  /** Catalogue key of the one-line summary /help shows. */
+  summary: MessageKey;
   level: PermissionLevel;
   args: z.ZodType<A, string>;
   run(ctx: CommandContext, args: A): Promise<void>;
@@ -93,7 +97,7 @@ export interface Command {
   readonly name: string;
   readonly aliases: readonly string[];
   readonly usage: string;
-  readonly summary: string;
+  readonly summary: MessageKey;
   readonly level: PermissionLevel;
   readonly args: z.ZodType<unknown, string>;
   run(ctx: CommandContext, args: unknown): Promise<void>;
@@ -105,4 +109,4 @@ export function defineCommand<A>(spec: CommandSpec<A>): Command {
 }
 
 /** Shared replies, so every command says the same thing in the same situation. */
-export const NO_SESSION_REPLY = 'There is no session here yet. Send a message to start one.';
+export const NO_SESSION_REPLY: MessageKey = 'cmd.noSession';

@@ -1,6 +1,7 @@
 // LarkAdapter: the ImAdapter for Feishu/Lark — wires connection, event parsing, card rendering, client and delivery together.
 import { randomUUID } from 'node:crypto';
-import { APP_ID_RE, type BotConfig } from '../../../shared/config.js';
+import { APP_ID_RE, botLocale, type BotConfig } from '../../../shared/config.js';
+import type { Locale } from '../../../shared/i18n.js';
 import type { CardModel } from '../../../shared/card-model.js';
 import { scrubSecrets, type Logger } from '../../../shared/log.js';
 import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundEvent } from '../types.js';
@@ -20,7 +21,7 @@ export const ADAPTER_TIMING = {
   maxTextBytes: 140 * 1024,
 } as const;
 
-export type LarkBotConfig = Pick<BotConfig, 'name' | 'appId' | 'appSecret' | 'domain' | 'events' | 'encryptKey' | 'verificationToken'>;
+export type LarkBotConfig = Pick<BotConfig, 'name' | 'appId' | 'appSecret' | 'domain' | 'events' | 'encryptKey' | 'verificationToken'> & Partial<Pick<BotConfig, 'locale'>>;
 
 export interface LarkAdapterOptions {
   bot: LarkBotConfig;
@@ -46,6 +47,8 @@ interface SentBody {
 export class LarkAdapter implements ImAdapter {
   readonly appId: string;
   readonly botName: string;
+  /** Cards are rendered in the bot's locale (status names, key and button words). */
+  private readonly locale: Locale;
   readonly api: LarkApi;
   private identity: BotIdentity | null = null;
   private connection: LarkConnection | null = null;
@@ -63,6 +66,7 @@ export class LarkAdapter implements ImAdapter {
   constructor(private readonly opts: LarkAdapterOptions) {
     this.appId = opts.bot.appId;
     this.botName = opts.bot.name;
+    this.locale = botLocale(opts.bot);
     this.log = opts.logger.child({ bot: opts.bot.name, appId: opts.bot.appId });
     this.api = new LarkApi({ appId: opts.bot.appId, appSecret: opts.bot.appSecret, domain: opts.bot.domain }, this.log);
     this.limits = { ...DELIVERY_LIMITS, ...opts.limits };
@@ -198,14 +202,14 @@ export class LarkAdapter implements ImAdapter {
   }
 
   async sendCard(place: ChatPlace, card: CardModel, replyTo?: string): Promise<ImResult<CardRef>> {
-    const r = await this.post(place, 'interactive', JSON.stringify(renderCard(card)), replyTo);
+    const r = await this.post(place, 'interactive', JSON.stringify(renderCard(card, this.locale)), replyTo);
     if (!r.ok) return toIm(r);
     this.origins.set(r.value, { place, replyTo });
     return { ok: true, value: { messageId: r.value } };
   }
 
   async updateCard(ref: CardRef, card: CardModel): Promise<ImResult<void>> {
-    const r = await this.patcher.update(ref.messageId, JSON.stringify(renderCard(card)));
+    const r = await this.patcher.update(ref.messageId, JSON.stringify(renderCard(card, this.locale)));
     return r.ok ? { ok: true, value: undefined } : toIm(r);
   }
 

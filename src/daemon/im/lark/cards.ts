@@ -1,6 +1,7 @@
 // Pure rendering of the IM-agnostic CardModel into Feishu card JSON 2.0, kept under the platform's 30 KB body limit.
 import { STATUS_LOOK, type CardActionValue, type CardButton, type CardModel, type PickerCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
-import { KEY_TABLE } from '../../../shared/keys.js';
+import { t as translate, type Locale, type Translate } from '../../../shared/i18n.js';
+import { keyLabel } from '../../../shared/keys.js';
 import { codeBlock, escapeLarkMarkdown } from './lark-escape.js';
 
 export { codeBlock };
@@ -61,17 +62,17 @@ function card(template: string, title: string, subtitle: string | undefined, sum
   };
 }
 
-function renderStream(m: StreamingCard, screenText: string | undefined): Json {
-  const look = STATUS_LOOK[m.status];
+function renderStream(m: StreamingCard, screenText: string | undefined, t: Translate): Json {
+  const look = { colour: STATUS_LOOK[m.status].colour, label: t(STATUS_LOOK[m.status].label) };
   const elements: Json[] = [];
   if (m.notice) elements.push({ tag: 'markdown', content: escapeLarkMarkdown(m.notice) });
   if (m.display === 'screenshot' && m.image) {
-    elements.push({ tag: 'img', img_key: m.image.ref, alt: plain('screen'), scale_type: 'fit_horizontal', preview: true });
+    elements.push({ tag: 'img', img_key: m.image.ref, alt: plain(t('card.screenAlt')), scale_type: 'fit_horizontal', preview: true });
   } else if (m.display !== 'hidden' && screenText !== undefined && screenText.length > 0) {
     elements.push({ tag: 'markdown', content: codeBlock(screenText) });
   }
   if (!m.frozen) {
-    const keys = m.keys.map((k) => callbackButton(KEY_TABLE[k].label, { action: 'key', sessionId: m.sessionId, key: k }));
+    const keys = m.keys.map((k) => callbackButton(keyLabel(k, t), { action: 'key', sessionId: m.sessionId, key: k }));
     for (const row of chunk(keys, CARD_LIMITS.keysPerRow)) elements.push(buttonRow(row));
     const extra = m.buttons.map(modelButton).filter((b): b is Json => b !== null);
     if (extra.length) elements.push(buttonRow(extra));
@@ -80,14 +81,14 @@ function renderStream(m: StreamingCard, screenText: string | undefined): Json {
   return card(TEMPLATE[look.colour] ?? 'blue', m.title, subtitle, `${look.label} · ${m.title}`, elements);
 }
 
-function renderSelection(m: SelectionCard): Json {
+function renderSelection(m: SelectionCard, t: Translate): Json {
   const elements: Json[] = [];
   // TUI menus often number their options already ("1. Yes"): keep theirs rather than printing "1. 1. Yes".
-  const list = m.options.map((o, i) => `${/^\d+[.)]\s/.test(o.label) ? '' : `${i + 1}. `}${escapeLarkMarkdown(o.label)}${i === m.defaultIndex ? ' (default)' : ''}`).join('\n');
+  const list = m.options.map((o, i) => `${/^\d+[.)]\s/.test(o.label) ? '' : `${i + 1}. `}${escapeLarkMarkdown(o.label)}${i === m.defaultIndex ? t('card.default') : ''}`).join('\n');
   if (list) elements.push({ tag: 'markdown', content: list });
   if (m.answered) {
-    const chosen = m.options[m.answered.optionIndex]?.label ?? `option ${m.answered.optionIndex + 1}`;
-    elements.push({ tag: 'markdown', content: `**Answered by** ${escapeLarkMarkdown(m.answered.by)}: ${escapeLarkMarkdown(chosen)}` });
+    const chosen = m.options[m.answered.optionIndex]?.label ?? t('card.option', { n: m.answered.optionIndex + 1 });
+    elements.push({ tag: 'markdown', content: t('card.answeredBy', { who: escapeLarkMarkdown(m.answered.by), choice: escapeLarkMarkdown(chosen) }) });
   } else {
     const buttons = m.options.map((o, i) =>
       callbackButton(o.label, { action: 'select', sessionId: m.sessionId, promptId: m.promptId, optionIndex: i }, i === m.defaultIndex ? 'primary' : 'default'),
@@ -95,19 +96,19 @@ function renderSelection(m: SelectionCard): Json {
     if (buttons.length) elements.push(buttonRow(buttons));
   }
   const template = m.answered ? 'green' : TEMPLATE[STATUS_LOOK.waiting.colour]!;
-  return card(template, m.title, m.answered ? 'Answered' : STATUS_LOOK.waiting.label, m.title, elements);
+  return card(template, m.title, m.answered ? t('card.answered') : t(STATUS_LOOK.waiting.label), m.title, elements);
 }
 
-function renderPicker(m: PickerCard): Json {
+function renderPicker(m: PickerCard, t: Translate): Json {
   const elements: Json[] = [];
   if (m.chosen) {
-    elements.push({ tag: 'markdown', content: `**Project:** ${escapeLarkMarkdown(m.chosen)}` });
+    elements.push({ tag: 'markdown', content: t('card.project', { path: escapeLarkMarkdown(m.chosen) }) });
   } else if (m.projects.length === 0) {
-    elements.push({ tag: 'markdown', content: 'No projects found.' });
+    elements.push({ tag: 'markdown', content: t('card.noProjects') });
   } else {
     elements.push(buttonRow(m.projects.map((p) => callbackButton(p.label, { action: 'project', anchorKey: m.anchorKey, path: p.path }))));
   }
-  return card(m.chosen ? 'green' : 'blue', m.title, m.chosen ? 'Chosen' : 'Pick a project', m.title, elements);
+  return card(m.chosen ? 'green' : 'blue', m.title, m.chosen ? t('card.chosen') : t('card.pickProject'), m.title, elements);
 }
 
 export function byteLength(card: Json): number {
@@ -115,29 +116,30 @@ export function byteLength(card: Json): number {
 }
 
 /** Keeps the last part of the screen (the bottom is where the prompt and the answer are). */
-export function keepTail(text: string, maxChars: number): string {
+export function keepTail(text: string, maxChars: number, t: Translate): string {
   if (text.length <= maxChars) return text;
   const tail = text.slice(text.length - maxChars);
   const nl = tail.indexOf('\n');
   const clean = nl >= 0 && nl < 200 ? tail.slice(nl + 1) : tail;
-  return `… (earlier lines cut)\n${clean}`;
+  return `${t('card.earlierCut')}\n${clean}`;
 }
 
-/** CardModel → Feishu card JSON 2.0 (as an object; send JSON.stringify of it). Always ≤ maxBytes. */
-export function renderCard(model: CardModel, maxBytes: number = CARD_LIMITS.maxBytes): Json {
-  if (model.kind === 'selection') return shrinkGeneric(renderSelection(model), maxBytes);
-  if (model.kind === 'picker') return shrinkGeneric(renderPicker(model), maxBytes);
+/** CardModel → Feishu card JSON 2.0 (as an object; send JSON.stringify of it), in the bot's locale. Always ≤ maxBytes. */
+export function renderCard(model: CardModel, locale: Locale, maxBytes: number = CARD_LIMITS.maxBytes): Json {
+  const t: Translate = (key, params) => translate(locale, key, params);
+  if (model.kind === 'selection') return shrinkGeneric(renderSelection(model, t), maxBytes);
+  if (model.kind === 'picker') return shrinkGeneric(renderPicker(model, t), maxBytes);
   let text = model.screenText;
-  let out = renderStream(model, text);
+  let out = renderStream(model, text, t);
   for (let i = 0; i < 12 && byteLength(out) > maxBytes && text; i++) {
     // Bytes per character of this text as serialised (escapes, CJK): size the cut from it, then re-measure.
     const textBytes = Buffer.byteLength(JSON.stringify(text));
     const room = maxBytes - (byteLength(out) - textBytes) - 64;
     const keep = Math.floor((room / (textBytes / text.length)) * 0.95);
-    text = keep <= 0 ? '' : keepTail(text, keep);
-    out = renderStream(model, text);
+    text = keep <= 0 ? '' : keepTail(text, keep, t);
+    out = renderStream(model, text, t);
   }
-  if (byteLength(out) > maxBytes) out = renderStream({ ...model, notice: model.notice?.slice(0, 2000) }, '');
+  if (byteLength(out) > maxBytes) out = renderStream({ ...model, notice: model.notice?.slice(0, 2000) }, '', t);
   return shrinkGeneric(out, maxBytes);
 }
 
