@@ -1,5 +1,5 @@
 // The daemon's runtime: owns the control socket, the worker pool and one BotRuntime per configured bot.
-import type { Config } from '../shared/config.js';
+import { botLocale, type Config } from '../shared/config.js';
 import type { DaemonStatus, SessionSummary } from '../shared/control-protocol.js';
 import { IPC_PROTOCOL_VERSION, type BackendKind } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
@@ -48,6 +48,10 @@ export class Daemon {
     });
     this.web = new DaemonWeb(config.web, {
       session: (id) => this.botOf(id)?.sessions.get(id),
+      locale: (id) => {
+        const bot = this.botOf(id);
+        return bot ? botLocale(bot.bot) : undefined;
+      },
       saveViewToken: (id, token) => void this.botOf(id)?.sessions.update(id, { viewToken: token }),
       wake: (id) => {
         const bot = this.botOf(id);

@@ -2,6 +2,7 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { LOCALE_COOKIE_NAME, localeFromLanguageTag, t, type Locale, type MessageKey } from '../shared/i18n.js';
 import { SESSION_ID_RE } from '../shared/session-key.js';
 import { PROXY_HEADERS } from '../shared/webterm-protocol.js';
 import {
@@ -38,6 +39,8 @@ export interface WebProxyOptions {
   log: WebProxyLog;
   /** web.publicUrl: its origin is accepted for WebSockets (behind a tunnel the Host header may differ); https → Secure cookies. */
   publicUrl?: string;
+  /** The locale of the bot owning a session; without one, pages follow the browser's Accept-Language. */
+  sessionLocale?(sessionId: string): Locale | undefined;
 }
 
 export type ProxyRoute =
@@ -136,26 +139,33 @@ export class WebProxy {
     return null;
   }
 
+  /** The session bot's locale, else the browser's (an unknown session says nothing about any bot). */
+  private localeFor(req: IncomingMessage, sessionId?: string): Locale {
+    return (sessionId && this.opts.sessionLocale?.(sessionId)) || localeFromLanguageTag(req.headers['accept-language']);
+  }
+
   private async handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const route = routeOf(req.url ?? '/');
     if (route.kind === 'health') return plain(res, 200, 'ok');
-    if (route.kind === 'not_found' || !this.opts.sessionExists(route.sessionId)) return plain(res, 404, 'Not found');
+    if (route.kind === 'not_found' || !this.opts.sessionExists(route.sessionId)) return page(res, 404, this.localeFor(req), 'http.notFound');
+    const locale = this.localeFor(req, route.sessionId);
     if (route.kind === 'add_slash') {
       const q = (req.url ?? '').indexOf('?');
       res.writeHead(308, { location: `/s/${route.sessionId}/${q < 0 ? '' : (req.url ?? '').slice(q)}` }).end();
       return;
     }
-    if (route.kind === 'write_link') return this.exchange(req, res, route.sessionId, route.token);
+    if (route.kind === 'write_link') return this.exchange(req, res, route.sessionId, route.token, locale);
     const access = this.accessFor(req, route.sessionId, route.viewToken);
     if (!access) {
       const headers: Record<string, string> = readCookie(req.headers.cookie, WRITE_COOKIE_NAME) ? { 'set-cookie': clearWriteCookieHeader(route.sessionId) } : {};
       this.opts.log.info({ sessionId: route.sessionId, kind: 'http' }, 'web proxy: refused (no valid grant)');
-      return plain(res, 403, 'Forbidden: this link is not valid any more. Open the link on the latest card, or ask for a new write link.', headers);
+      return page(res, 403, locale, 'http.linkInvalid', headers);
     }
     const worker = await this.worker(route.sessionId);
-    if (!worker) return plain(res, 503, 'The session could not be started. Try again in a moment.');
-    const extra: Record<string, string> = {};
-    if (route.viewToken && access.mode === 'read') extra['set-cookie'] = viewCookieHeader(route.sessionId, route.viewToken, { secure: this.secureCookies });
+    if (!worker) return page(res, 503, locale, 'http.workerDown');
+    // The page reads its language from this cookie (the bot's locale); it is no secret.
+    const cookies = [localeCookieHeader(route.sessionId, locale)];
+    if (route.viewToken && access.mode === 'read') cookies.push(viewCookieHeader(route.sessionId, route.viewToken, { secure: this.secureCookies }));
     const upstream = httpRequest({
       host: '127.0.0.1',
       port: worker.port,
@@ -165,23 +175,23 @@ export class WebProxy {
       timeout: WEB_PROXY_LIMITS.upstreamTimeoutMs,
     });
     upstream.on('response', (up) => {
-      res.writeHead(up.statusCode ?? 502, { ...up.headers, ...extra });
+      res.writeHead(up.statusCode ?? 502, { ...up.headers, 'set-cookie': [...(up.headers['set-cookie'] ?? []), ...cookies] });
       up.pipe(res);
     });
     upstream.on('timeout', () => upstream.destroy(new Error('upstream timeout')));
     upstream.on('error', () => {
-      if (!res.headersSent) plain(res, 502, 'The session did not answer.');
+      if (!res.headersSent) page(res, 502, locale, 'http.noAnswer');
       else res.destroy();
     });
     req.pipe(upstream);
   }
 
-  private exchange(req: IncomingMessage, res: ServerResponse, sessionId: string, token: string): void {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed');
+  private exchange(req: IncomingMessage, res: ServerResponse, sessionId: string, token: string, locale: Locale): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return page(res, 405, locale, 'http.methodNotAllowed');
     const result = this.opts.grants.exchangeWriteLink(sessionId, token);
     if (!result.ok) {
       this.opts.log.info({ sessionId, result: result.code }, 'web proxy: write link refused');
-      return plain(res, 403, 'Forbidden: this write link is not valid (links work once and expire after 5 minutes). Ask for a new one with /term.');
+      return page(res, 403, locale, 'http.writeLinkInvalid');
     }
     this.opts.log.info({ sessionId, userId: result.userId }, 'web proxy: write link exchanged');
     // Not a 3xx: after a cross-site redirect (the link is tapped in the chat app) browsers withhold SameSite=Strict
@@ -190,11 +200,11 @@ export class WebProxy {
     res.writeHead(200, {
       'content-type': 'text/plain; charset=utf-8',
       refresh: `0; url=/s/${sessionId}/`,
-      'set-cookie': writeCookieHeader(sessionId, result.cookieValue, { secure: this.secureCookies }),
+      'set-cookie': [writeCookieHeader(sessionId, result.cookieValue, { secure: this.secureCookies }), localeCookieHeader(sessionId, locale)],
       'cache-control': 'no-store',
       'referrer-policy': 'no-referrer',
     });
-    res.end('Write access granted. Opening the terminal…\n');
+    res.end(`${t(locale, 'http.writeGranted')}\n`);
   }
 
   private async handleUpgrade(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
@@ -287,6 +297,16 @@ export class WebProxy {
       this.server.closeAllConnections();
     });
   }
+}
+
+/** An error or status page in the reader's language (plain text: nothing in it is markup). */
+function page(res: ServerResponse, status: number, locale: Locale, key: MessageKey, headers: Record<string, string> = {}): void {
+  plain(res, status, t(locale, key), { 'content-language': locale, ...headers });
+}
+
+/** The page's language, per session path; readable by the page script (not HttpOnly), and no secret. */
+function localeCookieHeader(sessionId: string, locale: Locale): string {
+  return `${LOCALE_COOKIE_NAME}=${locale}; Path=/s/${sessionId}/; SameSite=Strict`;
 }
 
 function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {

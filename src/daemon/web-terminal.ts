@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import type { Config } from '../shared/config.js';
+import type { Locale } from '../shared/i18n.js';
 import type { Logger } from '../shared/log.js';
 import type { LiveSession } from './live-session.js';
 import type { SessionCore } from './session-core.js';
@@ -12,6 +13,8 @@ import { WebProxy, type WorkerEndpoint } from './web-proxy.js';
 /** How the web side reaches sessions, whichever bot owns them. */
 export interface SessionDirectory {
   session(id: string): SessionCore | undefined;
+  /** The locale of the bot that owns the session (its web page and error pages speak it). */
+  locale(id: string): Locale | undefined;
   /** Persists a new view token on the session record. */
   saveViewToken(id: string, token: string): void;
   /** Forks the session's worker if it sleeps; its LiveSession, or null when it cannot run. */
@@ -57,6 +60,7 @@ export class DaemonWeb implements WebAccess {
         return s !== undefined && s.lifecycle !== 'closed';
       },
       resolveWorker: (id) => this.resolveWorker(id),
+      sessionLocale: (id) => this.dir.locale(id),
       log: { info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m) },
       ...(web.publicUrl ? { publicUrl: web.publicUrl } : {}),
     });

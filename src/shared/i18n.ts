@@ -43,6 +43,9 @@ export function defaultLocale(domain: string): Locale {
   return domain === 'lark' || /larksuite\.com/i.test(domain) ? 'en' : 'zh-CN';
 }
 
+/** The cookie through which the web proxy tells the terminal page its bot's locale (src/web reads it). */
+export const LOCALE_COOKIE_NAME = 'larkmux_lang';
+
 /** The locale a browser asks for (Accept-Language or navigator.language), zh-* → zh-CN, anything else → en. */
 export function localeFromLanguageTag(tag: string | undefined | null): Locale {
   return tag && /^\s*zh\b/i.test(tag) ? 'zh-CN' : 'en';

@@ -10,14 +10,17 @@ import {
 import { fitPane } from './fit-pane.js';
 import { ScrollInput } from './scroll-input.js';
 import { buildToolbar } from './toolbar.js';
+import { localizePage, pageLocale } from './i18n.js';
 
 /** Reconnects after an unexpected drop: a worker restart takes a few seconds; after that a person should decide. */
 const RECONNECT = { delaysMs: [500, 1_000, 2_000, 4_000, 8_000] } as const;
 
+const t = localizePage(document, pageLocale(document.cookie, navigator.language));
+
 const CLOSE_TEXT: Record<number, string> = {
-  [WEBTERM_CLOSE.revoked]: 'Write access was revoked.',
-  [WEBTERM_CLOSE.paneGone]: 'The terminal session ended.',
-  [WEBTERM_CLOSE.shutdown]: 'The session stopped.',
+  [WEBTERM_CLOSE.revoked]: t('web.closed.revoked'),
+  [WEBTERM_CLOSE.paneGone]: t('web.closed.paneGone'),
+  [WEBTERM_CLOSE.shutdown]: t('web.closed.shutdown'),
 };
 
 function byId<T extends HTMLElement>(id: string): T {
@@ -68,7 +71,7 @@ scroll.attachTouch(viewport);
 term.onData((d) => {
   if (!readOnly) send({ t: 'in', d });
 });
-buildToolbar(byId('toolbar'), (bytes) => {
+buildToolbar(byId('toolbar'), t, (bytes) => {
   if (!readOnly) send({ t: 'in', d: bytes });
 });
 
@@ -86,7 +89,7 @@ function applyInfo(info: InfoMessage): void {
   body.dataset.cols = String(info.cols);
   body.dataset.rows = String(info.rows);
   banner.hidden = !readOnly;
-  if (info.protocol !== WEBTERM_PROTOCOL_VERSION) showStatus('larkmux was updated: reload this page.');
+  if (info.protocol !== WEBTERM_PROTOCOL_VERSION) showStatus(t('web.updated'));
   fitPane(term, fit, info.cols, info.rows);
 }
 
@@ -121,11 +124,11 @@ function connect(): void {
     const known = CLOSE_TEXT[ev.code];
     const delay = RECONNECT.delaysMs[attempts];
     if (ev.code === WEBTERM_CLOSE.revoked || ev.code === WEBTERM_CLOSE.paneGone || delay === undefined) {
-      showStatus(known ?? 'Disconnected. Your access may have ended; open the link from the card again.', true);
+      showStatus(known ?? t('web.disconnectedFinal'), true);
       return;
     }
     attempts++;
-    showStatus(`${known ?? 'Disconnected.'} Reconnecting…`);
+    showStatus(t('web.reconnecting', { reason: known ?? t('web.disconnected') }));
     setTimeout(connect, delay);
   };
 }

@@ -24,6 +24,8 @@ export interface E2eRig {
 export interface RigOptions {
   bots?: number;
   botOverrides?: Record<string, unknown>;
+  /** Overrides for one bot each (index = bot number), applied after botOverrides. */
+  perBot?: Array<Record<string, unknown>>;
   fake?: Partial<FakeFeishuOptions>;
   web?: Record<string, unknown>;
 }
@@ -45,7 +47,11 @@ export async function startRig(opts: RigOptions = {}): Promise<E2eRig> {
       cli: 'shell',
       workingDir: home.dir,
       allowedUsers: [user],
+      // The existing end-to-end tests read English replies and cards; a test of the Chinese default passes
+      // `botOverrides: { locale: undefined }` (the key is then left out of config.json).
+      locale: 'en',
       ...opts.botOverrides,
+      ...opts.perBot?.[i],
     })),
   });
   apps.forEach((a, i) => (home.env[`LMX_TEST_SECRET_${i}`] = a.appSecret));

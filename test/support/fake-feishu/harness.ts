@@ -47,7 +47,7 @@ export async function startHarness(opts: Partial<FakeFeishuOptions> = {}): Promi
       const app = fake.app(appId);
       const { secret, botAppId, botOverrides, ...rest } = extra;
       const adapter = new LarkAdapter({
-        bot: { name: app.botName, appId: botAppId ?? app.appId, appSecret: secret ?? app.appSecret, domain: fake.baseUrl, events: 'websocket', ...botOverrides },
+        bot: { name: app.botName, appId: botAppId ?? app.appId, appSecret: secret ?? app.appSecret, domain: fake.baseUrl, events: 'websocket', locale: 'en' /* these tests read English cards */, ...botOverrides },
         logger, limits: FAST_LIMITS, ...rest,
       });
       adapters.push(adapter);
