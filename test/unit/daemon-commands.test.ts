@@ -208,6 +208,28 @@ describe('commands', () => {
   });
 });
 
+describe('commands in Simplified Chinese (a Feishu bot without a locale)', () => {
+  it('/close, /status, a refusal and the usage line read in Chinese', async () => {
+    const closed = fake({ locale: 'zh-CN' });
+    await dispatchCommand('close', '', closed);
+    expect(closed.replies).toEqual([`会话 ${closed.session!.id.slice(0, 8)} 已关闭，CLI 已停止。在这里发下一条消息会开始新会话。`]);
+
+    const st = fake({ locale: 'zh-CN' });
+    await dispatchCommand('status', '', st);
+    expect(st.replies[0]!.split('\n')).toEqual([
+      `会话 ${st.session!.id.slice(0, 8)} — 启动中`, 'CLI：claude-code', '目录：/w/app', '进程：运行中，已接管', '最近活动：2 分钟前', '查看：https://box/s/x/', '机器人 claude：1 个进行中的会话。',
+    ]);
+
+    const guest = fake({ locale: 'zh-CN', user: 'ou_guest', grants: GUEST });
+    await dispatchCommand('close', '', guest);
+    expect(guest.replies).toEqual(['/close 仅限这个机器人的操作员使用。']);
+
+    const none = fake({ locale: 'zh-CN', session: null });
+    await dispatchCommand('term', '', none);
+    expect(none.replies).toEqual(['这里还没有会话。发一条消息即可开始。']);
+  });
+});
+
 describe('projects (real folders)', () => {
   const root = mkdtempSync(join(tmpdir(), 'lmx-projects-'));
   afterAll(() => rmSync(root, { recursive: true, force: true }));

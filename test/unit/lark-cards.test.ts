@@ -109,3 +109,25 @@ describe('renderCard: selection and picker', () => {
     expect(findButtonValue(card, 'repo')).toEqual({ action: 'project', anchorKey: 'k', path: '/code/repo' });
   });
 });
+
+describe('renderCard in Simplified Chinese (the default for Feishu bots)', () => {
+  it.each([
+    ['starting', '启动中'], ['working', '处理中'], ['waiting', '等待你的选择'], ['idle', '已空闲'], ['limited', '已限流'], ['exited', '已退出'],
+  ] as const)('status %s reads %s', (status, label) => {
+    expect(header(renderCard(stream({ status, subtitle: 'fix the tests' }), 'zh-CN')).subtitle?.content).toBe(`${label} · fix the tests`);
+  });
+
+  it('key words are translated, key caps and arrows stay', () => {
+    expect(buttonLabels(renderCard(stream(), 'zh-CN'))).toEqual(['Esc', 'Ctrl+C', 'Tab', '回车', '↑', '↓', '←', '→', '上翻页', '下翻页']);
+  });
+
+  it('a selection shows its default and who answered in Chinese', () => {
+    const sel: CardModel = { kind: 'selection', sessionId: 's1', promptId: 'p', title: '允许编辑？', options: [{ label: 'Yes' }, { label: 'No' }], defaultIndex: 0 };
+    const open = renderCard(sel, 'zh-CN');
+    expect(header(open).subtitle?.content).toBe('等待你的选择');
+    expect(elements(open)[0]!.content).toBe('1. Yes（默认）\n2. No');
+    const answered = renderCard({ ...sel, answered: { by: '小王', optionIndex: 1 } }, 'zh-CN');
+    expect(header(answered).subtitle?.content).toBe('已回答');
+    expect(elements(answered)[1]!.content).toBe('**小王** 已选择：No');
+  });
+});

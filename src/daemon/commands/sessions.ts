@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { statusLabel } from '../../shared/card-model.js';
 import { plural } from '../../shared/i18n.js';
-import { ago } from './status.js';
+import { ago, lifecycleLabel } from './status.js';
 import { defineCommand } from './types.js';
 
 /** A chat message longer than this scrolls off a phone screen; `larkmux sessions` shows everything. */
@@ -21,7 +21,7 @@ export const sessionsCommand = defineCommand({
     const here = ctx.currentSession()?.id;
     const lines = open.slice(0, SESSIONS_LIST_MAX).map((s) => {
       const mark = s.id === here ? ctx.t('cmd.sessions.here') : '';
-      return `${s.id.slice(0, 8)} ${statusLabel(s.status, ctx.t)} · ${s.lifecycle} · ${s.cwd} · ${ago(ctx.now - s.lastActivityAt, ctx.t)}${mark}`;
+      return `${s.id.slice(0, 8)} ${statusLabel(s.status, ctx.t)} · ${lifecycleLabel(s.lifecycle, ctx.t)} · ${s.cwd} · ${ago(ctx.now - s.lastActivityAt, ctx.t)}${mark}`;
     });
     if (open.length > SESSIONS_LIST_MAX) lines.push(ctx.t('cmd.sessions.more', { count: open.length - SESSIONS_LIST_MAX }));
     await ctx.reply(`${ctx.t(plural('cmd.sessions.header', open.length), { count: open.length })}\n${lines.join('\n')}`);

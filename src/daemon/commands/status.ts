@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { statusLabel } from '../../shared/card-model.js';
 import { plural, type Translate } from '../../shared/i18n.js';
+import type { SessionLifecycle } from '../session-core.js';
 import { defineCommand, type CommandContext } from './types.js';
 
 function cliName(ctx: CommandContext, cli: CommandContext['bot']['cli']): string {
@@ -14,6 +15,11 @@ export function ago(ms: number, t: Translate): string {
   if (s < 3600) return t('cmd.ago.m', { n: Math.round(s / 60) });
   if (s < 86_400) return t('cmd.ago.h', { n: Math.round(s / 3600) });
   return t('cmd.ago.d', { n: Math.round(s / 86_400) });
+}
+
+/** A session's process state (live, detached, stopped, closed) as a user reads it. */
+export function lifecycleLabel(lifecycle: SessionLifecycle, t: Translate): string {
+  return t(`cmd.lifecycle.${lifecycle}`);
 }
 
 export const statusCommand = defineCommand({
@@ -35,7 +41,7 @@ export const statusCommand = defineCommand({
       t('cmd.status.session', { id: s.id.slice(0, 8), status: statusLabel(s.status, t) }),
       s.nativeSessionId ? t('cmd.status.cliConversation', { cli, conversation: s.nativeSessionId }) : t('cmd.status.cli', { cli }),
       t('cmd.status.folder', { path: s.cwd }),
-      t(rt ? (rt.workerLive ? 'cmd.status.processObserved' : 'cmd.status.processNotObserved') : 'cmd.status.process', { lifecycle: s.lifecycle }),
+      t(rt ? (rt.workerLive ? 'cmd.status.processObserved' : 'cmd.status.processNotObserved') : 'cmd.status.process', { lifecycle: lifecycleLabel(s.lifecycle, t) }),
       t('cmd.status.lastActivity', { ago: ago(ctx.now - s.lastActivityAt, t) }),
     ];
     if (rt?.viewUrl) lines.push(t('cmd.status.watch', { url: rt.viewUrl }));
