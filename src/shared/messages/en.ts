@@ -118,6 +118,7 @@ export const en = {
   'tap.sessionGone': 'This session no longer exists.',
   'tap.selectDenied': 'Only the person who asked, or an operator, can answer this.',
   'tap.operatorsOnly': "Only this bot's operators can do that.",
+  'tap.buttonInactive': 'This button is no longer active.',
   'tap.key': 'Key sent',
   'tap.display': 'Display changed',
   'tap.select': 'Answer sent',

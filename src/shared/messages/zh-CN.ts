@@ -120,6 +120,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'tap.sessionGone': '这个会话已不存在。',
   'tap.selectDenied': '只有提问的人或操作员可以回答。',
   'tap.operatorsOnly': '只有这个机器人的操作员可以这样做。',
+  'tap.buttonInactive': '这个按钮已失效。',
   'tap.key': '按键已发送',
   'tap.display': '显示方式已切换',
   'tap.select': '已提交选择',

@@ -1,7 +1,7 @@
 // LarkAdapter: the ImAdapter for Feishu/Lark — wires connection, event parsing, card rendering, client and delivery together.
 import { randomUUID } from 'node:crypto';
 import { APP_ID_RE, botLocale, type BotConfig } from '../../../shared/config.js';
-import type { Locale } from '../../../shared/i18n.js';
+import { t, type Locale } from '../../../shared/i18n.js';
 import type { CardModel } from '../../../shared/card-model.js';
 import { scrubSecrets, type Logger } from '../../../shared/log.js';
 import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundEvent } from '../types.js';
@@ -165,7 +165,7 @@ export class LarkAdapter implements ImAdapter {
     const r = parseCardActionEvent(data, this.parseCtx());
     if (!r.ok) {
       this.rejected('card_action', r);
-      return { toast: { type: 'warning', content: 'This button is no longer active.' } };
+      return { toast: { type: 'warning', content: t(this.locale, 'tap.buttonInactive') } };
     }
     const reply = await this.dispatch(r.event);
     return reply?.toast ? { toast: reply.toast } : undefined;
