@@ -120,5 +120,6 @@ describe('HTTP pages of the web proxy', () => {
     const res = await get(path(), lang);
     expect(res.status).toBe(status);
     expect(res.text).toBe(text);
+    expect(res.language).toBe(/[\u4e00-\u9fff]/.test(text) ? 'zh-CN' : 'en');
   });
 });
