@@ -29,6 +29,11 @@ export function t(locale: Locale, key: MessageKey, params?: MessageParams): stri
   return template.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
+/** Is `s` a catalogue key (e.g. a zod issue message written as a key, to be translated where it is shown)? */
+export function isMessageKey(s: string): s is MessageKey {
+  return Object.hasOwn(en, s);
+}
+
 /** A translator bound to one locale, for code that speaks to one bot's users. */
 export type Translate = (key: MessageKey, params?: MessageParams) => string;
 export function translator(locale: Locale): Translate {

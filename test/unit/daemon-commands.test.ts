@@ -224,6 +224,10 @@ describe('commands in Simplified Chinese (a Feishu bot without a locale)', () =>
     await dispatchCommand('close', '', guest);
     expect(guest.replies).toEqual(['/close 仅限这个机器人的操作员使用。']);
 
+    const usage = fake({ locale: 'zh-CN' });
+    await dispatchCommand('cd', '', usage);
+    expect(usage.replies).toEqual(['用法：/cd <folder>（需要指定目录）']);
+
     const none = fake({ locale: 'zh-CN', session: null });
     await dispatchCommand('term', '', none);
     expect(none.replies).toEqual(['这里还没有会话。发一条消息即可开始。']);

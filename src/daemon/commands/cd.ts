@@ -1,5 +1,6 @@
 // /cd <dir>: changes the folder the CLI works in (restarting it there on the next message).
 import { z } from 'zod';
+import type { MessageKey } from '../../shared/i18n.js';
 import { resolveDir } from './projects.js';
 import { defineCommand } from './types.js';
 
@@ -9,7 +10,7 @@ export const cdCommand = defineCommand({
   usage: '/cd <folder>',
   summary: 'cmd.summary.cd',
   level: 'operate',
-  args: z.string().trim().min(1, 'a folder is required'),
+  args: z.string().trim().min(1, 'cmd.cd.folderRequired' satisfies MessageKey),
   async run(ctx, dir) {
     const base = ctx.currentSession()?.cwd ?? ctx.bot.workingDir;
     const target = resolveDir(dir, base);

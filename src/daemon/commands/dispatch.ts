@@ -1,4 +1,5 @@
 // Runs a classified daemon command: look it up, check its permission level, parse its arguments, run it.
+import { isMessageKey } from '../../shared/i18n.js';
 import { hasLevel } from '../permissions.js';
 import { COMMAND_TABLE, type CommandTable } from './index.js';
 import type { CommandContext } from './types.js';
@@ -25,7 +26,9 @@ export async function dispatchCommand(name: string, rawArgs: string, ctx: Comman
   }
   const parsed = cmd.args.safeParse(rawArgs);
   if (!parsed.success) {
-    const why = parsed.error.issues[0]?.message;
+    // Argument schemas word their messages as catalogue keys; zod's own English defaults are left out (the usage line says enough).
+    const issue = parsed.error.issues[0]?.message;
+    const why = issue !== undefined && isMessageKey(issue) ? ctx.t(issue) : undefined;
     const message = why ? ctx.t('cmd.usageWhy', { usage: cmd.usage, why }) : ctx.t('cmd.usage', { usage: cmd.usage });
     await ctx.reply(message);
     return { ok: false, code: 'bad_args', command: cmd.name, message };

@@ -39,6 +39,8 @@ export const en = {
   'cmd.summary.status': "this session's CLI, folder and state",
   'cmd.summary.stop': "interrupt the CLI's current turn",
   'cmd.summary.term': 'get a private link to type in the web terminal',
+  'cmd.cd.folderRequired': 'a folder is required',
+  'cmd.grant.badTarget': 'expected an open id (ou_…) or "chat"',
   'cmd.cd.notFolder': '{path} is not a folder on this machine.',
   'cmd.cd.failed': 'Could not change folder: {reason}',
   'cmd.cd.restarted': 'Folder set to {path}. The CLI was stopped; your next message starts it there.',

@@ -41,6 +41,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'cmd.summary.status': '本会话的 CLI、目录和状态',
   'cmd.summary.stop': '中断 CLI 当前这一轮',
   'cmd.summary.term': '获取可在网页终端输入的私密链接',
+  'cmd.cd.folderRequired': '需要指定目录',
+  'cmd.grant.badTarget': '需要 open id（ou_…）或 "chat"',
   'cmd.cd.notFolder': '{path} 在这台机器上不是目录。',
   'cmd.cd.failed': '切换目录失败：{reason}',
   'cmd.cd.restarted': '目录已设为 {path}。CLI 已停止，你的下一条消息会在那里启动它。',
