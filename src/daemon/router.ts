@@ -1,7 +1,7 @@
 // Routing (DESIGN §4): from an inbound message or card tap to one decision. Pure: every fact it needs comes in the input.
 import type { CardActionValue } from '../shared/card-model.js';
 import type { CliSpec } from '../shared/config.js';
-import type { Translate } from '../shared/i18n.js';
+import { isMessageKey, type Translate } from '../shared/i18n.js';
 import type { Requester } from '../shared/ipc.js';
 import { sessionKey, type SessionScope } from '../shared/session-key.js';
 import { classifyText } from './commands/classify.js';
@@ -85,6 +85,12 @@ function isAddressed(msg: InboundMessage, bot: RouterBot, sessionByKey: RouteInp
   return isOpenSession(sessionByKey(sessionKey(msg.place.rootId, bot.appId)));
 }
 
+/** A Feishu message type as the reader calls it (图片, 文件, …); an unknown type is shown as Feishu names it. */
+function messageTypeName(type: string, t: Translate): string {
+  const key = `route.msgType.${type}`;
+  return isMessageKey(key) ? t(key) : type;
+}
+
 export function routeMessage(input: RouteInput): RouteDecision {
   const { msg, bot, grants, t } = input;
   if (msg.appId !== bot.appId) return { kind: 'ignore', reason: 'other_app' };
@@ -111,7 +117,7 @@ export function routeMessage(input: RouteInput): RouteDecision {
     if (fromBot) return { kind: 'ignore', reason: 'denied_bot' };
     return once(`denied:${place.chatId}:${msg.senderId}`, t('route.denied', { userId: msg.senderId }));
   }
-  if (msg.unsupportedType) return { kind: 'reply', text: t('route.unsupported', { type: msg.unsupportedType }), place, replyTo };
+  if (msg.unsupportedType) return { kind: 'reply', text: t('route.unsupported', { type: messageTypeName(msg.unsupportedType, t) }), place, replyTo };
   if (!msg.text.trim()) return { kind: 'reply', text: t('route.emptyMention'), place, replyTo };
 
   const anchor = anchorOf(msg, bot);

@@ -217,7 +217,7 @@ describe('commands in Simplified Chinese (a Feishu bot without a locale)', () =>
     const st = fake({ locale: 'zh-CN' });
     await dispatchCommand('status', '', st);
     expect(st.replies[0]!.split('\n')).toEqual([
-      `会话 ${st.session!.id.slice(0, 8)} — 启动中`, 'CLI：claude-code', '目录：/w/app', '进程：运行中，已接管', '最近活动：2 分钟前', '查看：https://box/s/x/', '机器人 claude：1 个进行中的会话。',
+      `会话 ${st.session!.id.slice(0, 8)} — 启动中`, 'CLI：claude-code', '目录：/w/app', '进程：运行中，已连接', '最近活动：2 分钟前', '查看：https://box/s/x/', '机器人 claude：1 个进行中的会话。',
     ]);
 
     const guest = fake({ locale: 'zh-CN', user: 'ou_guest', grants: GUEST });

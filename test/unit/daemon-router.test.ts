@@ -97,6 +97,16 @@ describe('routeMessage: replies, pairing, commands', () => {
     const d = routeMessage(input(msg({ text: '', unsupportedType: 'image' })));
     expect(d.kind === 'reply' && d.text).toMatch(/only pass text.*image/);
   });
+  it.each([
+    ['image', '这条图片消息没有发送'], ['file', '这条文件消息没有发送'], ['location', '这条location消息没有发送'],
+  ])('in Chinese, a %s is named as a Chinese reader calls it', (type, want) => {
+    const d = routeMessage(input(msg({ text: '', unsupportedType: type }), { t: translator('zh-CN') }));
+    expect(d.kind === 'reply' && d.text).toContain(want);
+  });
+  it('in Chinese, a stranger is told how to get access', () => {
+    const d = routeMessage(input(msg({ senderId: 'ou_stranger' }), { t: translator('zh-CN') }));
+    expect(d).toMatchObject({ kind: 'reply', text: '你没有使用这个机器人的权限。请让它的所有者发送 /grant ou_stranger。' });
+  });
   it('a bare mention gets a hint', () => {
     expect(routeMessage(input(msg({ text: '  ', mentionsBot: true, place: group() })))).toMatchObject({ kind: 'reply', text: expect.stringContaining('/help') });
   });

@@ -112,7 +112,7 @@ describe('renderCard: selection and picker', () => {
 
 describe('renderCard in Simplified Chinese (the default for Feishu bots)', () => {
   it.each([
-    ['starting', '启动中'], ['working', '处理中'], ['waiting', '等待你的选择'], ['idle', '已空闲'], ['limited', '已限流'], ['exited', '已退出'],
+    ['starting', '启动中'], ['working', '处理中'], ['waiting', '等待你的选择'], ['idle', '已空闲'], ['limited', '触发限流'], ['exited', '已退出'],
   ] as const)('status %s reads %s', (status, label) => {
     expect(header(renderCard(stream({ status, subtitle: 'fix the tests' }), 'zh-CN')).subtitle?.content).toBe(`${label} · fix the tests`);
   });
