@@ -153,6 +153,8 @@ export class LiveSession {
       case 'cli_started':
         this.log.info({ how: msg.how, freshReason: msg.freshReason }, 'CLI started');
         if (msg.how === 'resumed') await this.cards.setNotice(this.t('notice.resumed'));
+        else if (msg.freshCode === 'cannot_resume') await this.cards.setNotice(this.t('notice.freshCannotResume', { cli: cliLabel(this.core.cli) }));
+        else if (msg.freshCode === 'no_native_id') await this.cards.setNotice(this.t('notice.freshNoId'));
         else if (msg.freshReason) await this.cards.setNotice(this.t('notice.startedFresh', { reason: msg.freshReason }));
         return;
       case 'error':
@@ -185,4 +187,9 @@ export class LiveSession {
     await this.cards.answerSelection(sel, by, optionIndex);
     return true;
   }
+}
+
+/** A session's CLI as its config names it (a built-in id, or a custom CLI's command). */
+function cliLabel(cli: SessionCore['cli']): string {
+  return typeof cli === 'string' ? cli : cli.command;
 }

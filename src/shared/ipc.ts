@@ -128,6 +128,8 @@ export const CliStartedMsg = z.strictObject({
   how: z.enum(['new', 'resumed', 'attached']),
   /** Set when a resume was asked for but the CLI was started fresh (no native id, or the CLI cannot resume). */
   freshReason: z.string().max(512).optional(),
+  /** The same as a code, so the daemon can say it in the bot's language. */
+  freshCode: z.enum(['cannot_resume', 'no_native_id']).optional(),
 });
 export const ErrorMsg = z.strictObject({ type: z.literal('error'), code: z.string().min(1).max(64), message: z.string().max(4096) });
 export const HeartbeatMsg = z.strictObject({ type: z.literal('heartbeat'), at: z.number() });

@@ -66,3 +66,30 @@ describe('chat text in the bot locale', () => {
     expect(String((refusal.content as { text: string }).text)).toContain(want.denied);
   });
 });
+
+describe('notices from the worker in the bot locale', () => {
+  let rig: E2eRig;
+  beforeAll(async () => {
+    rig = await startRig({ botOverrides: { locale: undefined } });
+    await rig.start();
+  });
+  afterAll(async () => {
+    await rig?.cleanup();
+  });
+
+  it('the default Feishu bot says in Chinese that a lost CLI was started fresh', async () => {
+    const { fake } = rig;
+    const appId = rig.appIds[0]!;
+    const first = await fake.injectMessage({ appId, chatType: 'p2p', text: 'echo before-$((1+1))' });
+    await fake.waitFor(() => textsIn(fake, appId, first.chatId).some((t) => t.includes('before-2')), 30_000, 'first answer');
+    const session = (await rig.status()).sessions.find((s: { key: string }) => s.key.startsWith(first.chatId));
+    // A reboot, say: the daemon stops and the shell is gone; the next message has to start the shell again.
+    await rig.stop();
+    await rig.tmux.run(['kill-session', '-t', session.tmuxName]);
+    await rig.start();
+    const again = await fake.injectMessage({ appId, chatType: 'p2p', chatId: first.chatId, text: 'echo after-$((2+2))' });
+    await fake.waitFor(() => textsIn(fake, appId, first.chatId).some((t) => t.includes('after-4')), 40_000, 'answer from the fresh shell');
+    const card = await fake.waitFor(() => cardsFor(fake, appId, again.messageId)[0], 10_000, 'turn card');
+    await fake.waitFor(() => markdownText(card.content).includes('CLI 之前停止了，已重新启动：shell 不支持恢复对话。'), 20_000, 'fresh-start notice in Chinese');
+  }, 180_000);
+});

@@ -34,6 +34,7 @@ const workerToDaemon: WorkerToDaemon[] = [
   { type: 'cli_exit', code: 1, logTail: 'panic' },
   { type: 'cli_started', how: 'resumed' },
   { type: 'cli_started', how: 'new', freshReason: 'Shell cannot resume a conversation' },
+  { type: 'cli_started', how: 'new', freshReason: 'Shell cannot resume a conversation', freshCode: 'cannot_resume' },
   { type: 'ready', webPort: 0 },
   { type: 'error', code: 'tmux_missing', message: 'tmux is not installed' },
   { type: 'heartbeat', at: 1 },

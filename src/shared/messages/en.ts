@@ -142,6 +142,8 @@ export const en = {
   'notice.inputFailed': 'Your message did not reach the CLI: {reason}. Send it again, or open the web terminal.',
   'notice.resumed': 'The CLI had stopped (restart or reboot): resumed your earlier conversation.',
   'notice.startedFresh': 'The CLI had stopped and was started fresh: {reason}.',
+  'notice.freshCannotResume': 'The CLI had stopped and was started fresh: {cli} cannot resume a conversation.',
+  'notice.freshNoId': 'The CLI had stopped and was started fresh: no earlier conversation id was recorded.',
   'notice.problem': 'Problem: {message}',
   'notice.uploadFailed': 'Screenshot upload failed; showing the screen as text.',
   'final.empty': '(the CLI finished without a text answer)',

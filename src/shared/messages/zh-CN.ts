@@ -144,6 +144,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'notice.inputFailed': '你的消息没有送达 CLI：{reason}。请重新发送，或打开网页终端。',
   'notice.resumed': 'CLI 之前停止了（重启或开机），已恢复你之前的对话。',
   'notice.startedFresh': 'CLI 之前停止了，已重新启动新对话：{reason}。',
+  'notice.freshCannotResume': 'CLI 之前停止了，已重新启动：{cli} 不支持恢复对话。',
+  'notice.freshNoId': 'CLI 之前停止了，已重新启动：没有记录到之前的对话 ID。',
   'notice.problem': '出错了：{message}',
   'notice.uploadFailed': '截图上传失败，改为以文字显示屏幕。',
   'final.empty': '（CLI 已结束，没有文字回答）',

@@ -189,7 +189,7 @@ export class SessionRuntime {
 
   private pendingLaunch: { argv: string[]; env: Record<string, string> } | null = null;
   /** How the pending launch starts the CLI, told to the daemon once the pane exists (its card says so). */
-  private pendingStart: { how: 'new' | 'resumed'; freshReason?: string } = { how: 'new' };
+  private pendingStart: { how: 'new' | 'resumed'; freshReason?: string; freshCode?: 'cannot_resume' | 'no_native_id' } = { how: 'new' };
 
   /**
    * With startup dialogs answered automatically, the folder's trust is written before launch where the adapter can
@@ -212,7 +212,9 @@ export class SessionRuntime {
       launchMode === 'resume'
         ? { how: 'resumed' }
         : mode === 'resume' || this.deps.init.resume.mode !== 'new'
-          ? { how: 'new', freshReason: a.nativeId.kind === 'none' ? `${a.displayName} cannot resume a conversation` : 'no earlier conversation id was recorded' }
+          ? a.nativeId.kind === 'none'
+            ? { how: 'new', freshReason: `${a.displayName} cannot resume a conversation`, freshCode: 'cannot_resume' }
+            : { how: 'new', freshReason: 'no earlier conversation id was recorded', freshCode: 'no_native_id' }
           : { how: 'new' };
     if (launchMode === 'new' && a.nativeId.kind === 'chosen') this.nativeSessionId = randomUUID();
     if (launchMode === 'new' && a.nativeId.kind === 'discovered') this.nativeSessionId = undefined;
@@ -252,8 +254,8 @@ export class SessionRuntime {
     if (r.ok && r.value.created) this.deps.log.info({ name: r.value.name, launches: this.counters.launches }, 'CLI launched');
     if (r.ok) {
       const how = r.value.created ? this.pendingStart.how : 'attached';
-      const freshReason = r.value.created ? this.pendingStart.freshReason : undefined;
-      this.deps.send({ type: 'cli_started', how, ...(freshReason ? { freshReason } : {}) });
+      const { freshReason, freshCode } = r.value.created ? this.pendingStart : {};
+      this.deps.send({ type: 'cli_started', how, ...(freshReason ? { freshReason } : {}), ...(freshCode ? { freshCode } : {}) });
     }
     this.dispatch(r.ok ? { type: 'tmux_started', ok: true, created: r.value.created } : { type: 'tmux_started', ok: false, created: false, reason: r.message });
   }
