@@ -7,6 +7,7 @@ import { DELIVERED_REACTION, LiveSession } from '../../src/daemon/live-session.j
 import { newSessionCore } from '../../src/daemon/session-core.js';
 import { SessionCards } from '../../src/daemon/session-cards.js';
 import { createLogger } from '../../src/shared/log.js';
+import { translator } from '../../src/shared/i18n.js';
 import type { WorkerToDaemon } from '../../src/shared/ipc.js';
 import { connectProbe, startHarness, TEST_APPS, type LarkHarness } from '../support/fake-feishu/harness.js';
 
@@ -22,8 +23,8 @@ async function session(): Promise<{ live: LiveSession; turnId: string; messageId
   const place = { chatId: sent.chatId, chatType: 'p2p' as const };
   const core = newSessionCore({ appId: TEST_APPS[0]!.appId, anchorId: sent.chatId, scope: 'chat', chatId: sent.chatId, chatType: 'p2p', cli: 'shell', cwd: '/tmp', ownerId: 'ou_x', now: Date.now() });
   const log = createLogger({ file: join(logDir, 'test.log') });
-  const cards = new SessionCards({ sessionId: core.id, im: p.adapter, place, title: 'shell · tmp', log });
-  const live = new LiveSession(core, cards, p.adapter, { update: () => undefined }, log);
+  const cards = new SessionCards({ sessionId: core.id, im: p.adapter, place, title: 'shell · tmp', log, t: translator('en') });
+  const live = new LiveSession(core, cards, p.adapter, { update: () => undefined }, log, translator('en'));
   await live.beginTurn({ turnId: sent.messageId, messageId: sent.messageId, requester: { userId: 'ou_x' } }, 'a fast question');
   return { live, turnId: sent.messageId, messageId: sent.messageId };
 }

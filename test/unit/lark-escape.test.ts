@@ -10,7 +10,7 @@ const HOSTILE = 'see <at id=all></at> and [docs](https://evil.example/x) ![i](im
 
 /** Everything in markdown elements, as Feishu's parser gets it. */
 function markdownOf(model: CardModel): string[] {
-  return elementsOf(renderCard(model)).filter((e) => e.tag === 'markdown').map((e) => String(e.content));
+  return elementsOf(renderCard(model, 'en')).filter((e) => e.tag === 'markdown').map((e) => String(e.content));
 }
 
 /** What Feishu would act on: a tag, a link or image target, emphasis markers. */
