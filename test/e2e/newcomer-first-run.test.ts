@@ -16,7 +16,7 @@ afterEach(async () => {
 
 describe('first run', () => {
   it('a CLI that is not installed gives a red card with the install command in the bot\'s language, not a blue "Starting"', async () => {
-    rig = await startRig({ botOverrides: { cli: 'codex' } });
+    rig = await startRig({ botOverrides: { cli: 'codex', locale: undefined } }); // the bot's default language (the rig names en)
     rig.home.env.PATH = '/usr/bin:/bin'; // tmux and the system, but no codex
     await rig.start();
     const { fake } = rig;
@@ -33,7 +33,7 @@ describe('first run', () => {
 
   it('a working folder removed after start gives a red card naming it, instead of running the CLI elsewhere (item 4)', async () => {
     const work = mkdtempSync(join(tmpdir(), 'lmx-work-'));
-    rig = await startRig({ botOverrides: { workingDir: work } });
+    rig = await startRig({ botOverrides: { workingDir: work, locale: undefined } });
     await rig.start();
     rmSync(work, { recursive: true });
     const { fake } = rig;
