@@ -26,7 +26,7 @@ describe('first run', () => {
     const card = cardsFor(fake, appId, msg.messageId)[0]!;
     await fake.waitFor(() => markdownText(card.content).includes('npm install -g @openai/codex'), 10_000, 'install command on the card');
     const text = markdownText(card.content);
-    expect(text).toContain('服务器上没有安装 **codex**'); // a private-domain bot speaks zh-CN by default
+    expect(text).toContain('服务器上没有安装 codex，'); // a private-domain bot speaks zh-CN by default
     expect(text).not.toMatch(/Pane is dead|exited right after launch/);
     expect(colourHistory(card).at(-1)).toBe('red');
   });

@@ -3,7 +3,7 @@ export const en = {
   'common.larkmux': 'larkmux',
 
   // newcomer: first-run problems told in the chat with their fix
-  'newcomer.cliMissing': '**{program}** is not installed on the server, so this session could not start. Install it there with `{install}`, then send your message again.',
+  'newcomer.cliMissing': '{program} is not installed on the server, so this session could not start. Install it there with `{install}`, then send your message again.',
   'newcomer.cwdMissing': 'The folder `{path}` does not exist on the server, so this session could not start. Create it there (`mkdir -p {path}`), or switch with /cd, then send your message again.',
   // sec-daemon: security replies (control characters, selections, pairing)
   'security.controlChars': 'Your message had {count} control character(s); they were typed as visible symbols (␛, ␃ …), not as keys. To press Esc or Ctrl+C, use the key row on the card.',

@@ -5,7 +5,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'common.larkmux': 'larkmux',
 
   // newcomer: first-run problems told in the chat with their fix
-  'newcomer.cliMissing': '服务器上没有安装 **{program}**，会话无法启动。请在服务器上运行 `{install}` 安装，然后重新发送消息。',
+  'newcomer.cliMissing': '服务器上没有安装 {program}，会话无法启动。请在服务器上运行 `{install}` 安装，然后重新发送消息。',
   'newcomer.cwdMissing': '服务器上不存在文件夹 `{path}`，会话无法启动。请在服务器上创建它（`mkdir -p {path}`），或用 /cd 换一个文件夹，然后重新发送消息。',
   // sec-daemon: security replies (control characters, selections, pairing)
   'security.controlChars': '你的消息里有 {count} 个控制字符，已作为可见符号（␛、␃ 等）输入，没有当作按键。要按 Esc 或 Ctrl+C，请用卡片上的按键行。',
