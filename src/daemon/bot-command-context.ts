@@ -1,4 +1,5 @@
 // The CommandContext a daemon command runs with: the bot runtime's services, seen from one chat place and invoker.
+import { botLocale } from '../shared/config.js';
 import type { CardModel } from '../shared/card-model.js';
 import type { DaemonToWorker, DisplayMode } from '../shared/ipc.js';
 import type { BotRuntime } from './bot-runtime.js';
@@ -31,6 +32,7 @@ export class BotCommandContext implements CommandContext {
       projects: b.projects.map((p) => expandHome(p)),
       allowedUsers: b.allowedUsers,
       allowedChats: b.allowedChats,
+      locale: botLocale(b),
     };
   }
 
@@ -118,6 +120,10 @@ export class BotCommandContext implements CommandContext {
 
   async revokeWriteGrants(sessionId: string): Promise<number> {
     return this.rt.opts.web?.revokeSession(sessionId) ?? 0;
+  }
+
+  async rotateViewToken(sessionId: string): Promise<{ connections: number } | null> {
+    return this.rt.opts.web?.rotateViewToken(sessionId) ?? null;
   }
 
   grantTalk(target: GrantTarget): Promise<boolean> {

@@ -1,5 +1,5 @@
 // The daemon's runtime: owns the control socket, the worker pool and one BotRuntime per configured bot.
-import type { Config } from '../shared/config.js';
+import { botLocale, type Config } from '../shared/config.js';
 import type { DaemonStatus, SessionSummary } from '../shared/control-protocol.js';
 import { IPC_PROTOCOL_VERSION, type BackendKind } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
@@ -57,6 +57,10 @@ export class Daemon {
         return bot.ensureWorker(s) ? live : null;
       },
       revokeWorkerWrites: (id) => void this.pool.send(id, { type: 'web_revoke' }),
+      locale: (id) => {
+        const bot = this.botOf(id)?.bot ?? config.bots[0];
+        return bot ? botLocale(bot) : 'zh-CN';
+      },
     }, log);
     // Without tmux the CLI runs under a plain pty in the worker and does not survive a restart (doctor says so).
     const backend: BackendKind = which('tmux') ? 'tmux' : 'pty';

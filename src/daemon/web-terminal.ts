@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { networkInterfaces } from 'node:os';
 import type { Config } from '../shared/config.js';
+import type { Locale } from '../shared/i18n.js';
 import type { Logger } from '../shared/log.js';
 import type { LiveSession } from './live-session.js';
 import type { SessionCore } from './session-core.js';
@@ -16,6 +17,8 @@ export interface SessionDirectory {
   saveViewToken(id: string, token: string): void;
   /** Forks the session's worker if it sleeps; its LiveSession, or null when it cannot run. */
   wake(id: string): LiveSession | null;
+  /** The language of the session's bot; for an unknown id, the daemon's default (so pages never differ by existence). */
+  locale(id: string): Locale;
   /** Tells a live worker to drop its open write connections. */
   revokeWorkerWrites(id: string): void;
 }
@@ -57,6 +60,7 @@ export class DaemonWeb implements WebAccess {
         return s !== undefined && s.lifecycle !== 'closed';
       },
       resolveWorker: (id) => this.resolveWorker(id),
+      localeOf: (id) => this.dir.locale(id),
       log: { info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m) },
       ...(web.publicUrl ? { publicUrl: web.publicUrl } : {}),
     });
@@ -117,6 +121,14 @@ export class DaemonWeb implements WebAccess {
     this.dir.revokeWorkerWrites(sessionId);
     this.log.info({ session: sessionId.slice(0, 8), grants, connections }, 'web write grants revoked');
     return grants;
+  }
+
+  rotateViewToken(sessionId: string): { connections: number } | null {
+    if (!this.base || !this.dir.session(sessionId)) return null;
+    const { token, connections } = this.proxy.rotateView(sessionId);
+    this.dir.saveViewToken(sessionId, token);
+    this.log.info({ session: sessionId.slice(0, 8), connections }, 'web view token rotated');
+    return { connections };
   }
 
   /** /close: every grant (view token too) and connection of the session ends. */

@@ -1,4 +1,5 @@
 // Test helpers for the web terminal: real Chromium (playwright-core), and the web stack (tmux pane + worker server + proxy + grants).
+import type { Locale } from '../../src/shared/i18n.js';
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
@@ -50,7 +51,7 @@ export interface WebStack {
  * Assembles what the daemon and a worker will: a tmux session per id running a plain bash (PS1 "$ "), grants with a
  * fake clock, the proxy, and a WebTerminalServer per session started on demand by resolveWorker.
  */
-export async function startWebStack(opts: { tmux: TestTmuxServer; home: string; sessionIds: string[] }): Promise<WebStack> {
+export async function startWebStack(opts: { tmux: TestTmuxServer; home: string; sessionIds: string[]; locale?: Locale }): Promise<WebStack> {
   for (const id of opts.sessionIds) {
     const res = await opts.tmux.run([
       '-f', '/dev/null', 'new-session', '-d', '-s', tmuxSessionName(id), '-x', String(PANE.cols), '-y', String(PANE.rows),
@@ -96,6 +97,7 @@ export async function startWebStack(opts: { tmux: TestTmuxServer; home: string; 
     grants,
     sessionExists: (id) => opts.sessionIds.includes(id),
     resolveWorker,
+    localeOf: () => opts.locale ?? 'en',
     log: log.child({ part: 'web-proxy' }),
   });
   const started = await proxy.start();

@@ -50,6 +50,7 @@ function fake(opts: { user?: string; grants?: Grants; session?: SessionCore | nu
     async postScreen(id) { f.calls.push(`screen:${id}`); return { ok: true }; },
     async issueWriteLink(id, userId) { f.calls.push(`link:${id}:${userId}`); return { ok: true, expiresInMinutes: 5 }; },
     async revokeWriteGrants(id) { f.calls.push(`revoke-term:${id}`); return 2; },
+    async rotateViewToken(id) { f.calls.push(`rotate-view:${id}`); return { connections: 3 }; },
     async grantTalk(t: GrantTarget) { f.calls.push(`grant:${JSON.stringify(t)}`); return true; },
     async revokeTalk(t: GrantTarget) { f.calls.push(`revoke:${JSON.stringify(t)}`); return false; },
   };

@@ -10,4 +10,11 @@ export const en = {
   'security.selectionNotYours': 'The CLI is waiting for an answer that only the person who asked, or an operator, can give. Your message was not sent to the CLI (it would have answered that question); send it again once the question is answered.',
   'security.pairingWrong': 'That is not the pairing code ({left} tries left).',
   'security.pairingLocked': 'Too many wrong pairing codes from you: pairing is closed to your account until larkmux restarts. Other people can still pair.',
+  // ── web terminal access (sec-web): the write-link page and refusals ──
+  'webLink.title': 'larkmux terminal: write access',
+  'webLink.explain': 'This private link lets you type into the terminal. It works once and only for you.',
+  'webLink.button': 'Open the terminal with write access',
+  'webLink.invalid': 'This link is not valid (any more). Open the link on the latest card, or ask for a new write link with /term.',
+  'webTerm.off': 'The web terminal is not enabled on this server.',
+  'webTerm.viewRotated': 'Made a new view link for this session; old card links stop working. {connections} open view(s) were closed.',
 } as const satisfies Record<string, string>;

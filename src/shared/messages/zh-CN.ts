@@ -12,4 +12,11 @@ export const zhCN: Record<keyof typeof en, string> = {
   'security.selectionNotYours': 'CLI 正在等待一个回答，只有提问的人或管理员可以回答。你的消息没有发给 CLI（否则会被当作对这个问题的回答）；等问题回答后再发一次。',
   'security.pairingWrong': '配对码不对（还可以试 {left} 次）。',
   'security.pairingLocked': '你输错配对码的次数太多：在 larkmux 重启之前，你的账号不能再配对。其他人仍可配对。',
+  // ── web terminal access (sec-web): the write-link page and refusals ──
+  'webLink.title': 'larkmux 终端：写入权限',
+  'webLink.explain': '这是你的专属链接，打开后可以在终端里输入。链接只能使用一次，且只对你有效。',
+  'webLink.button': '以可写模式打开终端',
+  'webLink.invalid': '此链接无效或已失效。请打开最新卡片上的链接，或发送 /term 获取新的写入链接。',
+  'webTerm.off': '此服务器未启用网页终端。',
+  'webTerm.viewRotated': '已为此会话生成新的查看链接，旧卡片上的链接将失效。已关闭 {connections} 个打开的查看页面。',
 };
