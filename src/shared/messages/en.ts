@@ -15,6 +15,7 @@ export const en = {
   'webLink.explain': 'This private link lets you type into the terminal. It works once and only for you.',
   'webLink.button': 'Open the terminal with write access',
   'webLink.invalid': 'This link is not valid (any more). Open the link on the latest card, or ask for a new write link with /term.',
+  'webTerm.backToLive': 'Back to live ⤓',
   'webTerm.off': 'The web terminal is not enabled on this server.',
   'webTerm.viewRotated': 'Made a new view link for this session; old card links stop working. {connections} open view(s) were closed.',
 } as const satisfies Record<string, string>;

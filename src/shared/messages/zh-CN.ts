@@ -17,6 +17,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'webLink.explain': '这是你的专属链接，打开后可以在终端里输入。链接只能使用一次，且只对你有效。',
   'webLink.button': '以可写模式打开终端',
   'webLink.invalid': '此链接无效或已失效。请打开最新卡片上的链接，或发送 /term 获取新的写入链接。',
+  'webTerm.backToLive': '回到实时画面 ⤓',
   'webTerm.off': '此服务器未启用网页终端。',
   'webTerm.viewRotated': '已为此会话生成新的查看链接，旧卡片上的链接将失效。已关闭 {connections} 个打开的查看页面。',
 };
