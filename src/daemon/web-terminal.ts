@@ -40,6 +40,13 @@ export function reachableBaseUrl(web: Config['web'], port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/** Who can reach the web port, from the config alone (for the start-up log line). */
+export function webExposure(web: Config['web']): 'this_machine' | 'https' | 'plain_http_network' {
+  if (web.publicUrl?.startsWith('https:')) return 'https';
+  const loopback = web.host === 'localhost' || web.host === '::1' || web.host.startsWith('127.');
+  return loopback ? 'this_machine' : 'plain_http_network';
+}
+
 export class DaemonWeb implements WebAccess {
   readonly grants = new WebGrants();
   private readonly proxy: WebProxy;
@@ -70,6 +77,9 @@ export class DaemonWeb implements WebAccess {
     const res = await this.proxy.start();
     if (!res.ok) return { ok: false, message: res.message };
     this.base = reachableBaseUrl(this.web, res.port);
+    const exposure = webExposure(this.web);
+    if (exposure === 'plain_http_network') this.log.warn({ host: this.web.host }, 'web terminal listens beyond this machine over plain HTTP: links and cookies can be read on the network (set web.publicUrl to an https address)');
+    if (exposure === 'this_machine') this.log.info({ host: this.web.host }, 'web terminal is reachable from this machine only (web.host); see docs/operations.md to expose it');
     return { ok: true, baseUrl: this.base };
   }
 
