@@ -1,11 +1,13 @@
 // The page a write link opens: one button that POSTs the exchange, so link previewers (GET/HEAD) never spend the link.
 import { t, type Locale } from '../shared/i18n.js';
 
-/** No script at all, no framing, no referrer; the form posts to this same URL. */
+/** No script at all, no framing; the form posts to this same URL. */
 export const LINK_PAGE_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: under it Chromium sends `Origin: null` with the form's POST, and the POST's origin is checked.
+  // strict-origin sends only the origin, never this page's path (which holds the link secret).
+  'referrer-policy': 'strict-origin',
   'x-content-type-options': 'nosniff',
   'x-robots-tag': 'noindex, nofollow',
   'cache-control': 'no-store',

@@ -1,4 +1,4 @@
-// WebTerminalServer against a real tmux pane and a real WebSocket client: access modes, wheel, revocation, sizing, dispose.
+// WebTerminalServer against a real tmux pane and a real WebSocket client: access modes, history, revocation, sizing, dispose.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

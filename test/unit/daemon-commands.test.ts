@@ -182,6 +182,15 @@ describe('commands', () => {
     await dispatchCommand('revoke-term', '', f);
     expect(f.replies[0]).toBe('Revoked 2 write grants; the web terminal is read-only again.');
   });
+  it('/revoke-term --view rotates the view token (operators only) and says how many views closed', async () => {
+    const f = fake();
+    await dispatchCommand('revoke-term', '--view', f);
+    expect(f.calls).toEqual([`rotate-view:${f.session!.id}`]);
+    expect(f.replies[0]).toBe('Made a new view link for this session; old card links stop working. 3 open view(s) were closed.');
+    const g = fake({ user: 'ou_guest', grants: GUEST });
+    await dispatchCommand('revoke-term', '--view', g);
+    expect(g.calls.filter((c) => c.startsWith('rotate-view'))).toEqual([]);
+  });
   it('/grant adds a user or this chat; only the owner may', async () => {
     const f = fake();
     await dispatchCommand('grant', 'ou_bob1', f);
