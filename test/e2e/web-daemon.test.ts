@@ -38,7 +38,8 @@ describe('web terminal through the daemon', () => {
     rig = undefined;
   });
 
-  it('the card links a read-only view; /term DMs a single-use write link that runs commands; /revoke-term ends it', async () => {
+  // Two full daemon round trips plus browsers: on a loaded 2-core machine this needs more than the default minute.
+  it('the card links a read-only view; /term DMs a single-use write link that runs commands; /revoke-term ends it', { timeout: 150_000 }, async () => {
     rig = await startRig();
     await rig.start();
     const { fake } = rig;
@@ -128,7 +129,7 @@ describe('web terminal through the daemon', () => {
     await writer.close();
   });
 
-  it('opening the link of a session whose worker sleeps (after a daemon restart) starts it and shows the pane', async () => {
+  it('opening the link of a session whose worker sleeps (after a daemon restart) starts it and shows the pane', { timeout: 150_000 }, async () => {
     rig = await startRig();
     await rig.start();
     const { fake } = rig;
