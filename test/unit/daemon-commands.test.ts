@@ -182,6 +182,11 @@ describe('commands', () => {
     await dispatchCommand('revoke-term', '', f);
     expect(f.replies[0]).toBe('Revoked 2 write grants; the web terminal is read-only again.');
   });
+  it.each(['term', 'revoke-term'])('/%s is refused to a talk-only guest (talk never yields operate)', async (name) => {
+    const g = fake({ user: 'ou_guest', grants: GUEST });
+    expect(await dispatchCommand(name, '', g)).toMatchObject({ ok: false, code: 'denied' });
+    expect(g.calls.filter((c) => c.startsWith('link') || c.startsWith('revoke-term'))).toEqual([]);
+  });
   it('/revoke-term --view rotates the view token (operators only) and says how many views closed', async () => {
     const f = fake();
     await dispatchCommand('revoke-term', '--view', f);
