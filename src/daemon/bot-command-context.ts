@@ -1,5 +1,6 @@
 // The CommandContext a daemon command runs with: the bot runtime's services, seen from one chat place and invoker.
 import type { Translate } from '../shared/i18n.js';
+import { botLocale } from '../shared/config.js';
 import type { CardModel } from '../shared/card-model.js';
 import type { DaemonToWorker, DisplayMode } from '../shared/ipc.js';
 import type { BotRuntime } from './bot-runtime.js';
@@ -34,6 +35,7 @@ export class BotCommandContext implements CommandContext {
       projects: b.projects.map((p) => expandHome(p)),
       allowedUsers: b.allowedUsers,
       allowedChats: b.allowedChats,
+      locale: botLocale(b),
     };
   }
 
@@ -121,6 +123,10 @@ export class BotCommandContext implements CommandContext {
 
   async revokeWriteGrants(sessionId: string): Promise<number> {
     return this.rt.opts.web?.revokeSession(sessionId) ?? 0;
+  }
+
+  async rotateViewToken(sessionId: string): Promise<{ connections: number } | null> {
+    return this.rt.opts.web?.rotateViewToken(sessionId) ?? null;
   }
 
   grantTalk(target: GrantTarget): Promise<boolean> {

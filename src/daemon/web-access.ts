@@ -8,6 +8,8 @@ export interface WebAccess {
   writeLink(sessionId: string, userId: string): { url: string; expiresInMinutes: number } | null;
   /** Ends every write grant (and open write connection) of a session; returns how many grants there were. */
   revokeSession(sessionId: string): number;
+  /** `/revoke-term --view`: a new view token (persisted; new cards carry it) and open views closed; null = web off. */
+  rotateViewToken(sessionId: string): { connections: number } | null;
   /** /close: ends every grant and connection of the session, the view token too. */
   closeSession(sessionId: string): void;
   /** A restored session's persisted view token is honoured again. */

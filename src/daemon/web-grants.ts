@@ -82,6 +82,12 @@ export class WebGrants {
     return token;
   }
 
+  /** Replaces the session's view token with a fresh one (operators, `/revoke-term --view`): old links stop working. */
+  rotateViewToken(sessionId: string): string {
+    this.viewTokens.delete(sessionId);
+    return this.viewToken(sessionId);
+  }
+
   /** Restores a persisted view token (after a daemon restart), so old card links keep working. */
   setViewToken(sessionId: string, token: string): void {
     this.viewTokens.set(sessionId, { token, hash: sha256(token) });

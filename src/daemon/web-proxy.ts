@@ -8,12 +8,19 @@ import { PROXY_HEADERS } from '../shared/webterm-protocol.js';
 import {
   VIEW_COOKIE_NAME, WRITE_COOKIE_NAME, clearWriteCookieHeader, readCookie, viewCookieHeader, writeCookieHeader, type WebGrants,
 } from './web-grants.js';
+import { LINK_PAGE_HEADERS, writeLinkPage } from './web-link-page.js';
 
 export const WEB_PROXY_LIMITS = {
   /** Waking a sleeping session forks a worker and attaches tmux: seconds, not minutes. */
   resolveTimeoutMs: 30_000,
   /** The worker is on 127.0.0.1; if it does not answer in 10 s it is stuck. */
   upstreamTimeoutMs: 10_000,
+  /**
+   * Open WebSockets per grant: each one is a tmux client on its own pty in the worker (the host has ~4096 ptys). A
+   * view link is shared by a whole group, so it gets room for a group watching at once; a write cookie is one person.
+   */
+  viewSocketsPerSession: 16,
+  writeSocketsPerUser: 4,
 } as const;
 
 /** Where a session's worker listens, and the secret that proves to it that a request came through this proxy. */
@@ -37,10 +44,10 @@ export interface WebProxyOptions {
   /** The session's worker, forking it when it sleeps (may take seconds); null = it cannot run (→ 503). */
   resolveWorker(sessionId: string): Promise<WorkerEndpoint | null>;
   log: WebProxyLog;
-  /** web.publicUrl: its origin is accepted for WebSockets (behind a tunnel the Host header may differ); https → Secure cookies. */
-  publicUrl?: string;
   /** The locale of the bot owning a session; without one, pages follow the browser's Accept-Language. */
   sessionLocale?(sessionId: string): Locale | undefined;
+  /** web.publicUrl: its origin is accepted for WebSockets (behind a tunnel the Host header may differ); https → Secure cookies. */
+  publicUrl?: string;
 }
 
 export type ProxyRoute =
@@ -78,6 +85,8 @@ const STRIPPED = new Set(['cookie', 'authorization', 'host', 'connection', 'keep
 export class WebProxy {
   private readonly server: Server;
   private readonly tunnels = new Map<string, Set<{ access: Access; client: Duplex; upstream: Socket }>>();
+  /** Upgrades past the socket-cap check still waiting for their worker, per grantKey. */
+  private readonly opening = new Map<string, number>();
   private readonly secureCookies: boolean;
   private readonly publicHost: string | null;
   private listeningPort: number | null = null;
@@ -108,6 +117,12 @@ export class WebProxy {
   revoke(sessionId: string): { grants: number; connections: number } {
     const grants = this.opts.grants.revoke(sessionId);
     return { grants, connections: this.cut(sessionId, (a) => a.mode === 'write') };
+  }
+
+  /** `/revoke-term --view`: a new view token for the session; open read-only connections (old token) are cut. */
+  rotateView(sessionId: string): { token: string; connections: number } {
+    const token = this.opts.grants.rotateViewToken(sessionId);
+    return { token, connections: this.cut(sessionId, (a) => a.mode === 'read') };
   }
 
   /** `/close`: ends every grant of the session, the view token too, and cuts every connection. */
@@ -147,21 +162,24 @@ export class WebProxy {
   private async handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const route = routeOf(req.url ?? '/');
     if (route.kind === 'health') return plain(res, 200, 'ok');
-    if (route.kind === 'not_found' || !this.opts.sessionExists(route.sessionId)) return page(res, 404, this.localeFor(req), 'http.notFound');
-    const locale = this.localeFor(req, route.sessionId);
+    if (route.kind === 'not_found') return this.notFound(req, res);
+    // A write link's GET/HEAD shows the same button page whether or not the session exists: it tells nothing.
+    if (route.kind === 'write_link' && (req.method === 'GET' || req.method === 'HEAD')) return this.linkPage(req, res);
     if (route.kind === 'add_slash') {
       const q = (req.url ?? '').indexOf('?');
       res.writeHead(308, { location: `/s/${route.sessionId}/${q < 0 ? '' : (req.url ?? '').slice(q)}` }).end();
       return;
     }
-    if (route.kind === 'write_link') return this.exchange(req, res, route.sessionId, route.token, locale);
+    if (!this.opts.sessionExists(route.sessionId)) return this.notFound(req, res);
+    if (route.kind === 'write_link') return this.exchange(req, res, route.sessionId, route.token);
     const access = this.accessFor(req, route.sessionId, route.viewToken);
     if (!access) {
       const headers: Record<string, string> = readCookie(req.headers.cookie, WRITE_COOKIE_NAME) ? { 'set-cookie': clearWriteCookieHeader(route.sessionId) } : {};
       this.opts.log.info({ sessionId: route.sessionId, kind: 'http' }, 'web proxy: refused (no valid grant)');
-      return page(res, 403, locale, 'http.linkInvalid', headers);
+      return this.notFound(req, res, headers);
     }
     const worker = await this.worker(route.sessionId);
+    const locale = this.localeFor(req, route.sessionId);
     if (!worker) return page(res, 503, locale, 'http.workerDown');
     // The page reads its language from this cookie (the bot's locale); it is no secret.
     const cookies = [localeCookieHeader(route.sessionId, locale)];
@@ -186,25 +204,42 @@ export class WebProxy {
     req.pipe(upstream);
   }
 
-  private exchange(req: IncomingMessage, res: ServerResponse, sessionId: string, token: string, locale: Locale): void {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return page(res, 405, locale, 'http.methodNotAllowed');
+  /** Missing session, no grant, bad link: one answer, so nobody can tell which sessions exist. */
+  private notFound(req: IncomingMessage, res: ServerResponse, headers: Record<string, string> = {}): void {
+    // In the browser's language, never the session bot's: that would tell which sessions exist.
+    page(res, 404, this.localeFor(req), 'webLink.invalid', headers);
+  }
+
+  /** GET/HEAD of a write link: a page with one button. Previewers and crawlers stop here; the link stays unspent. */
+  private linkPage(req: IncomingMessage, res: ServerResponse): void {
+    const body = writeLinkPage(this.localeFor(req));
+    res.writeHead(200, { ...LINK_PAGE_HEADERS, 'content-length': Buffer.byteLength(body) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  /** POST of a write link (the person tapped the button): spend the link, set the write cookie, open the terminal. */
+  private exchange(req: IncomingMessage, res: ServerResponse, sessionId: string, token: string): void {
+    req.resume(); // the form body is empty; never buffered
+    if (req.method !== 'POST') return this.notFound(req, res);
+    if (!this.originAllowed(req)) {
+      this.opts.log.warn({ sessionId }, 'web proxy: write link POST from another origin refused');
+      return this.notFound(req, res);
+    }
     const result = this.opts.grants.exchangeWriteLink(sessionId, token);
     if (!result.ok) {
       this.opts.log.info({ sessionId, result: result.code }, 'web proxy: write link refused');
-      return page(res, 403, locale, 'http.writeLinkInvalid');
+      return this.notFound(req, res);
     }
     this.opts.log.info({ sessionId, userId: result.userId }, 'web proxy: write link exchanged');
-    // Not a 3xx: after a cross-site redirect (the link is tapped in the chat app) browsers withhold SameSite=Strict
-    // cookies, so the next page would load without write access. A Refresh is a navigation started by this origin,
-    // so the cookie goes with it. The final URL carries no secret, and the cookie is HttpOnly.
-    res.writeHead(200, {
-      'content-type': 'text/plain; charset=utf-8',
-      refresh: `0; url=/s/${sessionId}/`,
-      'set-cookie': [writeCookieHeader(sessionId, result.cookieValue, { secure: this.secureCookies }), localeCookieHeader(sessionId, locale)],
+    // 303 after the POST: the POST came from this origin's own page, so the redirect is a same-site navigation and
+    // the SameSite=Strict cookie goes with it; a reload does not post again. The final URL carries no secret.
+    res.writeHead(303, {
+      location: `/s/${sessionId}/`,
+      'set-cookie': writeCookieHeader(sessionId, result.cookieValue, { secure: this.secureCookies }),
       'cache-control': 'no-store',
       'referrer-policy': 'no-referrer',
     });
-    res.end(`${t(locale, 'http.writeGranted')}\n`);
+    res.end();
   }
 
   private async handleUpgrade(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
@@ -213,14 +248,30 @@ export class WebProxy {
     if (route.kind !== 'session' || !this.opts.sessionExists(route.sessionId)) return refuse(client, 404);
     if (!this.originAllowed(req)) {
       this.opts.log.warn({ sessionId: route.sessionId }, 'web proxy: WebSocket from another origin refused');
-      return refuse(client, 403);
+      return refuse(client, 404);
     }
     const access = this.accessFor(req, route.sessionId, route.viewToken);
     if (!access) {
       this.opts.log.info({ sessionId: route.sessionId, kind: 'websocket' }, 'web proxy: refused (no valid grant)');
-      return refuse(client, 403);
+      return refuse(client, 404);
     }
-    const worker = await this.worker(route.sessionId);
+    // Counted before waiting for the worker, so a burst of upgrades cannot all pass the check at once.
+    const key = grantKey(route.sessionId, access);
+    const open = [...(this.tunnels.get(route.sessionId) ?? [])].filter((t) => grantKey(route.sessionId, t.access) === key).length + (this.opening.get(key) ?? 0);
+    const cap = access.mode === 'write' ? WEB_PROXY_LIMITS.writeSocketsPerUser : WEB_PROXY_LIMITS.viewSocketsPerSession;
+    if (open >= cap) {
+      this.opts.log.warn({ sessionId: route.sessionId, mode: access.mode, open }, 'web proxy: WebSocket refused (too many open for this grant)');
+      return refuse(client, 429);
+    }
+    this.opening.set(key, (this.opening.get(key) ?? 0) + 1);
+    let worker: WorkerEndpoint | null;
+    try {
+      worker = await this.worker(route.sessionId);
+    } finally {
+      const left = (this.opening.get(key) ?? 1) - 1;
+      if (left > 0) this.opening.set(key, left);
+      else this.opening.delete(key);
+    }
     if (client.destroyed) return;
     if (!worker) return refuse(client, 503);
     const upstream = connect({ host: '127.0.0.1', port: worker.port });
@@ -299,6 +350,20 @@ export class WebProxy {
   }
 }
 
+function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers }).end(`${text}\n`);
+}
+
+/** What a socket cap counts against: the session's view link, or one user's write grant on the session. */
+function grantKey(sessionId: string, a: Access): string {
+  return a.mode === 'write' ? `${sessionId}\0write\0${a.userId}` : `${sessionId}\0read`;
+}
+
+function refuse(socket: Duplex, status: 404 | 429 | 503): void {
+  const text = { 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' }[status];
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}
+
 /** An error or status page in the reader's language (plain text: nothing in it is markup). */
 function page(res: ServerResponse, status: number, locale: Locale, key: MessageKey, headers: Record<string, string> = {}): void {
   plain(res, status, t(locale, key), { 'content-language': locale, ...headers });
@@ -307,13 +372,4 @@ function page(res: ServerResponse, status: number, locale: Locale, key: MessageK
 /** The page's language, per session path; readable by the page script (not HttpOnly), and no secret. */
 function localeCookieHeader(sessionId: string, locale: Locale): string {
   return `${LOCALE_COOKIE_NAME}=${locale}; Path=/s/${sessionId}/; SameSite=Strict`;
-}
-
-function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers }).end(`${text}\n`);
-}
-
-function refuse(socket: Duplex, status: 403 | 404 | 503): void {
-  const text = { 403: 'Forbidden', 404: 'Not Found', 503: 'Service Unavailable' }[status];
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }

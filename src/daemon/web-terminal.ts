@@ -40,6 +40,13 @@ export function reachableBaseUrl(web: Config['web'], port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
 
+/** Who can reach the web port, from the config alone (for the start-up log line). */
+export function webExposure(web: Config['web']): 'this_machine' | 'https' | 'plain_http_network' {
+  if (web.publicUrl?.startsWith('https:')) return 'https';
+  const loopback = web.host === 'localhost' || web.host === '::1' || web.host.startsWith('127.');
+  return loopback ? 'this_machine' : 'plain_http_network';
+}
+
 export class DaemonWeb implements WebAccess {
   readonly grants = new WebGrants();
   private readonly proxy: WebProxy;
@@ -70,6 +77,9 @@ export class DaemonWeb implements WebAccess {
     const res = await this.proxy.start();
     if (!res.ok) return { ok: false, message: res.message };
     this.base = reachableBaseUrl(this.web, res.port);
+    const exposure = webExposure(this.web);
+    if (exposure === 'plain_http_network') this.log.warn({ host: this.web.host }, 'web terminal listens beyond this machine over plain HTTP: links and cookies can be read on the network (set web.publicUrl to an https address)');
+    if (exposure === 'this_machine') this.log.info({ host: this.web.host }, 'web terminal is reachable from this machine only (web.host); see docs/operations.md to expose it');
     return { ok: true, baseUrl: this.base };
   }
 
@@ -121,6 +131,14 @@ export class DaemonWeb implements WebAccess {
     this.dir.revokeWorkerWrites(sessionId);
     this.log.info({ session: sessionId.slice(0, 8), grants, connections }, 'web write grants revoked');
     return grants;
+  }
+
+  rotateViewToken(sessionId: string): { connections: number } | null {
+    if (!this.base || !this.dir.session(sessionId)) return null;
+    const { token, connections } = this.proxy.rotateView(sessionId);
+    this.dir.saveViewToken(sessionId, token);
+    this.log.info({ session: sessionId.slice(0, 8), connections }, 'web view token rotated');
+    return { connections };
   }
 
   /** /close: every grant (view token too) and connection of the session ends. */

@@ -48,7 +48,7 @@ export function configReference(): string {
     'the environment variable `NAME`, so secrets need not be written in the file.',
     '',
     '```json',
-    '{ "web": { "port": 7680, "host": "0.0.0.0", "publicUrl": "https://box.example.com" },',
+    '{ "web": { "port": 7680, "host": "127.0.0.1", "publicUrl": "https://box.example.com" },',
     '  "tmux": { "socket": null },',
     '  "bots": [ { "name": "claude", "appId": "cli_a1b2c3d4e5f60718", "appSecret": "${LARK_APP_SECRET}",',
     '              "domain": "feishu", "events": "websocket", "cli": "claude-code", "workingDir": "~/code",',

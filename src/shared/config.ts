@@ -55,7 +55,7 @@ export const ConfigSchema = z.strictObject({
   web: z
     .strictObject({
       port: z.number().int().min(0).max(65535).default(7680).describe('Port of the web terminal (0 = any free port)'),
-      host: z.string().min(1).default('0.0.0.0').describe('Address the web terminal listens on'),
+      host: z.string().min(1).default('127.0.0.1').describe('Address the web terminal listens on (127.0.0.1: this machine only; 0.0.0.0 exposes plain HTTP to the network, see docs/operations.md)'),
       publicUrl: z.url({ protocol: /^https?$/ }).optional().describe('URL people open (behind TLS or a tunnel)'),
     })
     .prefault({}),

@@ -2,14 +2,16 @@
 import * as z from 'zod';
 
 /** Bumped whenever a frame changes shape; sent in `info` so a stale page can tell the user to reload. */
-export const WEBTERM_PROTOCOL_VERSION = 1;
+export const WEBTERM_PROTOCOL_VERSION = 2;
 
 /** Caps keep one bad frame from costing much: 64 KiB is far above a paste typed into a terminal page. */
 export const WEBTERM_LIMITS = {
   inputChars: 65_536,
-  /** Lines per wheel frame: a fast flick on a trackpad is ~20 lines; more is noise. */
-  wheelLines: 50,
   frameChars: 70_000,
+  /** Lines of pane history a `history` answer carries at most (tmux's default history-limit is 2000). */
+  historyLines: 2_000,
+  /** …and characters: the newest lines are kept, so one answer stays under frameChars. */
+  historyChars: 64_000,
 } as const;
 
 /** Path of the WebSocket, relative to the page (the page is served at `/s/<sessionId>/`). */
@@ -25,8 +27,6 @@ export const WEBTERM_CLOSE = {
   shutdown: 4003,
 } as const;
 
-const cellIndex = z.number().int().min(1).max(1000);
-
 // ── browser → worker ─────────────────────────────────────────────────────────
 
 /** The page's own viewport in cells; informative only: the pane is never resized for a browser. */
@@ -37,18 +37,14 @@ export const HelloFrame = z.strictObject({
 });
 /** Keystrokes (write connections only; dropped on read-only ones). */
 export const InputFrame = z.strictObject({ t: z.literal('in'), d: z.string().min(1).max(WEBTERM_LIMITS.inputChars) });
-/** Scrolling: `n` lines at pane cell (col,row), 1-based; the worker decides how the pane scrolls. */
-export const WheelFrame = z.strictObject({
-  t: z.literal('wheel'),
-  dir: z.enum(['up', 'down']),
-  n: z.number().int().min(1).max(WEBTERM_LIMITS.wheelLines),
-  col: cellIndex.optional(),
-  row: cellIndex.optional(),
-});
+/**
+ * Scrolling back asks for the pane's history, which the page shows in its own scrollable view. Nothing a browser
+ * sends ever scrolls the shared pane (copy mode would stall prompts sent from the chat, and is shared by everyone).
+ */
+export const HistoryRequestFrame = z.strictObject({ t: z.literal('history') });
 
-export const ClientFrameSchema = z.discriminatedUnion('t', [HelloFrame, InputFrame, WheelFrame]);
+export const ClientFrameSchema = z.discriminatedUnion('t', [HelloFrame, InputFrame, HistoryRequestFrame]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
-export type WheelRequest = z.infer<typeof WheelFrame>;
 
 // ── worker → browser ─────────────────────────────────────────────────────────
 
@@ -60,9 +56,15 @@ export const InfoFrame = z.strictObject({
   cols: z.number().int().min(1).max(1000),
   rows: z.number().int().min(1).max(500),
 });
-export const ServerFrameSchema = z.discriminatedUnion('t', [InfoFrame]);
+/** The answer to `history`: the pane's scrollback and screen as plain text, oldest line first. */
+export const HistoryFrame = z.strictObject({
+  t: z.literal('history'),
+  text: z.string().max(WEBTERM_LIMITS.historyChars),
+});
+export const ServerFrameSchema = z.discriminatedUnion('t', [InfoFrame, HistoryFrame]);
 export type ServerFrame = z.infer<typeof ServerFrameSchema>;
 export type InfoMessage = z.infer<typeof InfoFrame>;
+export type HistoryMessage = z.infer<typeof HistoryFrame>;
 
 export type FrameParse<T> = { ok: true; frame: T } | { ok: false; reason: string };
 

@@ -1,4 +1,5 @@
-// The web terminal page: connects to the session's worker, shows the pane in xterm.js, sends keys (write) or wheel (read).
+// The web terminal page: connects to the session's worker, shows the pane in xterm.js, sends keys (write only);
+// scrolling back shows the pane's history in the page's own view (history-view.ts), never scrolling the shared pane.
 import '@xterm/xterm/css/xterm.css';
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
@@ -8,7 +9,7 @@ import {
   WEBTERM_CLOSE, WEBTERM_PROTOCOL_VERSION, WEBTERM_WS_PATH, encodeFrame, parseServerFrame, type ClientFrame, type InfoMessage,
 } from '../shared/webterm-protocol.js';
 import { fitPane } from './fit-pane.js';
-import { ScrollInput } from './scroll-input.js';
+import { HistoryView } from './history-view.js';
 import { buildToolbar } from './toolbar.js';
 import { localizePage, pageLocale } from './i18n.js';
 
@@ -39,7 +40,7 @@ const reconnectButton = byId<HTMLButtonElement>('reconnect');
 const term = new Terminal({
   cols: 80,
   rows: 24,
-  // No local scrollback: tmux redraws in place, so scrolling is done by the pane (wheel frames), not by the page.
+  // No local scrollback: tmux redraws in place, so scrolling back uses the history view (pane history from the worker).
   scrollback: 0,
   allowProposedApi: true, // needed by the Unicode 11 addon
   theme: XTERM_THEME,
@@ -62,12 +63,21 @@ function send(frame: ClientFrame): void {
   if (socket?.readyState === WebSocket.OPEN) socket.send(encodeFrame(frame));
 }
 
-const scroll = new ScrollInput(
-  { screen: () => term.element?.querySelector<HTMLElement>('.xterm-screen') ?? null, cols: () => term.cols, rows: () => term.rows },
-  (req) => send(req),
-);
-term.attachCustomWheelEventHandler((ev) => scroll.onWheel(ev));
-scroll.attachTouch(viewport);
+const liveButton = byId<HTMLButtonElement>('live');
+liveButton.textContent = t('webTerm.backToLive');
+const history = new HistoryView({
+  view: byId('history'),
+  live: liveButton,
+  request: () => send({ t: 'history' }),
+  font: () => ({ family: String(term.options.fontFamily), sizePx: Number(term.options.fontSize) }),
+});
+term.attachCustomWheelEventHandler((ev) => {
+  // A writer's program that asked for the mouse (vim, htop…) gets the wheel from xterm as mouse reports, typed input.
+  if (!readOnly && term.modes.mouseTrackingMode !== 'none') return true;
+  if (!history.onWheel(ev)) ev.preventDefault(); // never turned into arrow keys
+  return false;
+});
+history.attachTouch(viewport);
 term.onData((d) => {
   if (!readOnly) send({ t: 'in', d });
 });
@@ -114,6 +124,7 @@ function connect(): void {
     }
     const parsed = parseServerFrame(ev.data);
     if (!parsed.ok) return;
+    if (parsed.frame.t === 'history') return history.show(parsed.frame.text);
     applyInfo(parsed.frame);
     body.dataset.state = 'open';
   };

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import pty from '@lydell/node-pty';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { WEBTERM_CLOSE, WEBTERM_LIMITS, type WheelRequest } from '../shared/webterm-protocol.js';
+import { WEBTERM_CLOSE, WEBTERM_LIMITS } from '../shared/webterm-protocol.js';
 import type { Authorize, WebAccess } from './webterm/authorize.js';
 import { WebTermConnection } from './webterm/connection.js';
 import { StaticFiles } from './webterm/static-files.js';
@@ -65,7 +65,6 @@ export class WebTerminalServer {
   private readonly exits = new Set<Promise<void>>();
   private pinned = false;
   private sizeTimer: NodeJS.Timeout | null = null;
-  private wheelChain: Promise<unknown> = Promise.resolve();
   private disposed = false;
   private listeningPort: number | null = null;
 
@@ -144,10 +143,13 @@ export class WebTerminalServer {
   /** Before the first attach: pin the window size so no browser ever resizes the pane. */
   private async prepare(): Promise<ClientSize | null> {
     if (!this.pinned) {
-      const res = await this.pane.pinWindowSize();
-      if (!res.ok) {
-        this.opts.log.warn({ tmuxName: this.opts.tmuxName, message: res.message }, 'web terminal: cannot pin window size');
-        return null;
+      // Confinement is not optional: a browser's tmux client that could use the prefix key could reach other sessions.
+      for (const step of [() => this.pane.pinWindowSize(), () => this.pane.confine()]) {
+        const res = await step();
+        if (!res.ok) {
+          this.opts.log.warn({ tmuxName: this.opts.tmuxName, message: res.message }, 'web terminal: cannot prepare the tmux session');
+          return null;
+        }
       }
       this.pinned = true;
     }
@@ -170,7 +172,7 @@ export class WebTerminalServer {
       access,
       pty: child,
       size,
-      wheel: (req) => this.wheel(req),
+      history: () => this.history(),
       onClosed: (c) => this.closed(c),
       log: this.opts.log,
     });
@@ -192,13 +194,12 @@ export class WebTerminalServer {
     this.opts.audit({ at, event, userId, sessionId: this.opts.sessionId ?? this.opts.tmuxName });
   }
 
-  /** Wheel frames from all clients run one after another, so tmux sees them in the order they arrived. */
-  private wheel(req: WheelRequest): void {
-    this.wheelChain = this.wheelChain.then(async () => {
-      if (this.disposed) return;
-      const res = await this.pane.wheel(req);
-      if (!res.ok) this.opts.log.debug({ message: res.message }, 'web terminal: wheel failed');
-    });
+  /** Scrolling back in a page reads the pane's history; the pane itself (copy mode, scroll position) is never touched. */
+  private async history(): Promise<string | null> {
+    if (this.disposed) return null;
+    const res = await this.pane.history();
+    if (!res.ok) this.opts.log.debug({ message: res.message }, 'web terminal: history failed');
+    return res.ok ? res.stdout : null;
   }
 
   private startSizePoll(): void {
@@ -220,7 +221,6 @@ export class WebTerminalServer {
     for (const c of [...this.connections]) c.close(WEBTERM_CLOSE.shutdown, 'server stopping');
     const waitExits = Promise.all([...this.exits]);
     await Promise.race([waitExits, new Promise((r) => setTimeout(r, WEBTERM_TIMING.disposeWaitMs).unref())]);
-    await this.wheelChain.catch(() => undefined);
     this.wss.close();
     await new Promise<void>((resolve) => {
       this.http.close(() => resolve());

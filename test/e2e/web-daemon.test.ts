@@ -38,7 +38,8 @@ describe('web terminal through the daemon', () => {
     rig = undefined;
   });
 
-  it('the card links a read-only view; /term DMs a single-use write link that runs commands; /revoke-term ends it', async () => {
+  // Two full daemon round trips plus browsers: on a loaded 2-core machine this needs more than the default minute.
+  it('the card links a read-only view; /term DMs a single-use write link that runs commands; /revoke-term ends it', { timeout: 150_000 }, async () => {
     rig = await startRig();
     await rig.start();
     const { fake } = rig;
@@ -82,7 +83,9 @@ describe('web terminal through the daemon', () => {
     const wpage = await writer.newPage();
     const urls: string[] = [];
     wpage.on('request', (r) => urls.push(r.url()));
-    await wpage.goto(link);
+    const linkPage = await wpage.goto(link);
+    expect(linkPage?.status()).toBe(200); // a page with one button: opening (or previewing) the link spends nothing
+    await wpage.click('#open-write'); // the person taps the button: the exchange is this POST
     await wpage.waitForSelector('body[data-state="open"][data-mode="write"]');
     const file = join(rig.home.dir, 'typed-in-browser.txt');
     await wpage.locator('.xterm-screen').click();
@@ -92,11 +95,13 @@ describe('web terminal through the daemon', () => {
 
     // The link works once.
     const again = await (await browser.newContext()).newPage();
-    const second = await again.goto(link);
-    expect(second?.status()).toBe(403);
+    await again.goto(link);
+    const [second] = await Promise.all([again.waitForNavigation(), again.click('#open-write')]);
+    expect(second?.status()).toBe(404);
 
-    // No URL after the exchange, page, log line or card carries the secret.
-    const after = urls.slice(urls.findIndex((u) => u.includes(`/w/${secret}`)) + 1);
+    // No URL after the exchange (the POST to the link), page, log line or card carries the secret.
+    const after = urls.slice(urls.findLastIndex((u) => u.includes(`/w/${secret}`)) + 1);
+    expect(after.length).toBeGreaterThan(2);
     const cards = fake.messages.filter((m) => m.msgType === 'interactive').map((m) => JSON.stringify(m.history)).join('\n');
     for (const h of [after.join('\n'), wpage.url(), await wpage.content(), rig.logText(), cards]) expect(h).not.toContain(secret);
     const audit = readFileSync(rig.home.paths.auditLog, 'utf8');
@@ -107,12 +112,24 @@ describe('web terminal through the daemon', () => {
     await fake.injectMessage({ chatType: 'p2p', chatId: msg.chatId, text: '/revoke-term' });
     await until('write page disconnected', async () => (await wpage.locator('body').getAttribute('data-state')) !== 'open');
     const reload = await wpage.goto(wpage.url());
-    expect(reload?.status()).toBe(403);
+    expect(reload?.status()).toBe(404);
+
+    // /revoke-term --view: open views close, the card's old link stops working, the next card carries a new one.
+    await fake.injectMessage({ chatType: 'p2p', chatId: msg.chatId, text: '/revoke-term --view' });
+    await until('view page disconnected', async () => (await vpage.locator('body').getAttribute('data-state')) !== 'open');
+    expect((await (await viewer.newPage()).goto(viewUrl))?.status()).toBe(404);
+    const next = await fake.injectMessage({ chatType: 'p2p', chatId: msg.chatId, text: 'echo NEXT-$((5*5))' });
+    await fake.waitFor(() => textsIn(fake, appId, msg.chatId).some((t) => t.includes('NEXT-25')), 30_000, 'next answer');
+    const newViewUrl = await until('view link on the next card', () => openUrl(cardsFor(fake, appId, next.messageId)[0]!.content, 'Web terminal'));
+    expect(newViewUrl).not.toBe(viewUrl);
+    const fresh = await viewer.newPage();
+    expect((await fresh.goto(newViewUrl))?.status()).toBe(200);
+    await fresh.waitForSelector('body[data-state="open"][data-mode="read"]');
     await viewer.close();
     await writer.close();
   });
 
-  it('opening the link of a session whose worker sleeps (after a daemon restart) starts it and shows the pane', async () => {
+  it('opening the link of a session whose worker sleeps (after a daemon restart) starts it and shows the pane', { timeout: 150_000 }, async () => {
     rig = await startRig();
     await rig.start();
     const { fake } = rig;

@@ -53,7 +53,8 @@ async function openWritable(page: Page, sessionId: string): Promise<void> {
   const { token } = stack.grants.issueWriteLink(sessionId, 'ou_writer');
   const res = await page.goto(`${stack.baseUrl}/s/${sessionId}/w/${token}`);
   expect(res?.status()).toBe(200);
-  await page.waitForURL(`${stack.baseUrl}/s/${sessionId}/`);
+  // The link opens a page with one button; the tap (a POST) spends the link (issue 13 finding 10).
+  await Promise.all([page.waitForURL(`${stack.baseUrl}/s/${sessionId}/`), page.click('#open-write')]);
   await waitFor('connected for writing', async () => (await page.locator('body').getAttribute('data-mode')) === 'write');
 }
 
@@ -110,12 +111,15 @@ describe('HTTP pages of the web proxy', () => {
     return { status: res.status, text: (await res.text()).trim(), language: res.headers.get('content-language') };
   }
 
+  // Every refusal is the same 404 in the browser's language (issue 13 finding 12b): a bot's locale would tell that the
+  // session exists.
+  const ZH_INVALID = '此链接无效或已失效。请打开最新卡片上的链接，或发送 /term 获取新的写入链接。';
+  const EN_INVALID = 'This link is not valid (any more). Open the link on the latest card, or ask for a new write link with /term.';
   it.each([
-    { name: 'unknown session, Chinese browser', path: () => `/s/${UNKNOWN}/`, lang: 'zh-CN,zh;q=0.9', status: 404, text: '页面不存在' },
-    { name: 'unknown session, English browser', path: () => `/s/${UNKNOWN}/`, lang: 'en-US', status: 404, text: 'Not found' },
-    { name: 'bad view token, zh-CN bot', path: () => `/s/${ZH_BOT_SESSION}/?v=nope`, lang: 'en-US', status: 403, text: '无权访问：这个链接已失效。请打开最新卡片上的链接，或申请新的写权限链接。' },
-    { name: 'bad view token, en bot', path: () => `/s/${EN_BOT_SESSION}/?v=nope`, lang: 'zh-CN', status: 403, text: 'Forbidden: this link is not valid any more. Open the link on the latest card, or ask for a new write link.' },
-    { name: 'used-up write link, zh-CN bot', path: () => `/s/${ZH_BOT_SESSION}/w/${'x'.repeat(43)}`, lang: 'en-US', status: 403, text: '无权访问：这个写权限链接无效（只能用一次，5 分钟后失效）。请用 /term 重新获取。' },
+    { name: 'unknown session, Chinese browser', path: () => `/s/${UNKNOWN}/`, lang: 'zh-CN,zh;q=0.9', status: 404, text: ZH_INVALID },
+    { name: 'unknown session, English browser', path: () => `/s/${UNKNOWN}/`, lang: 'en-US', status: 404, text: EN_INVALID },
+    { name: 'bad view token, zh-CN bot, English browser', path: () => `/s/${ZH_BOT_SESSION}/?v=nope`, lang: 'en-US', status: 404, text: EN_INVALID },
+    { name: 'bad view token, en bot, Chinese browser', path: () => `/s/${EN_BOT_SESSION}/?v=nope`, lang: 'zh-CN', status: 404, text: ZH_INVALID },
   ])('$name → $status in the reader\'s language', async ({ path, lang, status, text }) => {
     const res = await get(path(), lang);
     expect(res.status).toBe(status);

@@ -64,12 +64,14 @@ async function pageText(page: Page): Promise<string> {
   return page.locator('.xterm-rows').innerText();
 }
 
+/** Opens a write link and taps its button like a person; the exchange (POST) answers 303 to the secret-free URL. */
 async function openWithLink(page: Page, sessionId: string, userId: string): Promise<{ token: string; status: number | undefined }> {
   const { token } = stack.grants.issueWriteLink(sessionId, userId);
   const res = await page.goto(`${stack.baseUrl}/s/${sessionId}/w/${token}`);
-  // The exchange answers with a Refresh to the secret-free session URL (see WebProxy.exchange for why not a 303).
-  if (res?.status() === 200) await page.waitForURL(`${stack.baseUrl}/s/${sessionId}/`);
-  return { token, status: res?.status() };
+  if (res?.status() !== 200) return { token, status: res?.status() };
+  const [after] = await Promise.all([page.waitForNavigation(), page.click('#open-write')]);
+  if (after?.status() === 200) await page.waitForURL(`${stack.baseUrl}/s/${sessionId}/`);
+  return { token, status: after?.status() };
 }
 
 describe('write access', () => {
@@ -102,8 +104,9 @@ describe('write access', () => {
     await waitFor('audit of the write connection', () => stack.audit.some((e) => e.event === 'web_write_connect' && e.userId === 'ou_alice' && e.sessionId === S1));
     await page.screenshot({ path: '/tmp/web-desktop.png' });
 
-    // No URL after the exchange, no page HTML, no log or audit line contains the link secret or the cookie value.
-    const afterExchange = urls.slice(urls.findIndex((u) => u.endsWith(`/w/${token}`)) + 1);
+    // No URL after the exchange (the button's POST), no page HTML, no log or audit line contains the link secret or the cookie value.
+    expect(urls.filter((u) => u.endsWith(`/w/${token}`))).toHaveLength(2); // the link page, then its POST
+    const afterExchange = urls.slice(urls.findLastIndex((u) => u.endsWith(`/w/${token}`)) + 1);
     expect(afterExchange.length).toBeGreaterThan(2);
     const haystacks = [afterExchange.join('\n'), page.url(), await page.content(), readText(stack.logFile), readText(join(home.dir, 'logs', 'audit.log'))];
     for (const h of haystacks) {
@@ -124,6 +127,7 @@ describe('write access', () => {
       const { page } = await newPage();
       await page.goto(`http://localhost:${(chat.address() as AddressInfo).port}/`);
       await page.click('#l');
+      await page.click('#open-write');
       await page.waitForSelector('body[data-state="open"][data-mode="write"]');
       expect(page.url()).toBe(`${stack.baseUrl}/s/${S1}/`);
     } finally {
@@ -131,13 +135,16 @@ describe('write access', () => {
     }
   });
 
+  // Every refusal is the same 404 (a missing session and a forbidden one look alike). A link's refusal comes when its
+  // button is tapped: opening the link only shows the button.
   const refused: { name: string; url: () => string; status: number }[] = [
-    { name: 'second use of a link', url: () => 'USED', status: 403 },
-    { name: 'expired link', url: () => 'EXPIRED', status: 403 },
-    { name: 'forged link', url: () => `/s/${S1}/w/${'A'.repeat(43)}`, status: 403 },
-    { name: 'link for another session', url: () => `/s/${S1}/w/${stack.grants.issueWriteLink(S2, 'ou_alice').token}`, status: 403 },
-    { name: 'no token at all', url: () => `/s/${S1}/`, status: 403 },
-    { name: 'wrong view token', url: () => `/s/${S1}/?v=${stack.grants.viewToken(S2)}`, status: 403 },
+    { name: 'second use of a link', url: () => 'USED', status: 404 },
+    { name: 'expired link', url: () => 'EXPIRED', status: 404 },
+    { name: 'forged link', url: () => `/s/${S1}/w/${'A'.repeat(43)}`, status: 404 },
+    { name: 'link for another session', url: () => `/s/${S1}/w/${stack.grants.issueWriteLink(S2, 'ou_alice').token}`, status: 404 },
+    { name: 'link of an unknown session', url: () => `/s/${UNKNOWN}/w/${stack.grants.issueWriteLink(UNKNOWN, 'ou_alice').token}`, status: 404 },
+    { name: 'no token at all', url: () => `/s/${S1}/`, status: 404 },
+    { name: 'wrong view token', url: () => `/s/${S1}/?v=${stack.grants.viewToken(S2)}`, status: 404 },
     { name: 'unknown session', url: () => `/s/${UNKNOWN}/?v=${stack.grants.viewToken(UNKNOWN)}`, status: 404 },
   ];
   it.each(refused)('refuses: $name → $status', async ({ url, status }) => {
@@ -148,12 +155,18 @@ describe('write access', () => {
       if (path.includes(token) && url() === 'USED') {
         const first = await newPage();
         expect((await first.page.goto(stack.baseUrl + path))?.status()).toBe(200);
+        await first.page.click('#open-write');
+        await first.page.waitForSelector('body[data-state="open"][data-mode="write"]');
       } else {
         stack.advance(GRANT_TIMES.writeLinkMs + 1);
       }
     }
     const { ctx, page } = await newPage();
-    const res = await page.goto(stack.baseUrl + path);
+    let res = await page.goto(stack.baseUrl + path);
+    if (path.includes('/w/')) {
+      expect(res?.status()).toBe(200); // the button page, the same for every link
+      [res] = await Promise.all([page.waitForNavigation(), page.click('#open-write')]);
+    }
     expect(res?.status()).toBe(status);
     const text = await page.content();
     const secret = /\/w\/([^/?]+)|[?&]v=([^&]+)/.exec(path);
@@ -161,10 +174,19 @@ describe('write access', () => {
     expect((await ctx.cookies()).filter((c) => c.name === 'lmx_write' && c.value)).toEqual([]);
     if (url() !== 'USED') expect(stack.workers.size).toBe(0); // refused requests never wake a worker
   });
+
+  it('the link page speaks the session bot\'s language', async () => {
+    await stack.dispose();
+    stack = await startWebStack({ tmux, home: home.dir, sessionIds: [], sessionLocale: () => 'zh-CN' });
+    const { page } = await newPage();
+    await page.goto(`${stack.baseUrl}/s/${S1}/w/${'A'.repeat(43)}`);
+    expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
+    expect(await page.locator('#open-write').innerText()).toBe('以可写模式打开终端');
+  });
 });
 
 describe('read-only view', () => {
-  it('typing changes nothing in the pane; the wheel scrolls the pane history (tmux copy mode) and back', async () => {
+  it('typing changes nothing in the pane; the wheel shows the pane history in the page, never scrolling the pane', async () => {
     await paneRun(S1, 'seq 1 200');
     await waitFor('seq output', async () => (await paneText(S1)).includes('200\n$'));
     const { page } = await newPage({ viewport: { width: 1280, height: 800 } });
@@ -180,18 +202,23 @@ describe('read-only view', () => {
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+C');
 
-    // Wheel up over the terminal: the pane enters copy mode, scrolled back, and the page shows tmux's position mark.
+    // Wheel up over the terminal: the page shows the pane's history in its own view, scrolled back from the bottom.
     const box = await page.locator('.xterm-screen').boundingBox();
     if (!box) throw new Error('no terminal on the page');
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     await page.mouse.wheel(0, -400);
-    const state = await waitFor('pane scrolled back', async () => {
-      const [mode, pos] = (await tmuxOut('display', '-p', '-t', stack.target(S1), '#{pane_in_mode} #{scroll_position}')).split(' ');
-      return mode === '1' && Number(pos) > 0 ? Number(pos) : 0;
-    });
-    expect(state).toBeGreaterThan(0);
-    await waitFor('copy-mode position shown on the page', async () => /\[\d+\/\d+\]/.test(await pageText(page)));
+    const history = page.locator('#history');
+    await history.waitFor({ state: 'visible' });
+    const lines = (await history.innerText()).split('\n');
+    expect(lines.slice(lines.indexOf('1'), lines.indexOf('1') + 3)).toEqual(['1', '2', '3']); // from the start of history
+    const scrolled = await history.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop);
+    expect(scrolled).toBeGreaterThan(0); // not at the bottom: scrolled back by the wheel
+    await page.mouse.wheel(0, -400);
+    await waitFor('the view scrolls further back', async () => (await history.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop)) > scrolled);
+    expect(await page.locator('#live').isVisible()).toBe(true);
     await page.screenshot({ path: '/tmp/web-readonly.png' });
+    // The shared pane was never scrolled: no copy mode, and the chat can still type into it.
+    expect(await tmuxOut('display', '-p', '-t', stack.target(S1), '#{pane_in_mode}')).toBe('0');
 
     // Frames are handled in order, so the keystrokes typed before the wheel were already dropped by now.
     expect(existsSync(file)).toBe(false);
@@ -199,8 +226,19 @@ describe('read-only view', () => {
     expect(stack.workers.get(S1)?.connectionCount).toEqual({ read: 1, write: 0 });
     expect(stack.audit).toEqual([]); // read-only views are not write connections
 
-    await page.mouse.wheel(0, 4000);
-    await waitFor('back at the bottom (copy mode left)', async () => (await tmuxOut('display', '-p', '-t', stack.target(S1), '#{pane_in_mode}')) === '0');
+    // Back to live: the button (or scrolling down past the newest line) closes the view; the pane moved on meanwhile.
+    await paneRun(S1, 'echo LIVE-$((7*6))');
+    await page.locator('#live').click();
+    await history.waitFor({ state: 'hidden' });
+    await waitFor('live terminal shows new output', async () => (await pageText(page)).includes('LIVE-42'));
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.wheel(0, -400);
+    await history.waitFor({ state: 'visible' });
+    await page.mouse.wheel(0, 100_000);
+    await waitFor('scrolled to the newest line', async () => (await history.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop)) <= 2);
+    await page.mouse.wheel(0, 200);
+    await history.waitFor({ state: 'hidden' });
+    expect(await tmuxOut('display', '-p', '-t', stack.target(S1), '#{pane_in_mode}')).toBe('0');
   });
 });
 
@@ -219,7 +257,7 @@ describe('revocation', () => {
 
     // Same browser, same cookie jar: the page itself is refused now...
     const again = await ctx.newPage();
-    expect((await again.goto(`${stack.baseUrl}/s/${S1}/`))?.status()).toBe(403);
+    expect((await again.goto(`${stack.baseUrl}/s/${S1}/`))?.status()).toBe(404);
     // ...and with the view token it is read-only, not write.
     await again.goto(`${stack.baseUrl}/s/${S1}/?v=${stack.grants.viewToken(S1)}`);
     await again.waitForSelector('body[data-state="open"][data-mode="read"]');
@@ -259,7 +297,7 @@ describe('phone', () => {
     await page.screenshot({ path: '/tmp/web-phone.png' });
   });
 
-  it('a read-only phone view scrolls the pane by dragging a finger down the terminal', async () => {
+  it('a read-only phone view scrolls back by dragging a finger down the terminal, in its own view', async () => {
     await paneRun(S1, 'seq 1 200');
     await waitFor('seq output', async () => (await paneText(S1)).includes('200\n$'));
     const { page } = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -274,11 +312,19 @@ describe('phone', () => {
     await touch('touchStart', box.y + 20);
     for (let y = box.y + 40; y <= box.y + box.height; y += 20) await touch('touchMove', y);
     await touch('touchEnd', box.y + box.height);
-    // Finger down = content down = earlier lines: tmux copy mode, scrolled back.
-    await waitFor('pane scrolled back by touch', async () => {
-      const [mode, pos] = (await tmuxOut('display', '-p', '-t', stack.target(S1), '#{pane_in_mode} #{scroll_position}')).split(' ');
-      return mode === '1' && Number(pos) > 0;
-    });
-    await waitFor('copy-mode position shown on the phone', async () => /\[\d+\/\d+\]/.test(await pageText(page)));
+    // Finger down = content down = earlier lines: the history view opens, scrolled back; the pane is untouched.
+    const history = page.locator('#history');
+    await history.waitFor({ state: 'visible' });
+    expect((await history.innerText()).split('\n')).toContain('100');
+    expect(await history.evaluate((el) => el.scrollHeight - el.clientHeight - el.scrollTop)).toBeGreaterThan(0);
+    expect(await tmuxOut('display', '-p', '-t', stack.target(S1), '#{pane_in_mode}')).toBe('0');
+    // The view scrolls natively under the finger (a phone's own scrolling, with momentum).
+    const before = await history.evaluate((el) => el.scrollTop);
+    const hbox = await history.boundingBox();
+    if (!hbox) throw new Error('no history view');
+    await touch('touchStart', hbox.y + 40);
+    for (let y = hbox.y + 60; y <= hbox.y + hbox.height - 20; y += 20) await touch('touchMove', y);
+    await touch('touchEnd', hbox.y + hbox.height - 20);
+    await waitFor('history view scrolled further back by touch', async () => (await history.evaluate((el) => el.scrollTop)) < before);
   });
 });

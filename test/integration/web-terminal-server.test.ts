@@ -1,4 +1,4 @@
-// WebTerminalServer against a real tmux pane and a real WebSocket client: access modes, wheel, revocation, sizing, dispose.
+// WebTerminalServer against a real tmux pane and a real WebSocket client: access modes, history, revocation, sizing, dispose.
 import { randomBytes } from 'node:crypto';
 import { readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,6 +53,7 @@ function headers(access: 'read' | 'write' | null, secret = SECRET): Record<strin
 interface Client {
   ws: WebSocket;
   infos: InfoMessage[];
+  histories: string[];
   output(): string;
   send(f: ClientFrame): void;
   closed: Promise<number>;
@@ -62,12 +63,14 @@ async function connect(access: 'read' | 'write', secret = SECRET): Promise<Clien
   const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers: headers(access, secret) });
   sockets.push(ws);
   const infos: InfoMessage[] = [];
+  const histories: string[] = [];
   const chunks: Buffer[] = [];
   ws.on('message', (data, isBinary) => {
     if (isBinary) chunks.push(data as Buffer);
     else {
       const p = parseServerFrame(String(data));
-      if (p.ok) infos.push(p.frame);
+      if (p.ok && p.frame.t === 'info') infos.push(p.frame);
+      if (p.ok && p.frame.t === 'history') histories.push(p.frame.text);
     }
   });
   const closed = new Promise<number>((r) => ws.on('close', (code) => r(code)));
@@ -77,7 +80,7 @@ async function connect(access: 'read' | 'write', secret = SECRET): Promise<Clien
     ws.once('error', reject);
   });
   await waitFor('info frame', () => infos.length > 0);
-  return { ws, infos, output: () => Buffer.concat(chunks).toString('utf8'), send: (f) => ws.send(JSON.stringify(f)), closed };
+  return { ws, infos, histories, output: () => Buffer.concat(chunks).toString('utf8'), send: (f) => ws.send(JSON.stringify(f)), closed };
 }
 
 const display = async (fmt: string) => (await tmux.run(['display', '-p', '-t', NAME, fmt])).stdout.trim();
@@ -129,7 +132,19 @@ describe('WebTerminalServer', () => {
     expect(JSON.stringify(audit)).not.toContain('echo'); // no keystroke content
   });
 
-  it('a read-only wheel reaches an alt-screen program that enabled mouse reporting, as SGR wheel events', async () => {
+  it('scrolling back reads the pane history for the page and sends nothing to the pane, even to a mouse-reporting app', async () => {
+    await tmux.run(['send-keys', '-t', NAME, '-l', 'seq -f HIST-%g 1 300']);
+    await tmux.run(['send-keys', '-t', NAME, 'Enter']);
+    await waitFor('seq output', async () => (await tmux.run(['capture-pane', '-p', '-t', NAME])).stdout.includes('HIST-300'));
+    const reader = await connect('read');
+    reader.send({ t: 'in', d: 'typed-by-viewer' });
+    reader.send({ t: 'history' });
+    await waitFor('history answer', () => reader.histories.length > 0);
+    const lines = (reader.histories[0] ?? '').split('\n');
+    expect(lines).toContain('HIST-1'); // the scrollback, oldest first
+    expect(lines.indexOf('HIST-1')).toBeLessThan(lines.indexOf('HIST-300'));
+    expect(await display('#{pane_in_mode}')).toBe('0'); // the pane never entered copy mode
+
     const app = join(home.dir, 'mouse-app.cjs');
     const log = join(home.dir, 'mouse.log');
     writeFileSync(app, [
@@ -141,13 +156,14 @@ describe('WebTerminalServer', () => {
     await tmux.run(['send-keys', '-t', NAME, '-l', `node ${app}`]);
     await tmux.run(['send-keys', '-t', NAME, 'Enter']);
     await waitFor('app in alt screen with mouse on', async () => (await display('#{alternate_on} #{mouse_sgr_flag}')) === '1 1');
-    const reader = await connect('read');
+    reader.send({ t: 'history' });
+    await waitFor('second history answer', () => reader.histories.length > 1);
+    expect(reader.histories[1]).toContain('MOUSE-APP-READY'); // what the pane shows now, as plain text
     reader.send({ t: 'in', d: 'typed-by-viewer' });
-    reader.send({ t: 'wheel', dir: 'up', n: 2, col: 5, row: 7 });
-    reader.send({ t: 'wheel', dir: 'down', n: 1 });
-    await waitFor('wheel reports received', () => existsSync(log) && readFileSync(log, 'latin1').includes('\x1b[<65;'));
-    const got = readFileSync(log, 'latin1');
-    expect(got).toBe('\x1b[<64;5;7M\x1b[<64;5;7M\x1b[<65;45;13M'); // up twice at (5,7), then down at the centre
+    const marker = await connect('write'); // a writer's keys arrive, so the viewer's would have by now
+    marker.send({ t: 'in', d: 'W' });
+    await waitFor('the writer key reached the app', () => existsSync(log));
+    expect(readFileSync(log, 'latin1')).toBe('W'); // no wheel report and no viewer key ever reached the app
     expect(await display('#{pane_in_mode}')).toBe('0');
   });
 

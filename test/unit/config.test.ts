@@ -13,7 +13,8 @@ function errorsOf(raw: unknown, env: NodeJS.ProcessEnv = {}): string[] {
 describe('config', () => {
   it('fills defaults for an empty file and for a minimal bot', () => {
     const empty = parseConfig({});
-    expect(empty.ok && empty.config).toEqual({ web: { port: 7680, host: '0.0.0.0' }, tmux: { socket: null }, bots: [] });
+    // web.host: this machine only unless the config says otherwise (issue 13 finding 5, DESIGN §11).
+    expect(empty.ok && empty.config).toEqual({ web: { port: 7680, host: '127.0.0.1' }, tmux: { socket: null }, bots: [] });
     const res = parseConfig({ bots: [bot] });
     expect(res.ok).toBe(true);
     if (!res.ok) return;

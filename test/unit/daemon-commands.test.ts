@@ -53,6 +53,7 @@ function fake(opts: { user?: string; grants?: Grants; session?: SessionCore | nu
     async postScreen(id) { f.calls.push(`screen:${id}`); return { ok: true }; },
     async issueWriteLink(id, userId) { f.calls.push(`link:${id}:${userId}`); return { ok: true, expiresInMinutes: 5 }; },
     async revokeWriteGrants(id) { f.calls.push(`revoke-term:${id}`); return 2; },
+    async rotateViewToken(id) { f.calls.push(`rotate-view:${id}`); return { connections: 3 }; },
     async grantTalk(t: GrantTarget) { f.calls.push(`grant:${JSON.stringify(t)}`); return true; },
     async revokeTalk(t: GrantTarget) { f.calls.push(`revoke:${JSON.stringify(t)}`); return false; },
   };
@@ -183,6 +184,20 @@ describe('commands', () => {
     const f = fake();
     await dispatchCommand('revoke-term', '', f);
     expect(f.replies[0]).toBe('Revoked 2 write grants; the web terminal is read-only again.');
+  });
+  it.each(['term', 'revoke-term'])('/%s is refused to a talk-only guest (talk never yields operate)', async (name) => {
+    const g = fake({ user: 'ou_guest', grants: GUEST });
+    expect(await dispatchCommand(name, '', g)).toMatchObject({ ok: false, code: 'denied' });
+    expect(g.calls.filter((c) => c.startsWith('link') || c.startsWith('revoke-term'))).toEqual([]);
+  });
+  it('/revoke-term --view rotates the view token (operators only) and says how many views closed', async () => {
+    const f = fake();
+    await dispatchCommand('revoke-term', '--view', f);
+    expect(f.calls).toEqual([`rotate-view:${f.session!.id}`]);
+    expect(f.replies[0]).toBe('Made a new view link for this session; old card links stop working. 3 open view(s) were closed.');
+    const g = fake({ user: 'ou_guest', grants: GUEST });
+    await dispatchCommand('revoke-term', '--view', g);
+    expect(g.calls.filter((c) => c.startsWith('rotate-view'))).toEqual([]);
   });
   it('/grant adds a user or this chat; only the owner may', async () => {
     const f = fake();

@@ -137,6 +137,9 @@ describe('routeCardAction', () => {
     { name: 'operator presses a key', value: { action: 'key' as const, sessionId: s.id, key: 'ctrl_c' as const }, user: 'ou_alice', kind: 'act' },
     { name: 'talk-only guest presses a key', value: { action: 'key' as const, sessionId: s.id, key: 'ctrl_c' as const }, user: 'ou_guest', kind: 'deny' },
     { name: 'guest changes display', value: { action: 'display' as const, sessionId: s.id, mode: 'text' as const }, user: 'ou_guest', kind: 'deny' },
+    // Talk never yields operate (issue 13 finding 6): a guest cannot get a web-terminal write link from a card.
+    { name: 'talk-only guest asks for a write link', value: { action: 'write_link' as const, sessionId: s.id }, user: 'ou_guest', kind: 'deny' },
+    { name: 'operator asks for a write link', value: { action: 'write_link' as const, sessionId: s.id }, user: 'ou_alice', kind: 'act' },
     { name: 'guest asks for a screen', value: { action: 'screen' as const, sessionId: s.id }, user: 'ou_guest', kind: 'act' },
     { name: 'the requester answers the selection', value: { action: 'select' as const, sessionId: s.id, promptId: 'p', optionIndex: 0 }, user: 'ou_guest', kind: 'act' },
     { name: 'a stranger answers the selection', value: { action: 'select' as const, sessionId: s.id, promptId: 'p', optionIndex: 0 }, user: 'ou_stranger', kind: 'deny' },

@@ -6,14 +6,13 @@ import { WEBTERM_LIMITS, parseClientFrame, parseServerFrame } from '../../src/sh
 describe('parseClientFrame', () => {
   it.each([
     ['keystrokes', '{"t":"in","d":"ls\\r"}', true],
-    ['wheel', '{"t":"wheel","dir":"up","n":3}', true],
-    ['wheel at a cell', '{"t":"wheel","dir":"down","n":1,"col":4,"row":9}', true],
+    ['history request', '{"t":"history"}', true],
+    ['history request with extras', '{"t":"history","lines":100000}', false],
+    // Pages never scroll the shared pane any more (issue 13 finding 4): the old wheel frame is refused.
+    ['wheel (no longer accepted)', '{"t":"wheel","dir":"up","n":3}', false],
     ['hello', '{"t":"hello","cols":40,"rows":20}', true],
     ['empty input', '{"t":"in","d":""}', false],
     ['too much input', JSON.stringify({ t: 'in', d: 'x'.repeat(WEBTERM_LIMITS.inputChars + 1) }), false],
-    ['too many wheel lines', '{"t":"wheel","dir":"up","n":51}', false],
-    ['zero wheel lines', '{"t":"wheel","dir":"up","n":0}', false],
-    ['bad direction', '{"t":"wheel","dir":"left","n":1}', false],
     ['unknown type', '{"t":"resize","cols":10,"rows":5}', false],
     ['extra field', '{"t":"in","d":"a","x":1}', false],
     ['not JSON', 'ls -la', false],
@@ -31,6 +30,11 @@ describe('parseClientFrame', () => {
     expect(parseServerFrame('{"t":"info","protocol":1,"readOnly":true,"cols":100,"rows":31}')).toEqual({
       ok: true, frame: { t: 'info', protocol: 1, readOnly: true, cols: 100, rows: 31 },
     });
+  });
+
+  it('parses history frames and refuses oversized ones', () => {
+    expect(parseServerFrame('{"t":"history","text":"a\\nb"}')).toMatchObject({ ok: true, frame: { t: 'history', text: 'a\nb' } });
+    expect(parseServerFrame(JSON.stringify({ t: 'history', text: 'x'.repeat(WEBTERM_LIMITS.historyChars + 1) })).ok).toBe(false);
   });
 });
 

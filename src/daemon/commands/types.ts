@@ -1,4 +1,5 @@
 // The command contract: what a command declares, and the services (CommandContext) it may use — fakeable in tests.
+import type { Locale } from '../../shared/i18n.js';
 import type { z } from 'zod';
 import type { CardModel } from '../../shared/card-model.js';
 import type { CliSpec } from '../../shared/config.js';
@@ -22,6 +23,8 @@ export interface CommandBot {
   allowedChats: readonly string[];
   /** Per-bot extra CLI slash commands (added to the CLI's table). */
   extraCliCommands?: readonly string[];
+  /** The bot's language (botLocale); absent in tests that do not care → English. */
+  locale?: Locale;
 }
 
 export type GrantTarget = { user: string } | { chat: string };
@@ -74,6 +77,8 @@ export interface CommandContext {
   issueWriteLink(sessionId: string, userId: string): Promise<{ ok: true; expiresInMinutes: number } | { ok: false; code: string; message: string }>;
   /** Revokes every web-terminal write grant of the session; returns how many there were. */
   revokeWriteGrants(sessionId: string): Promise<number>;
+  /** A new view token for the session (old card links stop working); how many open views were closed, null = web off. */
+  rotateViewToken(sessionId: string): Promise<{ connections: number } | null>;
 
   /** Talk grants (owner only, checked by the dispatcher). False when nothing changed. */
   grantTalk(target: GrantTarget): Promise<boolean>;

@@ -32,7 +32,7 @@ export const en = {
   'cmd.summary.grant': 'let someone (or this whole chat) talk to the bot',
   'cmd.summary.help': 'this list',
   'cmd.summary.repo': 'choose a project folder',
-  'cmd.summary.revokeTerm': 'end all write access to the web terminal',
+  'cmd.summary.revokeTerm': 'end all write access to the web terminal (--view: make a new view link)',
   'cmd.summary.revoke': 'take back a talk grant',
   'cmd.summary.screen': 'post the current screen once',
   'cmd.summary.sessions': "list this bot's open sessions",
@@ -191,11 +191,14 @@ export const en = {
   'web.updated': 'larkmux was updated: reload this page.',
 
   // ── i18n: HTTP pages of the web proxy (src/daemon/web-proxy.ts) ──
-  'http.notFound': 'Not found',
-  'http.linkInvalid': 'Forbidden: this link is not valid any more. Open the link on the latest card, or ask for a new write link.',
   'http.workerDown': 'The session could not be started. Try again in a moment.',
   'http.noAnswer': 'The session did not answer.',
-  'http.methodNotAllowed': 'Method not allowed',
-  'http.writeLinkInvalid': 'Forbidden: this write link is not valid (links work once and expire after 5 minutes). Ask for a new one with /term.',
-  'http.writeGranted': 'Write access granted. Opening the terminal…',
+  // ── web terminal access (sec-web): the write-link page and refusals ──
+  'webLink.title': 'larkmux terminal: write access',
+  'webLink.explain': 'This private link lets you type into the terminal. It works once and only for you.',
+  'webLink.button': 'Open the terminal with write access',
+  'webLink.invalid': 'This link is not valid (any more). Open the link on the latest card, or ask for a new write link with /term.',
+  'webTerm.backToLive': 'Back to live ⤓',
+  'webTerm.off': 'The web terminal is not enabled on this server.',
+  'webTerm.viewRotated': 'Made a new view link for this session; old card links stop working. {connections} open view(s) were closed.',
 } as const satisfies Record<string, string>;

@@ -34,7 +34,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'cmd.summary.grant': '允许某人（或整个群）和机器人对话',
   'cmd.summary.help': '显示本列表',
   'cmd.summary.repo': '选择项目目录',
-  'cmd.summary.revokeTerm': '收回网页终端的全部写权限',
+  'cmd.summary.revokeTerm': '收回网页终端的全部写权限（--view：换一个新的查看链接）',
   'cmd.summary.revoke': '收回对话权限',
   'cmd.summary.screen': '发送一次当前屏幕',
   'cmd.summary.sessions': '列出这个机器人的进行中会话',
@@ -193,11 +193,14 @@ export const zhCN: Record<keyof typeof en, string> = {
   'web.updated': 'larkmux 已更新，请刷新本页。',
 
   // ── i18n: HTTP pages of the web proxy (src/daemon/web-proxy.ts) ──
-  'http.notFound': '页面不存在',
-  'http.linkInvalid': '无权访问：这个链接已失效。请打开最新卡片上的链接，或申请新的写权限链接。',
   'http.workerDown': '会话启动失败，请稍后再试。',
   'http.noAnswer': '会话没有响应。',
-  'http.methodNotAllowed': '不支持该请求方法',
-  'http.writeLinkInvalid': '无权访问：这个写权限链接无效（只能用一次，5 分钟后失效）。请用 /term 重新获取。',
-  'http.writeGranted': '已获得写权限，正在打开终端…',
+  // ── web terminal access (sec-web): the write-link page and refusals ──
+  'webLink.title': 'larkmux 终端：写入权限',
+  'webLink.explain': '这是你的专属链接，打开后可以在终端里输入。链接只能使用一次，且只对你有效。',
+  'webLink.button': '以可写模式打开终端',
+  'webLink.invalid': '此链接无效或已失效。请打开最新卡片上的链接，或发送 /term 获取新的写入链接。',
+  'webTerm.backToLive': '回到实时画面 ⤓',
+  'webTerm.off': '此服务器未启用网页终端。',
+  'webTerm.viewRotated': '已为此会话生成新的查看链接，旧卡片上的链接将失效。已关闭 {connections} 个打开的查看页面。',
 };

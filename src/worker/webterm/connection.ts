@@ -2,9 +2,10 @@
 import type { IPty } from '@lydell/node-pty';
 import type { WebSocket, RawData } from 'ws';
 import {
-  WEBTERM_CLOSE, WEBTERM_PROTOCOL_VERSION, encodeFrame, parseClientFrame, type WheelRequest,
+  WEBTERM_CLOSE, WEBTERM_PROTOCOL_VERSION, encodeFrame, parseClientFrame,
 } from '../../shared/webterm-protocol.js';
 import type { WebAccess } from './authorize.js';
+import { FrameBudget } from './frame-budget.js';
 import type { ClientSize } from './tmux-pane.js';
 
 /** Flow control by watermarks (as ttyd does): stop reading tmux while the browser is this far behind. */
@@ -20,8 +21,8 @@ export interface ConnectionDeps {
   access: WebAccess;
   pty: IPty;
   size: ClientSize;
-  /** Serialised, shared wheel handling (tmux commands on the pane). */
-  wheel(req: WheelRequest): void;
+  /** The pane's history as plain text (capture-pane; never changes the pane), or null when tmux failed. */
+  history(): Promise<string | null>;
   onClosed(conn: WebTermConnection): void;
   log: { debug(obj: object, msg: string): void };
 }
@@ -33,7 +34,9 @@ export class WebTermConnection {
   private size: ClientSize;
   private paused = false;
   private closed = false;
-  /** Frames a read-only connection tried to send that are not wheel frames (dropped). */
+  private readonly budget = new FrameBudget();
+  private historyBusy = false;
+  /** Frames dropped: invalid, over the frame budget, keys on a read-only connection, history while one is pending. */
   dropped = 0;
 
   constructor(private readonly deps: ConnectionDeps) {
@@ -85,7 +88,7 @@ export class WebTermConnection {
 
   private receive(data: RawData, isBinary: boolean): void {
     if (this.closed) return;
-    if (isBinary) {
+    if (isBinary || !this.budget.take()) {
       this.dropped++;
       return;
     }
@@ -98,8 +101,8 @@ export class WebTermConnection {
     }
     const frame = parsed.frame;
     switch (frame.t) {
-      case 'wheel':
-        this.deps.wheel(frame);
+      case 'history':
+        this.sendHistory();
         return;
       case 'in':
         // Read-only clients may scroll and nothing else; tmux -r would ignore the keys too, but they never get there.
@@ -109,6 +112,19 @@ export class WebTermConnection {
       case 'hello':
         return; // informative only: a browser never resizes the pane
     }
+  }
+
+  /** One history answer at a time per connection: requests while one is being read are dropped. */
+  private sendHistory(): void {
+    if (this.historyBusy) {
+      this.dropped++;
+      return;
+    }
+    this.historyBusy = true;
+    void this.deps.history().then((text) => {
+      this.historyBusy = false;
+      if (text !== null && !this.closed && this.ws.readyState === this.ws.OPEN) this.ws.send(encodeFrame({ t: 'history', text }));
+    });
   }
 
   /** Ends the connection: closes the socket (with a code the page explains) and kills this client's tmux attach. */

@@ -1,7 +1,7 @@
-// The few tmux commands the web terminal needs: pin the window size, read the client size, scroll, and the attach argv.
+// The few tmux commands the web terminal needs: pin the window size, confine clients, read sizes and history, attach argv.
 import { execFile } from 'node:child_process';
 import { tmuxClientEnv as policyTmuxEnv } from '../../shared/env-policy.js';
-import { PANE_SCROLL_FORMAT, parsePaneScrollState, planWheel, type WheelInput } from './wheel.js';
+import { WEBTERM_LIMITS } from '../../shared/webterm-protocol.js';
 
 export const TMUX_PANE_LIMITS = {
   /** A tmux command answers in milliseconds; 5 s means the server is stuck, not slow. */
@@ -45,6 +45,35 @@ export function statusLines(status: string): number {
   return Number.isInteger(n) && n >= 0 && n <= 5 ? n : 1;
 }
 
+/** `=name:` matches exactly that session (a bare name would also match another session it is a prefix of). */
+export function exactTarget(tmuxName: string): string {
+  return `=${tmuxName}:`;
+}
+
+/** The key table a larkmux session's clients use: never bound by anyone, so every key goes to the CLI. */
+export const CONFINED_KEY_TABLE = 'larkmux-confined';
+
+/**
+ * Session options that make every client of a larkmux session a plain terminal onto its one pane: no prefix key (so
+ * no choose-tree, switch-client, command prompt, detach…), a key table with no bindings (so root-table bindings from
+ * the user's ~/.tmux.conf do not apply), and no tmux mouse handling (no menus; the mouse goes to the CLI). Session
+ * options, so other sessions on the same tmux server keep the user's own settings.
+ */
+export function confineArgs(tmuxName: string): string[] {
+  const t = exactTarget(tmuxName);
+  const opts: [string, string][] = [['prefix', 'None'], ['prefix2', 'None'], ['key-table', CONFINED_KEY_TABLE], ['mouse', 'off']];
+  return opts.flatMap(([name, value], i) => [...(i ? [';'] : []), 'set-option', '-t', t, name, value]);
+}
+
+/** The pane's history as the page shows it: trailing blank lines dropped, only the newest lines that fit in a frame. */
+export function trimHistory(captured: string): string {
+  const lines = captured.replace(/\s+$/, '').split('\n').slice(-WEBTERM_LIMITS.historyLines);
+  let total = 0;
+  let from = lines.length;
+  while (from > 0 && total + (lines[from - 1]?.length ?? 0) + 1 <= WEBTERM_LIMITS.historyChars) total += (lines[--from]?.length ?? 0) + 1;
+  return lines.slice(from).join('\n');
+}
+
 /**
  * The argv of one browser's tmux client. `-T RGB` tells tmux this client does truecolor (without it tmux reduces
  * 24-bit colour to 256); it is per client, so the user's own server options are left alone. `-u` because the page
@@ -52,7 +81,7 @@ export function statusLines(status: string): number {
  */
 export function attachArgs(socket: string | null, target: string, readOnly: boolean): string[] {
   const flags = readOnly ? 'ignore-size,read-only' : 'ignore-size';
-  return [...socketArgs(socket), '-u', '-T', 'RGB', 'attach-session', '-f', flags, '-t', target];
+  return [...socketArgs(socket), '-u', '-T', 'RGB', 'attach-session', '-f', flags, '-t', `=${target}`];
 }
 
 export class TmuxPaneControl {
@@ -63,12 +92,17 @@ export class TmuxPaneControl {
 
   /** `window-size manual`: the window keeps the size larkmux gave it, whatever size the clients are (phones too). */
   async pinWindowSize(): Promise<TmuxOutcome> {
-    return this.run(['set-option', '-w', '-t', this.target, 'window-size', 'manual']);
+    return this.run(['set-option', '-w', '-t', exactTarget(this.target), 'window-size', 'manual']);
+  }
+
+  /** Before any browser attaches: its tmux client can reach this pane and nothing else (see confineArgs). */
+  async confine(): Promise<TmuxOutcome> {
+    return this.run(confineArgs(this.target));
   }
 
   /** The size a client needs to show the whole window: the window plus its status line(s). */
   async clientSize(): Promise<ClientSize | null> {
-    const res = await this.run(['display-message', '-p', '-t', this.target, '#{window_width} #{window_height} #{status}']);
+    const res = await this.run(['display-message', '-p', '-t', exactTarget(this.target), '#{window_width} #{window_height} #{status}']);
     if (!res.ok) return null;
     const [w, h, status] = res.stdout.trim().split(/\s+/);
     const cols = Number(w);
@@ -77,16 +111,9 @@ export class TmuxPaneControl {
     return { cols, rows: rows + statusLines(status ?? 'on') };
   }
 
-  async wheel(input: WheelInput): Promise<TmuxOutcome> {
-    const state = await this.run(['display-message', '-p', '-t', this.target, PANE_SCROLL_FORMAT]);
-    if (!state.ok) return state;
-    const parsed = parsePaneScrollState(state.stdout);
-    if (!parsed) return { ok: false, code: 'tmux_error', message: 'unreadable pane state' };
-    let last: TmuxOutcome = { ok: true, stdout: '' };
-    for (const cmd of planWheel(this.target, parsed, input)) {
-      last = await this.run(cmd);
-      if (!last.ok) return last;
-    }
-    return last;
+  /** The pane's history and screen as plain text (read only: the pane's own scroll position is never touched). */
+  async history(): Promise<TmuxOutcome> {
+    const res = await this.run(['capture-pane', '-p', '-S', `-${WEBTERM_LIMITS.historyLines}`, '-t', exactTarget(this.target)]);
+    return res.ok ? { ok: true, stdout: trimHistory(res.stdout) } : res;
   }
 }
