@@ -17,6 +17,8 @@ async function until<T>(what: string, f: () => T | undefined | false | Promise<T
   }
 }
 
+// Caps, not expectations: each cold start holds the readiness gate for its settle time, and on a loaded CI box six
+// sessions with a restart took 184 s of the old 240 s limit.
 describe('restore and capacity', () => {
   let rig: E2eRig | undefined;
   afterEach(async () => {
@@ -80,7 +82,7 @@ describe('restore and capacity', () => {
     expect(await panePids(r)).toEqual(pidsBefore);
     // Old messages were never re-sent; old cards were patched at most to freeze them.
     r.fake.messages.slice(0, countBefore).forEach((m, i) => expect(m.history.length).toBeGreaterThanOrEqual(historyBefore[i]!));
-  }, 180_000);
+  }, 360_000);
 
   it('kill -9 of one worker mid-turn: the other sessions never notice; the next message re-attaches to the same CLI', async () => {
     rig = await startRig();
@@ -176,5 +178,5 @@ describe('restore and capacity', () => {
     expect(after.bots[0].liveClis).toBeLessThanOrEqual(3);
     const notices = r.fake.messages.filter((m) => m.msgType === 'interactive').map((m) => JSON.stringify(m.history));
     expect(notices.join('\n')).toContain('started fresh');
-  }, 240_000);
+  }, 480_000);
 });

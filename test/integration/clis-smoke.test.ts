@@ -14,12 +14,16 @@ import type { TranscriptEvent } from '../../src/worker/transcript/types.js';
 import { requireTestCli, skipWithoutCli, startCliPane, type CliPane, type TestCliName } from '../support/clis.js';
 import { startFakeModelProcess, type FakeKind, type IsolatedFakeServer } from '../support/fake-models/index.js';
 import { KEY_TABLE } from '../../src/shared/keys.js';
+import { READINESS_TIMING } from '../../src/worker/lifecycle/readiness.js';
 
 const WAIT = {
   /** Gemini needs 3.3–4.4 s to its prompt (notes); 45 s leaves room on a loaded 2-core box. */
   readyMs: 45_000,
-  /** After Enter, the busy signature or an empty composer shows within ~2–4 s (notes); then Enter is re-pressed once. */
-  submitCheckMs: 4_000,
+  /**
+   * After Enter, the busy signature or an empty composer shows within ~2–4 s (notes); then Enter is re-pressed once.
+   * 8 s: on a loaded 2-core CI box Gemini took longer than 4 s to redraw after a taken Enter.
+   */
+  submitCheckMs: 8_000,
   turnEndMs: 45_000,
   pollMs: 200,
   /** Keys sent the instant a dialog appears can be ignored (notes: 0 ms ignored, ≥200 ms accepted). */
@@ -60,10 +64,20 @@ async function waitReady(pane: CliPane, adapter: CliAdapter, answered: string[])
   let last: ScreenState = { kind: 'unknown' };
   let screen = '';
   let lastAnswer = { id: '', at: 0 };
+  let readySince: number | null = null;
   while (Date.now() < deadline) {
     screen = await pane.capture();
     last = adapter.classify(screen);
-    if (last.kind === 'ready' || last.kind === 'exited') return last;
+    if (last.kind === 'exited') return last;
+    // As the product's gate does: a prompt counts once it has held (a CLI that just drew it may still drop keys or
+    // put up a late dialog; CI saw Gemini drop both Enters of a prompt sent the instant its box appeared).
+    if (last.kind === 'ready') {
+      readySince ??= Date.now();
+      if (Date.now() - readySince >= READINESS_TIMING.readySettleMs) return last;
+      await sleep(WAIT.pollMs);
+      continue;
+    }
+    readySince = null;
     // A dialog may stay drawn for a moment after its answer (Gemini's trust: "restarting…"): don't answer it twice.
     if (last.kind === 'selection' && !(last.id === lastAnswer.id && Date.now() - lastAnswer.at < WAIT.sameDialogMs)) {
       const choice = safeDefaultIndex(last, adapter.startupDefaults);

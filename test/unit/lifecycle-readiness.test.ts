@@ -37,20 +37,20 @@ const types = (effects: GateEffect[]) => effects.filter((e) => e.type !== 'log')
 
 describe('readiness gate', () => {
   const cases: { name: string; events: GateEvent[]; phase: string; effects: string[] }[] = [
-    { name: 'a ready screen that holds for the settle time opens the gate', events: [{ type: 'started', at: 0 }, scr(300, ready), scr(1_000, ready), scr(1_800, ready)], phase: 'ready', effects: ['done'] },
-    { name: 'a ready screen is not trusted at once', events: [{ type: 'started', at: 0 }, scr(300, ready), scr(1_000, ready)], phase: 'polling', effects: [] },
+    { name: 'a ready screen that holds for the settle time opens the gate', events: [{ type: 'started', at: 0 }, scr(300, ready), scr(1_500, ready), scr(2_800, ready)], phase: 'ready', effects: ['done'] },
+    { name: 'a ready screen is not trusted at once', events: [{ type: 'started', at: 0 }, scr(300, ready), scr(2_000, ready)], phase: 'polling', effects: [] },
     {
       // Issue 12: Gemini and Codex draw the prompt, then their trust dialog 0.3–1 s later.
       name: 'a trust dialog right after the first prompt is answered before the gate opens',
-      events: [{ type: 'started', at: 0 }, scr(300, ready), scr(600, trust), scr(1_200, trust), scr(1_400, busy), scr(1_600, ready), scr(3_200, ready)],
+      events: [{ type: 'started', at: 0 }, scr(300, ready), scr(600, trust), scr(1_200, trust), scr(1_400, busy), scr(1_600, ready), scr(4_200, ready)],
       phase: 'ready', effects: ['send_keys', 'done'],
     },
-    { name: 'a redraw in between restarts the settle time', events: [{ type: 'started', at: 0 }, scr(300, ready), scr(1_000, busy), scr(1_300, ready), scr(2_700, ready)], phase: 'polling', effects: [] },
+    { name: 'a redraw in between restarts the settle time', events: [{ type: 'started', at: 0 }, scr(300, ready), scr(1_000, busy), scr(1_300, ready), scr(3_700, ready)], phase: 'polling', effects: [] },
     { name: 'still drawing keeps polling', events: [{ type: 'started', at: 0 }, scr(300, busy), scr(600, busy)], phase: 'polling', effects: [] },
     { name: 'process gone', events: [{ type: 'started', at: 0 }, { type: 'gone', at: 200, reason: 'missing' }], phase: 'missing', effects: ['done'] },
     { name: 'CLI exited on screen', events: [{ type: 'started', at: 0 }, scr(200, { kind: 'exited' })], phase: 'missing', effects: ['done'] },
     { name: 'timeout counts polling time', events: [{ type: 'started', at: 0 }, scr(5_000, busy), scr(10_001, busy)], phase: 'timeout', effects: ['done'] },
-    { name: 'limited still opens the gate', events: [{ type: 'started', at: 0 }, scr(100, { kind: 'limited' }), scr(1_700, { kind: 'limited' })], phase: 'ready', effects: ['done'] },
+    { name: 'limited still opens the gate', events: [{ type: 'started', at: 0 }, scr(100, { kind: 'limited' }), scr(2_700, { kind: 'limited' })], phase: 'ready', effects: ['done'] },
     {
       name: 'dialog with a safe default: waits to settle, then answers',
       events: [{ type: 'started', at: 0 }, scr(100, trust), scr(350, trust), scr(700, trust)],
@@ -58,7 +58,7 @@ describe('readiness gate', () => {
     },
     {
       name: 'answered dialog goes away, then ready',
-      events: [{ type: 'started', at: 0 }, scr(100, trust), scr(700, trust), scr(900, busy), scr(1_100, ready), scr(2_700, ready)],
+      events: [{ type: 'started', at: 0 }, scr(100, trust), scr(700, trust), scr(900, busy), scr(1_100, ready), scr(3_700, ready)],
       phase: 'ready', effects: ['send_keys', 'done'],
     },
     {
@@ -73,7 +73,7 @@ describe('readiness gate', () => {
     },
     {
       name: 'time waiting for a person does not count against the timeout',
-      events: [{ type: 'started', at: 0 }, scr(100, update), scr(60_000, update), { type: 'choice', at: 90_000, promptId: 'sel-update', optionIndex: 1 }, scr(90_300, busy), scr(91_000, ready), scr(92_600, ready)],
+      events: [{ type: 'started', at: 0 }, scr(100, update), scr(60_000, update), { type: 'choice', at: 90_000, promptId: 'sel-update', optionIndex: 1 }, scr(90_300, busy), scr(91_000, ready), scr(93_600, ready)],
       phase: 'ready', effects: ['surface_selection', 'send_keys', 'done'],
     },
     {
@@ -100,7 +100,7 @@ describe('readiness gate', () => {
   });
 
   it('logs every transition with a reason, including the default answer and why it is safe', () => {
-    const r = run([{ type: 'started', at: 0 }, scr(100, trust), scr(700, trust), scr(900, ready), scr(2_500, ready)]);
+    const r = run([{ type: 'started', at: 0 }, scr(100, trust), scr(700, trust), scr(900, ready), scr(3_500, ready)]);
     const logs = r.effects.filter((e): e is Extract<GateEffect, { type: 'log' }> => e.type === 'log');
     expect(logs.map((l) => `${l.from}>${l.to}`)).toEqual(['starting>polling', 'polling>selection_resolved', 'selection_resolved>ready']);
     expect(logs[1]!.reason).toContain('Yes, I trust this folder');
@@ -108,7 +108,7 @@ describe('readiness gate', () => {
   });
 
   it('ignores everything once done', () => {
-    const r = run([{ type: 'started', at: 0 }, scr(100, ready), scr(1_700, ready), scr(1_800, trust)]);
+    const r = run([{ type: 'started', at: 0 }, scr(100, ready), scr(2_700, ready), scr(2_800, trust)]);
     expect(r.state.phase).toBe('ready');
     expect(types(r.effects)).toEqual(['done']);
   });

@@ -97,6 +97,9 @@ export async function deliver(deps: DelivererDeps, message: QueuedMessage): Prom
     const typed = await deps.backend.sendText(text, { paste: deps.adapter.submit.method === 'paste' });
     if (!typed.ok) return typed.code === 'missing' ? { result: 'lost', reason: typed.message } : await failed(`typing failed: ${typed.message}`);
     await sleep(deps.adapter.submit.enterDelayMs);
+    // One look before Enter: a dialog that came up meanwhile would take the Enter as its answer.
+    const look = await lookAt(deps.backend, deps.adapter);
+    if (!message.raw && look.ok && look.look.screen.kind === 'selection') return failed(`a dialog is showing instead of the input box: "${look.look.screen.title}"`);
     newlineAfterEnter = false;
     return null;
   }
