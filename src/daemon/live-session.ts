@@ -117,7 +117,8 @@ export class LiveSession {
         if (this.selections.has(msg.promptId)) return;
         this.selections.set(msg.promptId, sel);
         // Bound to the turn's requester, not to whoever posts in the topic later (that moves session.requesterId).
-        this.selectionRequesters.set(msg.promptId, this.lastRequester ?? this.core.requesterId);
+        // No turn yet (a take-over after a restart, a web visit): operators only.
+        this.selectionRequesters.set(msg.promptId, this.lastRequester);
         await this.cards.showSelection(sel);
         return;
       }

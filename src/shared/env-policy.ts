@@ -14,6 +14,8 @@ export const ENV_POLICY = {
     // Corporate networks: without these a CLI cannot reach its model API.
     'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'no_proxy', 'all_proxy',
     'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+    // git over ssh from inside a session: a socket path, not a secret (anyone who can talk runs commands as this user).
+    'SSH_AUTH_SOCK',
   ],
   /** Locale categories (LC_ALL, LC_CTYPE, …). */
   inheritedPrefixes: ['LC_'],
