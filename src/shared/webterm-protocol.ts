@@ -25,6 +25,9 @@ export const WEBTERM_CLOSE = {
   shutdown: 4003,
 } as const;
 
+/** The smallest pane a fit may ask for: below this a CLI's own layout breaks (tmux itself allows 1x1). */
+export const WEBTERM_FIT_LIMITS = { minCols: 20, minRows: 6 } as const;
+
 const cellIndex = z.number().int().min(1).max(1000);
 
 // ── browser → worker ─────────────────────────────────────────────────────────
@@ -46,9 +49,22 @@ export const WheelFrame = z.strictObject({
   row: cellIndex.optional(),
 });
 
-export const ClientFrameSchema = z.discriminatedUnion('t', [HelloFrame, InputFrame, WheelFrame]);
+/**
+ * Fit-to-width (write connections only; dropped on read-only ones): `on` asks the pane to take this page's size in
+ * cells (the tmux client's size, status line included) so the CLI reflows for a phone; `on: false` gives it back, as
+ * does closing the page. The pane's own size is restored once no write page asks any more.
+ */
+export const FitFrame = z.strictObject({
+  t: z.literal('fit'),
+  on: z.boolean(),
+  cols: z.number().int().min(WEBTERM_FIT_LIMITS.minCols).max(1000).optional(),
+  rows: z.number().int().min(WEBTERM_FIT_LIMITS.minRows).max(500).optional(),
+});
+
+export const ClientFrameSchema = z.discriminatedUnion('t', [HelloFrame, InputFrame, WheelFrame, FitFrame]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
 export type WheelRequest = z.infer<typeof WheelFrame>;
+export type FitRequest = z.infer<typeof FitFrame>;
 
 // ── worker → browser ─────────────────────────────────────────────────────────
 

@@ -2,7 +2,7 @@
 import type { IPty } from '@lydell/node-pty';
 import type { WebSocket, RawData } from 'ws';
 import {
-  WEBTERM_CLOSE, WEBTERM_PROTOCOL_VERSION, encodeFrame, parseClientFrame, type WheelRequest,
+  WEBTERM_CLOSE, WEBTERM_PROTOCOL_VERSION, encodeFrame, parseClientFrame, type FitRequest, type WheelRequest,
 } from '../../shared/webterm-protocol.js';
 import type { WebAccess } from './authorize.js';
 import type { ClientSize } from './tmux-pane.js';
@@ -22,6 +22,8 @@ export interface ConnectionDeps {
   size: ClientSize;
   /** Serialised, shared wheel handling (tmux commands on the pane). */
   wheel(req: WheelRequest): void;
+  /** Fit-to-width from a write connection (read-only connections never get here: they must not resize the shared pane). */
+  fit(conn: WebTermConnection, req: FitRequest): void;
   onClosed(conn: WebTermConnection): void;
   log: { debug(obj: object, msg: string): void };
 }
@@ -106,8 +108,12 @@ export class WebTermConnection {
         if (this.readOnly) this.dropped++;
         else this.pty.write(frame.d);
         return;
+      case 'fit':
+        if (this.readOnly) this.dropped++;
+        else this.deps.fit(this, frame);
+        return;
       case 'hello':
-        return; // informative only: a browser never resizes the pane
+        return; // informative only: only an explicit fit from a write page resizes the pane
     }
   }
 

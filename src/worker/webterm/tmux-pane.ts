@@ -1,6 +1,7 @@
 // The few tmux commands the web terminal needs: pin the window size, read the client size, scroll, and the attach argv.
 import { execFile } from 'node:child_process';
 import { tmuxClientEnv as policyTmuxEnv } from '../../shared/env-policy.js';
+import type { WindowSize } from './reflow.js';
 import { PANE_SCROLL_FORMAT, parsePaneScrollState, planWheel, type WheelInput } from './wheel.js';
 
 export const TMUX_PANE_LIMITS = {
@@ -66,15 +67,26 @@ export class TmuxPaneControl {
     return this.run(['set-option', '-w', '-t', this.target, 'window-size', 'manual']);
   }
 
-  /** The size a client needs to show the whole window: the window plus its status line(s). */
-  async clientSize(): Promise<ClientSize | null> {
+  /** The window's size and the rows its status line takes. */
+  async windowSize(): Promise<WindowSize | null> {
     const res = await this.run(['display-message', '-p', '-t', this.target, '#{window_width} #{window_height} #{status}']);
     if (!res.ok) return null;
     const [w, h, status] = res.stdout.trim().split(/\s+/);
     const cols = Number(w);
     const rows = Number(h);
     if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1) return null;
-    return { cols, rows: rows + statusLines(status ?? 'on') };
+    return { cols, rows, statusLines: statusLines(status ?? 'on') };
+  }
+
+  /** The size a client needs to show the whole window: the window plus its status line(s). */
+  async clientSize(): Promise<ClientSize | null> {
+    const size = await this.windowSize();
+    return size && { cols: size.cols, rows: size.rows + size.statusLines };
+  }
+
+  /** Sets the window's size (fit-to-width and its restore); with `window-size manual` no client changes it back. */
+  async resizeWindow(cols: number, rows: number): Promise<TmuxOutcome> {
+    return this.run(['resize-window', '-t', this.target, '-x', String(cols), '-y', String(rows)]);
   }
 
   async wheel(input: WheelInput): Promise<TmuxOutcome> {
