@@ -7,9 +7,11 @@ import { XTERM_THEME } from '../shared/theme.js';
 import {
   WEBTERM_CLOSE, WEBTERM_PROTOCOL_VERSION, WEBTERM_WS_PATH, encodeFrame, parseServerFrame, type ClientFrame, type InfoMessage,
 } from '../shared/webterm-protocol.js';
-import { fitPane } from './fit-pane.js';
 import { ScrollInput } from './scroll-input.js';
+import { TerminalSizing } from './terminal-sizing.js';
 import { buildToolbar } from './toolbar.js';
+import { buildViewControls, pageLocale } from './view-controls.js';
+import { isPhoneScreen, loadViewPrefs } from './view-prefs.js';
 
 /** Reconnects after an unexpected drop: a worker restart takes a few seconds; after that a person should decide. */
 const RECONNECT = { delaysMs: [500, 1_000, 2_000, 4_000, 8_000] } as const;
@@ -51,7 +53,6 @@ term.unicode.activeVersion = '11'; // the same character widths as tmux and the 
 term.open(byId('term-host'));
 
 let socket: WebSocket | null = null;
-let pane: { cols: number; rows: number } | null = null;
 let readOnly = true;
 let attempts = 0;
 
@@ -72,6 +73,23 @@ buildToolbar(byId('toolbar'), (bytes) => {
   if (!readOnly) send({ t: 'in', d: bytes });
 });
 
+const storage = (() => {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // storage denied: preferences last for this page only
+  }
+})();
+const showSizing = buildViewControls(byId('view-controls'), pageLocale(document, navigator), {
+  stepFont: (d) => sizing.stepFont(d),
+  setFit: (on) => sizing.setFit(on),
+});
+const sizing = new TerminalSizing(term, fit, send, loadViewPrefs(storage), isPhoneScreen(window), storage, (s) => {
+  body.dataset.fit = s.fitting ? 'on' : 'off';
+  body.dataset.fontSize = String(s.fontSize);
+  showSizing(s);
+});
+
 function showStatus(text: string | null, canReconnect = false): void {
   status.hidden = text === null;
   statusText.textContent = text ?? '';
@@ -80,14 +98,13 @@ function showStatus(text: string | null, canReconnect = false): void {
 
 function applyInfo(info: InfoMessage): void {
   readOnly = info.readOnly;
-  pane = { cols: info.cols, rows: info.rows };
   term.options.disableStdin = readOnly;
   body.dataset.mode = readOnly ? 'read' : 'write';
   body.dataset.cols = String(info.cols);
   body.dataset.rows = String(info.rows);
   banner.hidden = !readOnly;
   if (info.protocol !== WEBTERM_PROTOCOL_VERSION) showStatus('larkmux was updated: reload this page.');
-  fitPane(term, fit, info.cols, info.rows);
+  sizing.info(info);
 }
 
 function connect(): void {
@@ -102,6 +119,7 @@ function connect(): void {
   ws.onopen = () => {
     attempts = 0;
     showStatus(null);
+    sizing.connected();
     send({ t: 'hello', cols: term.cols, rows: term.rows });
   };
   ws.onmessage = (ev: MessageEvent<ArrayBuffer | string>) => {
@@ -134,7 +152,5 @@ reconnectButton.addEventListener('click', () => {
   attempts = 0;
   connect();
 });
-window.addEventListener('resize', () => {
-  if (pane) fitPane(term, fit, pane.cols, pane.rows);
-});
+window.addEventListener('resize', () => sizing.layout());
 connect();

@@ -228,7 +228,7 @@ describe('revocation', () => {
 });
 
 describe('phone', () => {
-  it('at 390×844 shows the key toolbar, its keys reach the pane, and the pane keeps its own size', async () => {
+  it('at 390×844 shows the key toolbar, its keys reach the pane, and the pane is fitted to the phone', async () => {
     const { page } = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     await openWithLink(page, S1, 'ou_carol');
     await page.waitForSelector('body[data-state="open"][data-mode="write"]');
@@ -250,10 +250,12 @@ describe('phone', () => {
     await toolbar.locator('button[data-key="enter"]').tap();
     await waitFor('the recalled command ran twice', async () => ((await paneText(S1)).match(/^PHONE-42$/gm) ?? []).length === 2);
 
-    expect(await tmuxOut('display', '-p', '-t', stack.target(S1), '#{window_width}x#{window_height}')).toBe(`${PANE.cols}x${PANE.rows}`);
+    // Fit-to-width (the phone default for write pages, test/e2e/web-phone.test.ts): the pane takes the page's size.
     const body = page.locator('body');
-    expect(await body.getAttribute('data-cols')).toBe(String(PANE.cols));
-    expect(await body.getAttribute('data-rows')).toBe(String(PANE.rows + 1)); // + tmux's status line
+    const [w, h] = (await tmuxOut('display', '-p', '-t', stack.target(S1), '#{window_width} #{window_height}')).split(' ').map(Number);
+    expect(w).toBeLessThan(PANE.cols);
+    expect(await body.getAttribute('data-cols')).toBe(String(w));
+    expect(await body.getAttribute('data-rows')).toBe(String(h! + 1)); // + tmux's status line
     // Tapping keys never takes focus from the terminal (so a phone keyboard stays up).
     expect(await page.evaluate(() => document.activeElement?.className)).toContain('xterm-helper-textarea');
     await page.screenshot({ path: '/tmp/web-phone.png' });

@@ -57,11 +57,19 @@ describe('phoneScale', () => {
 describe('cardFrame', () => {
   const cell = { cellWidth: 8.4, cellHeight: 18 };
 
-  it('adds the margin on every side and scales the whole image', async () => {
+  it('adds the margin on every side and scales the whole image; a short screen keeps minCols columns', async () => {
     const g = await grid(['hello', 'world'], HIDDEN);
     const f = cardFrame(g, HIDDEN, cell);
-    expect(f).toEqual({ cols: 5, rows: 2, marginPx: CARD_IMAGE.marginPx, scale: 3 });
-    expect(framePixels(f, cell)).toEqual({ width: (42 + 2 * CARD_IMAGE.marginPx) * 3, height: (36 + 2 * CARD_IMAGE.marginPx) * 3 });
+    expect(f).toEqual({ cols: CARD_IMAGE.minCols, rows: 2, marginPx: CARD_IMAGE.marginPx, scale: 3 });
+    expect(framePixels(f, cell)).toEqual({ width: (336 + 2 * CARD_IMAGE.marginPx) * 3, height: (36 + 2 * CARD_IMAGE.marginPx) * 3 });
+  });
+
+  it.each([
+    ['wider than minCols: cropped to the used columns', ['x'.repeat(70)], 120, 70],
+    ['a pane narrower than minCols: all of it', ['ab'], 30, 30],
+  ] as const)('%s', async (_name, rows, paneCols, cols) => {
+    const g = await grid([...rows], HIDDEN, paneCols);
+    expect(cardFrame(g, HIDDEN, cell).cols).toBe(cols);
   });
 
   it('the full frame is the whole grid, unscaled and without a margin (goldens)', async () => {

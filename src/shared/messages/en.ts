@@ -10,4 +10,15 @@ export const en = {
   'security.selectionNotYours': 'The CLI is waiting for an answer that only the person who asked, or an operator, can give. Your message was not sent to the CLI (it would have answered that question); send it again once the question is answered.',
   'security.pairingWrong': 'That is not the pairing code ({left} tries left).',
   'security.pairingLocked': 'Too many wrong pairing codes from you: pairing is closed to your account until larkmux restarts. Other people can still pair.',
+
+
+  // phone: web terminal view controls (text size, fit-to-width)
+  'webterm.view.controls': 'View',
+  'webterm.view.smaller': 'A−',
+  'webterm.view.smallerLabel': 'Smaller text',
+  'webterm.view.larger': 'A+',
+  'webterm.view.largerLabel': 'Larger text',
+  'webterm.view.size': '{px} px',
+  'webterm.view.fit': 'Fit width',
+  'webterm.view.fitLabel': "Reflow the terminal to this screen's width (the original size comes back when you leave)",
 } as const satisfies Record<string, string>;

@@ -12,4 +12,15 @@ export const zhCN: Record<keyof typeof en, string> = {
   'security.selectionNotYours': 'CLI 正在等待一个回答，只有提问的人或管理员可以回答。你的消息没有发给 CLI（否则会被当作对这个问题的回答）；等问题回答后再发一次。',
   'security.pairingWrong': '配对码不对（还可以试 {left} 次）。',
   'security.pairingLocked': '你输错配对码的次数太多：在 larkmux 重启之前，你的账号不能再配对。其他人仍可配对。',
+
+
+  // phone: web terminal view controls (text size, fit-to-width)
+  'webterm.view.controls': '显示',
+  'webterm.view.smaller': 'A−',
+  'webterm.view.smallerLabel': '缩小文字',
+  'webterm.view.larger': 'A+',
+  'webterm.view.largerLabel': '放大文字',
+  'webterm.view.size': '{px} 像素',
+  'webterm.view.fit': '适应宽度',
+  'webterm.view.fitLabel': '按本屏宽度重排终端（离开后恢复原尺寸）',
 };

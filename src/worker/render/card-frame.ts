@@ -9,6 +9,11 @@ import { CELL, type ScreenGrid } from './screen-model.js';
 export const CARD_IMAGE = {
   /** The narrow end of a Feishu card's image width on a 390 CSS px phone (measured range 340–360). */
   cardCssPx: 340,
+  /**
+   * Columns a card image keeps at least (when the pane has them): a two-word screen would otherwise fill the card with
+   * 20+ CSS px letters, and text size would jump between frames of one turn. 40 columns show 14 px text at ~13.5 CSS px.
+   */
+  minCols: 40,
   /** Margin around the cells, in image pixels at scale 1: about one cell, so text never touches the card's edge. */
   marginPx: 8,
   /** Device pixels a phone shows the card image with (360 CSS px × 3): more would only cost upload time. */
@@ -76,13 +81,15 @@ export function phoneScale(widthPx: number, heightPx: number): number {
   return scale;
 }
 
-/** The card frame of a screen: cropped to its used extent, with a margin, at the phone scale. */
+/** The card frame of a screen: cropped to its used extent (at least minCols wide), with a margin, at the phone scale. */
 export function cardFrame(
   grid: ScreenGrid,
   cursor: { x: number; y: number; visible: boolean },
   cell: { cellWidth: number; cellHeight: number },
 ): FrameLayout {
-  const { cols, rows } = usedExtent(grid, cursor);
+  const used = usedExtent(grid, cursor);
+  const cols = Math.max(used.cols, Math.min(CARD_IMAGE.minCols, grid.cols));
+  const rows = used.rows;
   const marginPx = CARD_IMAGE.marginPx;
   const size = framePixels({ cols, rows, marginPx, scale: 1 }, cell);
   return { cols, rows, marginPx, scale: phoneScale(size.width, size.height) };
