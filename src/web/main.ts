@@ -9,6 +9,7 @@ import {
 } from '../shared/webterm-protocol.js';
 import { ScrollInput } from './scroll-input.js';
 import { TerminalSizing } from './terminal-sizing.js';
+import { TextView } from './text-view.js';
 import { buildToolbar } from './toolbar.js';
 import { buildViewControls, pageLocale } from './view-controls.js';
 import { isPhoneScreen, loadViewPrefs } from './view-prefs.js';
@@ -83,11 +84,21 @@ const storage = (() => {
 const showSizing = buildViewControls(byId('view-controls'), pageLocale(document, navigator), {
   stepFont: (d) => sizing.stepFont(d),
   setFit: (on) => sizing.setFit(on),
+  setText: (on) => sizing.setText(on),
 });
+const textViewHost = byId('text-view');
+const textView = new TextView(textViewHost, term);
 const sizing = new TerminalSizing(term, fit, send, loadViewPrefs(storage), isPhoneScreen(window), storage, (s) => {
   body.dataset.fit = s.fitting ? 'on' : 'off';
   body.dataset.fontSize = String(s.fontSize);
   showSizing(s);
+  textViewHost.style.fontSize = `${s.fontSize}px`;
+  const view = s.textMode ? 'text' : 'terminal';
+  if (body.dataset.view !== view) {
+    body.dataset.view = view;
+    textView.show(s.textMode);
+    requestAnimationFrame(() => sizing.layout()); // the terminal's box changed size
+  }
 });
 
 function showStatus(text: string | null, canReconnect = false): void {

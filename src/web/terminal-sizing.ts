@@ -8,9 +8,11 @@ import { clampFont, saveViewPrefs, VIEW_FONT, type ViewPrefs } from './view-pref
 export interface SizingState {
   /** Whether this page holds the pane at its own size. */
   fitting: boolean;
-  /** The font in CSS px the terminal is drawn with now. */
+  /** The font in CSS px the text is drawn with now (the terminal's, or the text view's when that is shown). */
   fontSize: number;
   readOnly: boolean;
+  /** Whether the readable text view is shown instead of the terminal. */
+  textMode: boolean;
 }
 
 export class TerminalSizing {
@@ -18,6 +20,8 @@ export class TerminalSizing {
   private readOnly = true;
   /** The size last asked of the server (null: no fit held), so a repeated layout pass sends nothing. */
   private sent: { cols: number; rows: number } | null = null;
+  /** The pane does not fit across the screen even at the smallest font this page uses (it would pan sideways). */
+  private wide = false;
 
   constructor(
     private readonly term: Terminal,
@@ -32,6 +36,14 @@ export class TerminalSizing {
   /** Fit-to-width applies to write pages only (a view-only page never resizes the shared pane); on by default on phones. */
   get fitting(): boolean {
     return !this.readOnly && (this.prefs.fit ?? this.phone);
+  }
+
+  /**
+   * The readable text view: for view-only pages (which cannot reflow the pane), by default on a phone when the pane is
+   * too wide to read without panning sideways.
+   */
+  get textMode(): boolean {
+    return this.readOnly && (this.prefs.text ?? (this.phone && this.wide));
   }
 
   private get fontSize(): number {
@@ -52,7 +64,14 @@ export class TerminalSizing {
 
   /** A− / A+: the chosen size is remembered for the next visit. */
   stepFont(direction: -1 | 1): void {
-    this.prefs.fontSize = clampFont(this.fontSize + direction * VIEW_FONT.step);
+    const now = this.textMode ? (this.prefs.fontSize ?? VIEW_FONT.touchDefault) : this.fontSize;
+    this.prefs.fontSize = clampFont(now + direction * VIEW_FONT.step);
+    saveViewPrefs(this.storage, this.prefs);
+    this.layout();
+  }
+
+  setText(on: boolean): void {
+    this.prefs.text = on;
     saveViewPrefs(this.storage, this.prefs);
     this.layout();
   }
@@ -68,7 +87,9 @@ export class TerminalSizing {
     if (!this.pane) return;
     if (this.fitting) this.layoutFitting();
     else this.layoutPaneSize(this.pane);
-    this.onChange({ fitting: this.fitting, fontSize: this.fontSize, readOnly: this.readOnly });
+    const textMode = this.textMode;
+    const fontSize = textMode ? (this.prefs.fontSize ?? VIEW_FONT.touchDefault) : this.fontSize;
+    this.onChange({ fitting: this.fitting, fontSize, readOnly: this.readOnly, textMode });
   }
 
   /** Fit-to-width: the font is the reader's; the pane is asked for as many cells as the screen holds at that font. */
@@ -96,9 +117,11 @@ export class TerminalSizing {
     if (this.prefs.fontSize !== null) {
       this.term.options.fontSize = this.prefs.fontSize;
       if (this.term.cols !== pane.cols || this.term.rows !== pane.rows) this.term.resize(pane.cols, pane.rows);
-      return;
+    } else {
+      // A phone never shrinks text below what it can read without zooming; a wide pane pans sideways there instead.
+      fitPane(this.term, this.fit, pane.cols, pane.rows, this.phone ? { ...FONT_SIZES, min: VIEW_FONT.touchMin } : FONT_SIZES);
     }
-    // A phone never shrinks text below what it can read without zooming; a wide pane pans sideways there instead.
-    fitPane(this.term, this.fit, pane.cols, pane.rows, this.phone ? { ...FONT_SIZES, min: VIEW_FONT.touchMin } : FONT_SIZES);
+    const p = this.fit.proposeDimensions();
+    if (p && Number.isFinite(p.cols)) this.wide = p.cols < pane.cols;
   }
 }

@@ -5,6 +5,7 @@ import type { SizingState } from './terminal-sizing.js';
 export interface ViewControlActions {
   stepFont(direction: -1 | 1): void;
   setFit(on: boolean): void;
+  setText(on: boolean): void;
 }
 
 /**
@@ -39,17 +40,23 @@ export function buildViewControls(host: HTMLElement, locale: Locale, actions: Vi
   const t = translator(locale);
   host.setAttribute('aria-label', t('webterm.view.controls'));
   const smaller = button(t('webterm.view.smaller'), t('webterm.view.smallerLabel'), () => actions.stepFont(-1));
-  smaller.dataset.view = 'smaller';
+  smaller.dataset.control = 'smaller';
   const size = document.createElement('span');
   size.className = 'view-size';
   const larger = button(t('webterm.view.larger'), t('webterm.view.largerLabel'), () => actions.stepFont(1));
-  larger.dataset.view = 'larger';
+  larger.dataset.control = 'larger';
   let fitting = false;
   const fit = button(t('webterm.view.fit'), t('webterm.view.fitLabel'), () => actions.setFit(!fitting));
-  fit.dataset.view = 'fit';
-  host.append(smaller, size, larger, fit);
+  fit.dataset.control = 'fit';
+  let texting = false;
+  const text = button(t('webterm.view.text'), t('webterm.view.textLabel'), () => actions.setText(!texting));
+  text.dataset.control = 'text';
+  host.append(smaller, size, larger, fit, text);
   return (s) => {
     fitting = s.fitting;
+    texting = s.textMode;
+    text.hidden = !s.readOnly;
+    text.setAttribute('aria-pressed', String(s.textMode));
     size.textContent = t('webterm.view.size', { px: Math.round(s.fontSize * 10) / 10 });
     fit.hidden = s.readOnly;
     fit.setAttribute('aria-pressed', String(s.fitting));

@@ -17,6 +17,8 @@ export interface ViewPrefs {
   fontSize: number | null;
   /** Fit-to-width as chosen; null = the default (on for write pages on touch screens). */
   fit: boolean | null;
+  /** The readable text view (view-only pages) as chosen; null = the default (on for phones when the pane is too wide). */
+  text: boolean | null;
 }
 
 export function clampFont(px: number): number {
@@ -25,13 +27,14 @@ export function clampFont(px: number): number {
 
 /** Reads the stored preferences; anything unreadable counts as unset (a bad value never breaks the page). */
 export function loadViewPrefs(storage: Pick<Storage, 'getItem'> | null): ViewPrefs {
-  const prefs: ViewPrefs = { fontSize: null, fit: null };
+  const prefs: ViewPrefs = { fontSize: null, fit: null, text: null };
   try {
     const raw = JSON.parse(storage?.getItem(STORAGE_KEY) ?? 'null') as unknown;
     if (raw && typeof raw === 'object') {
       const r = raw as Record<string, unknown>;
       if (typeof r.fontSize === 'number' && Number.isFinite(r.fontSize)) prefs.fontSize = clampFont(r.fontSize);
       if (typeof r.fit === 'boolean') prefs.fit = r.fit;
+      if (typeof r.text === 'boolean') prefs.text = r.text;
     }
   } catch {
     // unreadable JSON or storage denied (private mode): defaults

@@ -102,6 +102,7 @@ describe('the web terminal on a 390×844 phone', () => {
     expect(cols).toBeGreaterThanOrEqual(30);
     expect(cols).toBeLessThanOrEqual(60);
     await waitFor('page follows the new size', async () => (await page.locator('body').getAttribute('data-cols')) === String(cols));
+    await page.waitForFunction((c) => document.querySelectorAll('.xterm-rows > div').length > 0 && document.body.dataset.cols === String(c), cols);
     await paneRun(`printf 'PHONE-%s 你好 ⏵ fits\\n' $((6*7)); printf '%*s|\\n' $(($(tput cols)-1)) EDGE`);
     const m = await waitFor('text measured', () => measureText(page, 'PHONE-42'));
     expect(m.fontPx).toBeGreaterThanOrEqual(READABLE_CSS_PX);
@@ -113,32 +114,63 @@ describe('the web terminal on a 390×844 phone', () => {
     await page.screenshot({ path: `${SHOTS}/web-phone-write-fit.png` });
 
     // A+ makes the text larger and the pane narrower (still no panning); the size is remembered on the next visit.
-    await page.locator('[data-view="larger"]').tap();
+    await page.locator('[data-control="larger"]').tap();
     const larger = m.fontPx + 1;
     await waitFor('font one step larger', async () => Number(await page.locator('body').getAttribute('data-font-size')) === larger);
-    await waitFor('pane narrower', async () => Number((await windowSize()).split('x')[0]) < cols!);
-    expect((await measureText(page, 'EDGE'))?.pansSideways).toBe(false);
+    const narrower = await waitFor('pane narrower', async () => {
+      const w = Number((await windowSize()).split('x')[0]);
+      return w < cols! ? w : null;
+    });
+    await waitFor('page follows the narrower pane', async () => (await page.locator('body').getAttribute('data-cols')) === String(narrower));
+    await waitFor('still no sideways panning', async () => (await measureText(page, 'EDGE'))?.pansSideways === false);
     await page.reload();
     await page.waitForSelector('body[data-state="open"][data-mode="write"]');
     await waitFor('font remembered', async () => Number(await page.locator('body').getAttribute('data-font-size')) === larger);
 
     // Fit off gives the pane back at once; closing the page (fit on again) does too.
-    await page.locator('[data-view="fit"]').tap();
+    await page.locator('[data-control="fit"]').tap();
     await waitFor('pane restored by fit off', async () => (await windowSize()) === `${PANE.cols}x${PANE.rows}`);
-    await page.locator('[data-view="fit"]').tap();
+    await page.locator('[data-control="fit"]').tap();
     await waitFor('reflowed again', async () => (await windowSize()) !== `${PANE.cols}x${PANE.rows}`);
     await ctx.close();
     contexts.splice(contexts.indexOf(ctx), 1);
     await waitFor('pane restored after the phone left', async () => (await windowSize()) === `${PANE.cols}x${PANE.rows}`);
   });
 
-  it('a view-only phone page never resizes the pane and still draws text at a readable size', async () => {
-    await paneRun(`echo VIEW-$((6*7))`);
+  it('a view-only phone page shows the readable text view by default (wrapped, no panning), never resizes the pane, and its terminal stays ≥ 11 px', async () => {
+    // A line wider than the phone: in the text view it wraps instead of panning.
+    await paneRun(`echo VIEW-$((6*7)); printf 'W%.0s' $(seq 1 90); echo '|END'`);
     const { page } = await phonePage();
     await page.goto(`${stack.baseUrl}/s/${S1}/?v=${stack.grants.viewToken(S1)}`);
     await page.waitForSelector('body[data-state="open"][data-mode="read"]');
-    expect(await page.locator('[data-view="fit"]').isVisible()).toBe(false);
-    expect(await page.locator('[data-view="larger"]').isVisible()).toBe(true);
+    expect(await page.locator('[data-control="fit"]').isVisible()).toBe(false);
+    expect(await page.locator('[data-control="larger"]').isVisible()).toBe(true);
+    await page.waitForSelector('body[data-view="text"]');
+    const text = page.locator('#text-view');
+    await waitFor('pane text in the text view', async () => (await text.innerText()).includes('|END'));
+    const tv = await text.evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      const rects = Array.from(range.getClientRects());
+      return {
+        fontPx: parseFloat(getComputedStyle(el).fontSize),
+        lineBoxPx: Math.min(...rects.map((r) => r.height)),
+        pansSideways: el.scrollWidth > el.clientWidth + 1 || document.documentElement.scrollWidth > 390,
+        visible: el.getBoundingClientRect().height > 100,
+      };
+    });
+    expect(tv.fontPx).toBeGreaterThanOrEqual(READABLE_CSS_PX);
+    expect(tv.lineBoxPx).toBeGreaterThanOrEqual(READABLE_CSS_PX);
+    expect(tv.pansSideways).toBe(false);
+    expect(tv.visible).toBe(true);
+    // New pane output shows up in the text view.
+    await paneRun('echo LATER-$((6*7))');
+    await waitFor('text view follows the pane', async () => (await text.innerText()).includes('LATER-42'));
+    await page.screenshot({ path: `${SHOTS}/web-phone-view-only-text.png` });
+
+    // The Text toggle switches to the terminal (remembered like the text size), still at a readable size.
+    await page.locator('[data-control="text"]').tap();
+    await page.waitForSelector('body[data-view="terminal"]');
     const m = await waitFor('text measured', () => measureText(page, 'VIEW-42'));
     expect(m.fontPx).toBeGreaterThanOrEqual(READABLE_CSS_PX);
     expect(m.glyphBoxPx).toBeGreaterThanOrEqual(READABLE_CSS_PX);

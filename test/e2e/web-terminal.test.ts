@@ -268,6 +268,9 @@ describe('phone', () => {
     await page.goto(`${stack.baseUrl}/s/${S1}/?v=${stack.grants.viewToken(S1)}`);
     await page.waitForSelector('body[data-state="open"][data-mode="read"]');
     expect(await page.locator('#toolbar').isVisible()).toBe(false); // nothing to press in a read-only view
+    // A wide pane opens in the readable text view on a phone (test/e2e/web-phone.test.ts); the reader switches to the terminal.
+    await page.locator('[data-control="text"]').tap();
+    await page.waitForSelector('body[data-view="terminal"]');
     const box = await page.locator('.xterm-screen').boundingBox();
     if (!box) throw new Error('no terminal on the page');
     const cdp = await page.context().newCDPSession(page);

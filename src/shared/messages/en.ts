@@ -20,5 +20,7 @@ export const en = {
   'webterm.view.largerLabel': 'Larger text',
   'webterm.view.size': '{px} px',
   'webterm.view.fit': 'Fit width',
+  'webterm.view.text': 'Text',
+  'webterm.view.textLabel': "Show the screen as text that wraps at this screen's width",
   'webterm.view.fitLabel': "Reflow the terminal to this screen's width (the original size comes back when you leave)",
 } as const satisfies Record<string, string>;

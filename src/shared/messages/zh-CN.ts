@@ -22,5 +22,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'webterm.view.largerLabel': '放大文字',
   'webterm.view.size': '{px} 像素',
   'webterm.view.fit': '适应宽度',
+  'webterm.view.text': '文本',
+  'webterm.view.textLabel': '以按本屏宽度换行的文本显示屏幕内容',
   'webterm.view.fitLabel': '按本屏宽度重排终端（离开后恢复原尺寸）',
 };
