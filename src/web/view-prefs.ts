@@ -50,7 +50,10 @@ export function saveViewPrefs(storage: Pick<Storage, 'setItem'> | null, prefs: V
   }
 }
 
-/** Touch screens and narrow windows get the phone defaults (the same test the key toolbar's CSS uses). */
+/**
+ * Touch screens get the phone defaults (fit-to-width, text view, ≥ 11 px). A narrow desktop window does not: fitting
+ * there would resize the shared pane just because someone made a browser window small.
+ */
 export function isPhoneScreen(win: Pick<Window, 'matchMedia'>): boolean {
-  return win.matchMedia('(pointer: coarse), (max-width: 800px)').matches;
+  return win.matchMedia('(pointer: coarse)').matches;
 }

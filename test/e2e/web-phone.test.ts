@@ -179,6 +179,20 @@ describe('the web terminal on a 390×844 phone', () => {
   });
 });
 
+describe('on a desktop', () => {
+  it('a write page in a narrow desktop window keeps the pane its own size (fit is a touch-screen default) but offers Fit width', async () => {
+    const ctx = await browser.newContext({ viewport: { width: 700, height: 700 } });
+    contexts.push(ctx);
+    const page = await ctx.newPage();
+    await openWrite(page);
+    expect(await page.locator('body').getAttribute('data-fit')).toBe('off');
+    expect(await page.locator('[data-control="fit"]').isVisible()).toBe(true);
+    expect(await windowSize()).toBe(`${PANE.cols}x${PANE.rows}`);
+    await page.locator('[data-control="fit"]').click();
+    await waitFor('fitted on request', async () => (await windowSize()) !== `${PANE.cols}x${PANE.rows}`);
+  });
+});
+
 describe('a card image at a phone card width', () => {
   /** Shows `png` as Feishu does (fit_horizontal: the card's width) on a 390 px page; returns the glyph size in CSS px. */
   async function showAsCard(png: Buffer, name: string, fontPx: number, scale: number): Promise<number> {
