@@ -32,7 +32,7 @@ const cellIndex = z.number().int().min(1).max(1000);
 
 // ── browser → worker ─────────────────────────────────────────────────────────
 
-/** The page's own viewport in cells; informative only: the pane is never resized for a browser. */
+/** The page's own viewport in cells; informative only (only a write page's fit frame resizes the pane). */
 export const HelloFrame = z.strictObject({
   t: z.literal('hello'),
   cols: z.number().int().min(1).max(1000),
