@@ -27,9 +27,12 @@ export const WEBTERM_CLOSE = {
   shutdown: 4003,
 } as const;
 
+/** The smallest pane a fit may ask for: below this a CLI's own layout breaks (tmux itself allows 1x1). */
+export const WEBTERM_FIT_LIMITS = { minCols: 20, minRows: 6 } as const;
+
 // ── browser → worker ─────────────────────────────────────────────────────────
 
-/** The page's own viewport in cells; informative only: the pane is never resized for a browser. */
+/** The page's own viewport in cells; informative only (only a write page's fit frame resizes the pane). */
 export const HelloFrame = z.strictObject({
   t: z.literal('hello'),
   cols: z.number().int().min(1).max(1000),
@@ -43,8 +46,21 @@ export const InputFrame = z.strictObject({ t: z.literal('in'), d: z.string().min
  */
 export const HistoryRequestFrame = z.strictObject({ t: z.literal('history') });
 
-export const ClientFrameSchema = z.discriminatedUnion('t', [HelloFrame, InputFrame, HistoryRequestFrame]);
+/**
+ * Fit-to-width (write connections only; dropped on read-only ones): `on` asks the pane to take this page's size in
+ * cells (the tmux client's size, status line included) so the CLI reflows for a phone; `on: false` gives it back, as
+ * does closing the page. The pane's own size is restored once no write page asks any more.
+ */
+export const FitFrame = z.strictObject({
+  t: z.literal('fit'),
+  on: z.boolean(),
+  cols: z.number().int().min(WEBTERM_FIT_LIMITS.minCols).max(1000).optional(),
+  rows: z.number().int().min(WEBTERM_FIT_LIMITS.minRows).max(500).optional(),
+});
+
+export const ClientFrameSchema = z.discriminatedUnion('t', [HelloFrame, InputFrame, HistoryRequestFrame, FitFrame]);
 export type ClientFrame = z.infer<typeof ClientFrameSchema>;
+export type FitRequest = z.infer<typeof FitFrame>;
 
 // ── worker → browser ─────────────────────────────────────────────────────────
 

@@ -23,16 +23,16 @@ function fits(fit: FitAddon, cols: number, rows: number): boolean | null {
  * scales the font by how many cells fit; then it steps down until the pane fits (or the minimum is reached, and the
  * viewport scrolls sideways).
  */
-export function fitPane(term: Terminal, fit: FitAddon, cols: number, rows: number): void {
+export function fitPane(term: Terminal, fit: FitAddon, cols: number, rows: number, limits: { min: number; max: number; step: number } = FONT_SIZES): void {
   if (term.cols !== cols || term.rows !== rows) term.resize(cols, rows);
   const p = fit.proposeDimensions();
   if (!p || !Number.isFinite(p.cols) || !Number.isFinite(p.rows)) return;
-  const font = Number(term.options.fontSize ?? FONT_SIZES.max);
+  const font = Number(term.options.fontSize ?? limits.max);
   const guess = font * Math.min(p.cols / cols, p.rows / rows);
-  let next = Math.max(FONT_SIZES.min, Math.min(FONT_SIZES.max, Math.floor(guess / FONT_SIZES.step) * FONT_SIZES.step));
+  let next = Math.max(limits.min, Math.min(limits.max, Math.floor(guess / limits.step) * limits.step));
   term.options.fontSize = next;
-  for (let i = 0; i < 40 && next > FONT_SIZES.min && fits(fit, cols, rows) === false; i++) {
-    next = Math.max(FONT_SIZES.min, next - FONT_SIZES.step);
+  for (let i = 0; i < 40 && next > limits.min && fits(fit, cols, rows) === false; i++) {
+    next = Math.max(limits.min, next - limits.step);
     term.options.fontSize = next;
   }
 }

@@ -1,5 +1,6 @@
 // The web terminal page: connects to the session's worker, shows the pane in xterm.js, sends keys (write only);
 // scrolling back shows the pane's history in the page's own view (history-view.ts), never scrolling the shared pane.
+// Sizing (text size, fit-to-width on phones, the readable text view) is terminal-sizing.ts.
 import '@xterm/xterm/css/xterm.css';
 import { Terminal } from '@xterm/xterm';
 import { FitAddon } from '@xterm/addon-fit';
@@ -8,15 +9,19 @@ import { XTERM_THEME } from '../shared/theme.js';
 import {
   WEBTERM_CLOSE, WEBTERM_PROTOCOL_VERSION, WEBTERM_WS_PATH, encodeFrame, parseServerFrame, type ClientFrame, type InfoMessage,
 } from '../shared/webterm-protocol.js';
-import { fitPane } from './fit-pane.js';
 import { HistoryView } from './history-view.js';
-import { buildToolbar } from './toolbar.js';
 import { localizePage, pageLocale } from './i18n.js';
+import { TerminalSizing } from './terminal-sizing.js';
+import { TextView } from './text-view.js';
+import { buildToolbar } from './toolbar.js';
+import { buildViewControls } from './view-controls.js';
+import { isPhoneScreen, loadViewPrefs } from './view-prefs.js';
 
 /** Reconnects after an unexpected drop: a worker restart takes a few seconds; after that a person should decide. */
 const RECONNECT = { delaysMs: [500, 1_000, 2_000, 4_000, 8_000] } as const;
 
-const t = localizePage(document, pageLocale(document.cookie, navigator.language));
+const locale = pageLocale(document.cookie, navigator.language);
+const t = localizePage(document, locale);
 
 const CLOSE_TEXT: Record<number, string> = {
   [WEBTERM_CLOSE.revoked]: t('web.closed.revoked'),
@@ -55,7 +60,6 @@ term.unicode.activeVersion = '11'; // the same character widths as tmux and the 
 term.open(byId('term-host'));
 
 let socket: WebSocket | null = null;
-let pane: { cols: number; rows: number } | null = null;
 let readOnly = true;
 let attempts = 0;
 
@@ -85,6 +89,33 @@ buildToolbar(byId('toolbar'), t, (bytes) => {
   if (!readOnly) send({ t: 'in', d: bytes });
 });
 
+const storage = (() => {
+  try {
+    return window.localStorage;
+  } catch {
+    return null; // storage denied: preferences last for this page only
+  }
+})();
+const showSizing = buildViewControls(byId('view-controls'), locale, {
+  stepFont: (d) => sizing.stepFont(d),
+  setFit: (on) => sizing.setFit(on),
+  setText: (on) => sizing.setText(on),
+});
+const textViewHost = byId('text-view');
+const textView = new TextView(textViewHost, term);
+const sizing = new TerminalSizing(term, fit, send, loadViewPrefs(storage), isPhoneScreen(window), storage, (s) => {
+  body.dataset.fit = s.fitting ? 'on' : 'off';
+  body.dataset.fontSize = String(s.fontSize);
+  showSizing(s);
+  textViewHost.style.fontSize = `${s.fontSize}px`;
+  const view = s.textMode ? 'text' : 'terminal';
+  if (body.dataset.view !== view) {
+    body.dataset.view = view;
+    textView.show(s.textMode);
+    requestAnimationFrame(() => sizing.layout()); // the terminal's box changed size
+  }
+});
+
 function showStatus(text: string | null, canReconnect = false): void {
   status.hidden = text === null;
   statusText.textContent = text ?? '';
@@ -93,14 +124,13 @@ function showStatus(text: string | null, canReconnect = false): void {
 
 function applyInfo(info: InfoMessage): void {
   readOnly = info.readOnly;
-  pane = { cols: info.cols, rows: info.rows };
   term.options.disableStdin = readOnly;
   body.dataset.mode = readOnly ? 'read' : 'write';
   body.dataset.cols = String(info.cols);
   body.dataset.rows = String(info.rows);
   banner.hidden = !readOnly;
   if (info.protocol !== WEBTERM_PROTOCOL_VERSION) showStatus(t('web.updated'));
-  fitPane(term, fit, info.cols, info.rows);
+  sizing.info(info);
 }
 
 function connect(): void {
@@ -115,6 +145,7 @@ function connect(): void {
   ws.onopen = () => {
     attempts = 0;
     showStatus(null);
+    sizing.connected();
     send({ t: 'hello', cols: term.cols, rows: term.rows });
   };
   ws.onmessage = (ev: MessageEvent<ArrayBuffer | string>) => {
@@ -148,7 +179,5 @@ reconnectButton.addEventListener('click', () => {
   attempts = 0;
   connect();
 });
-window.addEventListener('resize', () => {
-  if (pane) fitPane(term, fit, pane.cols, pane.rows);
-});
+window.addEventListener('resize', () => sizing.layout());
 connect();

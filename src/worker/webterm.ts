@@ -4,9 +4,10 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import pty from '@lydell/node-pty';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { WEBTERM_CLOSE, WEBTERM_LIMITS } from '../shared/webterm-protocol.js';
+import { WEBTERM_CLOSE, WEBTERM_LIMITS, type FitRequest } from '../shared/webterm-protocol.js';
 import type { Authorize, WebAccess } from './webterm/authorize.js';
 import { WebTermConnection } from './webterm/connection.js';
+import { PaneReflow } from './webterm/reflow.js';
 import { StaticFiles } from './webterm/static-files.js';
 import {
   TmuxPaneControl, attachArgs, execTmuxRunner, tmuxClientEnv, type ClientSize, type TmuxRunner,
@@ -60,6 +61,7 @@ export class WebTerminalServer {
   private readonly http: Server;
   private readonly wss: WebSocketServer;
   private readonly pane: TmuxPaneControl;
+  private readonly reflow: PaneReflow;
   private readonly files: StaticFiles;
   private readonly connections = new Set<WebTermConnection>();
   private readonly exits = new Set<Promise<void>>();
@@ -70,6 +72,7 @@ export class WebTerminalServer {
 
   constructor(private readonly opts: WebTerminalOptions) {
     this.pane = new TmuxPaneControl(opts.runTmux ?? execTmuxRunner(opts.tmuxSocket), opts.tmuxName);
+    this.reflow = new PaneReflow(this.pane, (message) => this.opts.log.warn({ tmuxName: this.opts.tmuxName, message }, 'web terminal: fit-to-width failed'));
     this.files = new StaticFiles(opts.staticDir);
     this.http = createServer((req, res) => {
       const access = this.opts.authorize(req);
@@ -173,6 +176,7 @@ export class WebTerminalServer {
       pty: child,
       size,
       history: () => this.history(),
+      fit: (c, req) => void this.fit(c, req),
       onClosed: (c) => this.closed(c),
       log: this.opts.log,
     });
@@ -182,8 +186,18 @@ export class WebTerminalServer {
     this.startSizePoll();
   }
 
+  /** A write page's fit-to-width: the pane takes its size (newest page wins), then every page follows the new size. */
+  private async fit(conn: WebTermConnection, req: FitRequest): Promise<void> {
+    if (this.disposed || conn.readOnly) return;
+    if (req.on && req.cols !== undefined && req.rows !== undefined) await this.reflow.request(conn, { cols: req.cols, rows: req.rows });
+    else await this.reflow.release(conn);
+    await this.refreshSize();
+  }
+
   private closed(conn: WebTermConnection): void {
     if (!this.connections.delete(conn)) return;
+    // The pane's own size comes back when the last fitting write page leaves (a phone must not leave it phone-sized).
+    if (!this.disposed) void this.reflow.release(conn).then(() => this.refreshSize());
     if (conn.access.mode === 'write') this.auditWrite('web_write_disconnect', conn.access.userId);
     this.opts.log.info({ tmuxName: this.opts.tmuxName, mode: conn.access.mode, droppedFrames: conn.dropped }, 'web terminal: client disconnected');
     if (this.connections.size === 0) this.stopSizePoll();
@@ -219,6 +233,7 @@ export class WebTerminalServer {
     this.disposed = true;
     this.stopSizePoll();
     for (const c of [...this.connections]) c.close(WEBTERM_CLOSE.shutdown, 'server stopping');
+    await this.reflow.releaseAll(); // the tmux session outlives this worker: give it back its own size
     const waitExits = Promise.all([...this.exits]);
     await Promise.race([waitExits, new Promise((r) => setTimeout(r, WEBTERM_TIMING.disposeWaitMs).unref())]);
     this.wss.close();

@@ -175,10 +175,10 @@ describe('write access', () => {
     if (url() !== 'USED') expect(stack.workers.size).toBe(0); // refused requests never wake a worker
   });
 
-  it('the link page speaks the session bot\'s language', async () => {
+  it('the link page speaks the reader\'s language, whether or not the session exists (nothing tells which)', async () => {
     await stack.dispose();
-    stack = await startWebStack({ tmux, home: home.dir, sessionIds: [], sessionLocale: () => 'zh-CN' });
-    const { page } = await newPage();
+    stack = await startWebStack({ tmux, home: home.dir, sessionIds: [], sessionLocale: () => 'en' });
+    const { page } = await newPage({ locale: 'zh-CN' });
     await page.goto(`${stack.baseUrl}/s/${S1}/w/${'A'.repeat(43)}`);
     expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
     expect(await page.locator('#open-write').innerText()).toBe('以可写模式打开终端');
@@ -266,7 +266,7 @@ describe('revocation', () => {
 });
 
 describe('phone', () => {
-  it('at 390×844 shows the key toolbar, its keys reach the pane, and the pane keeps its own size', async () => {
+  it('at 390×844 shows the key toolbar, its keys reach the pane, and the pane is fitted to the phone', async () => {
     const { page } = await newPage({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
     await openWithLink(page, S1, 'ou_carol');
     await page.waitForSelector('body[data-state="open"][data-mode="write"]');
@@ -288,10 +288,12 @@ describe('phone', () => {
     await toolbar.locator('button[data-key="enter"]').tap();
     await waitFor('the recalled command ran twice', async () => ((await paneText(S1)).match(/^PHONE-42$/gm) ?? []).length === 2);
 
-    expect(await tmuxOut('display', '-p', '-t', stack.target(S1), '#{window_width}x#{window_height}')).toBe(`${PANE.cols}x${PANE.rows}`);
+    // Fit-to-width (the phone default for write pages, test/e2e/web-phone.test.ts): the pane takes the page's size.
     const body = page.locator('body');
-    expect(await body.getAttribute('data-cols')).toBe(String(PANE.cols));
-    expect(await body.getAttribute('data-rows')).toBe(String(PANE.rows + 1)); // + tmux's status line
+    const [w, h] = (await tmuxOut('display', '-p', '-t', stack.target(S1), '#{window_width} #{window_height}')).split(' ').map(Number);
+    expect(w).toBeLessThan(PANE.cols);
+    expect(await body.getAttribute('data-cols')).toBe(String(w));
+    expect(await body.getAttribute('data-rows')).toBe(String(h! + 1)); // + tmux's status line
     // Tapping keys never takes focus from the terminal (so a phone keyboard stays up).
     expect(await page.evaluate(() => document.activeElement?.className)).toContain('xterm-helper-textarea');
     await page.screenshot({ path: '/tmp/web-phone.png' });
@@ -304,6 +306,9 @@ describe('phone', () => {
     await page.goto(`${stack.baseUrl}/s/${S1}/?v=${stack.grants.viewToken(S1)}`);
     await page.waitForSelector('body[data-state="open"][data-mode="read"]');
     expect(await page.locator('#toolbar').isVisible()).toBe(false); // nothing to press in a read-only view
+    // A wide pane opens in the readable text view on a phone (test/e2e/web-phone.test.ts); the reader switches to the terminal.
+    await page.locator('[data-control="text"]').tap();
+    await page.waitForSelector('body[data-view="terminal"]');
     const box = await page.locator('.xterm-screen').boundingBox();
     if (!box) throw new Error('no terminal on the page');
     const cdp = await page.context().newCDPSession(page);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installFonts, loadFonts } from '../../src/worker/render/fonts.js';
+import { cardFrame } from '../../src/worker/render/card-frame.js';
 import { RunPainter } from '../../src/worker/render/painter.js';
 import { RenderThread } from '../../src/worker/render/render-thread-host.js';
 import { ScreenModel, type CapturedScreen } from '../../src/worker/render/screen-model.js';
@@ -34,12 +35,14 @@ describe('RenderThread', () => {
     ['synthetic-cjk-emoji at 120x40', () => loadScreen('synthetic-cjk-emoji')],
     ['claude-04-idle-first at 120x40', () => loadScreen('claude-04-idle-first')],
     ['a dense CJK screen at 200x60', bigScreen],
-  ])('%s: the PNG decodes to the pixels the run painter draws in process', async (_name, screen) => {
+  ])('%s: the PNG decodes to the pixels the run painter draws in process (card frame)', async (_name, screen) => {
     const s = screen();
     const r = await thread.render(s);
     if (!r.ok) throw new Error(r.message);
     const model = new ScreenModel();
-    const canvas = new RunPainter().paint(await model.load(s));
+    const painter = new RunPainter();
+    const grid = await model.load(s);
+    const canvas = painter.paint(grid, cardFrame(grid, s.cursor, painter.metrics));
     model.dispose();
     const decoded = await decodePng(r.png);
     expect([decoded.width, decoded.height]).toEqual([canvas.width, canvas.height]);

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { buildPalette } from '../../src/worker/render/palette.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TmuxControlClient, TmuxExecRunner, connectTmux } from '../../src/worker/backend/tmux-control.js';
 import { capturePane } from '../../src/worker/render/capture.js';
@@ -101,10 +102,14 @@ describe('ScreenRenderer on a live pane', () => {
     const first = await renderer.render('r');
     if (!first.ok || !first.changed) throw new Error(`expected a frame: ${JSON.stringify(first)}`);
     const img = await decodePng(first.png);
-    expect([img.width, img.height]).toEqual([1008, 720]);
-    // Row 0 holds "red bold" in bright red (bold brightens colour 1 to 9).
+    // The card frame: cropped to the used rows (the pane is 40 rows, the text far fewer), a margin, a phone scale.
+    // A full 120x40 frame would be 1008x720 (1.4:1); a few short rows make a wide, low image with the background at its edge.
+    expect(img.width / img.height).toBeGreaterThan(2);
+    const bg = buildPalette().background;
+    expect([...img.data.subarray(0, 3)]).toEqual([(bg >> 16) & 0xff, (bg >> 8) & 0xff, bg & 0xff]);
+    // Row 0 holds "red bold" in bright red (bold brightens colour 1 to 9), inside the margin.
     let red = 0;
-    for (let x = 0; x < 70; x++) for (let y = 0; y < 18; y++) if (img.data[(y * 1008 + x) * 4] === 0xf1 && img.data[(y * 1008 + x) * 4 + 1] === 0x4c) red++;
+    for (let x = 0; x < img.width / 2; x++) for (let y = 0; y < img.height / 4; y++) if (img.data[(y * img.width + x) * 4] === 0xf1 && img.data[(y * img.width + x) * 4 + 1] === 0x4c) red++;
     expect(red).toBeGreaterThan(10);
     const again = await renderer.render('r', first.hash);
     expect(again).toMatchObject({ ok: true, changed: false, hash: first.hash });

@@ -162,9 +162,14 @@ describe('finding 6: a write grant reaches its own session and nothing else', ()
       writer.send({ t: 'in', d: keys });
       await new Promise((r) => setTimeout(r, 100));
     }
-    writer.send({ t: 'in', d: '\x03' }); // clear whatever the sequences typed into bash
-    writer.send({ t: 'in', d: 'echo STILL-$((6*7))\r' });
-    await waitFor('the writer is still typing into its own pane', async () => (await paneText(S1)).includes('STILL-42'));
+    // Clear whatever the sequences typed into bash's line (they include readline edits: C-a, C-b, C-t…), then type a
+    // command; bash may still be digesting a half sequence, so the line is cleared and typed again until it runs.
+    writer.send({ t: 'in', d: '\x03' });
+    await waitFor('the writer is still typing into its own pane', async () => {
+      writer.send({ t: 'in', d: '\x05\x15echo STILL-$((6*7))\r' });
+      await new Promise((r) => setTimeout(r, 1_000));
+      return (await paneText(S1)).includes('STILL-42');
+    });
 
     const clients = (await tmux.run(['list-clients', '-F', '#{client_session}|#{client_key_table}'])).stdout.trim().split('\n');
     expect(clients).toEqual([`${stack.target(S1)}|larkmux-confined`]);

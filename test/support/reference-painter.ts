@@ -1,21 +1,20 @@
 // Per-cell reference painter: draws every cell on its own (same layers and glyph rules) to check the run painter pixel for pixel.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { CELL, type ScreenGrid } from '../../src/worker/render/screen-model.js';
-import { canvasSize } from '../../src/worker/render/painter.js';
+import { beginFrame, canvasSize } from '../../src/worker/render/painter.js';
+import { fullFrame, type FrameLayout } from '../../src/worker/render/card-frame.js';
 import {
   cellBox, classifyCell, decorationRects, drawLoneCell, fontFor, GlyphMeasurer, measureCells, Pen,
 } from '../../src/worker/render/cell-glyphs.js';
 
-export function paintPerCell(grid: ScreenGrid, measurer: GlyphMeasurer = new GlyphMeasurer()): Canvas {
+export function paintPerCell(grid: ScreenGrid, frame: FrameLayout = fullFrame(grid), measurer: GlyphMeasurer = new GlyphMeasurer()): Canvas {
   const m = measureCells(measurer);
-  const { width, height } = canvasSize(m, grid.cols, grid.rows);
+  const { width, height } = canvasSize(m, frame);
   const canvas = createCanvas(width, height);
   const pen = new Pen(canvas.getContext('2d', { alpha: false }));
-  pen.reset();
-  pen.setFill(grid.defaultBg);
-  pen.ctx.fillRect(0, 0, width, height);
+  beginFrame(pen, grid, frame, width, height);
   const cells = (fn: (i: number, col: number, row: number) => void) => {
-    for (let row = 0; row < grid.rows; row++) for (let col = 0; col < grid.cols; col++) fn(row * grid.cols + col, col, row);
+    for (let row = 0; row < frame.rows; row++) for (let col = 0; col < frame.cols; col++) fn(row * grid.cols + col, col, row);
   };
   cells((i, col, row) => {
     if (grid.bg[i] === grid.defaultBg) return;

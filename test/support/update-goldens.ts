@@ -14,7 +14,7 @@ try {
   const renderer = new ScreenRenderer({ runner: new TmuxExecRunner(), home });
   mkdirSync(GOLDEN_DIR, { recursive: true });
   for (const name of GOLDEN_SCREENS) {
-    const { png } = await renderer.renderScreen(loadScreen(name));
+    const { png } = await renderer.renderScreen(loadScreen(name), 'full');
     writeFileSync(join(GOLDEN_DIR, `${name}.png`), png);
     process.stderr.write(`${name}.png ${png.length} bytes\n`);
   }

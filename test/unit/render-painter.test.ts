@@ -8,6 +8,7 @@ import { ScreenModel, type ScreenGrid } from '../../src/worker/render/screen-mod
 import { RunPainter } from '../../src/worker/render/painter.js';
 import { encodeRgbaPng } from '../../src/worker/render/png-writer.js';
 import { buildPalette } from '../../src/worker/render/palette.js';
+import { cardFrame, CARD_IMAGE, type FrameLayout } from '../../src/worker/render/card-frame.js';
 import {
   allScreenNames, countDifferentPixels, decodePng, GOLDEN_DIR, GOLDEN_SCREENS, loadScreen, paintPerCell, SYNTHETIC_CURSOR,
 } from '../support/reference-painter.js';
@@ -58,6 +59,45 @@ describe('run painter equals the per-cell reference painter', () => {
     const { grid, pixels } = await paintFixture(name);
     const reference = paintPerCell(grid).data();
     expect(countDifferentPixels(pixels, reference, 0)).toBe(0);
+  });
+});
+
+describe('card frames (cropped, margin, scaled)', () => {
+  it.each(['claude-04-idle-first', 'codex-04-typed', 'claude-02-onboarding-after-theme', 'synthetic-cjk-emoji'])(
+    '%s: the run painter equals the reference painter in its card frame',
+    async (name) => {
+      const screen = loadScreen(name);
+      const grid = await model.load(screen);
+      const frame = cardFrame(grid, screen.cursor, painter.metrics);
+      const run = painter.paint(grid, frame);
+      expect([run.width, run.height]).toEqual([
+        (Math.round(frame.cols * CELL_W) + 2 * frame.marginPx) * frame.scale,
+        (frame.rows * CELL_H + 2 * frame.marginPx) * frame.scale,
+      ]);
+      expect(countDifferentPixels(run.data(), paintPerCell(grid, frame).data(), 0)).toBe(0);
+    },
+  );
+
+  it('draws the same picture as the full frame, moved by the margin and scaled', async () => {
+    const grid = await model.load(loadScreen('claude-04-idle-first'));
+    const full = { pixels: Buffer.from(painter.paint(grid).data()), width: 1008 };
+    const frame: FrameLayout = { cols: 120, rows: 13, marginPx: CARD_IMAGE.marginPx, scale: 2 };
+    const card = { pixels: painter.paint(grid, frame).data(), width: (1008 + 2 * CARD_IMAGE.marginPx) * 2 };
+    const m = CARD_IMAGE.marginPx * 2;
+    // The margin is background; the logo's colour at (x, y) of the full frame is at 2x+m, 2y+m of the card.
+    for (const [x, y] of [[0, 0], [card.width - 1, 0], [0, m - 1], [card.width - 1, m - 1]] as const) expect(pixel(card, x, y)).toBe(palette.background);
+    const logo = palette.indexed[174]!;
+    let matched = 0;
+    let logoPixels = 0;
+    for (let y = 0; y < 3 * CELL_H; y++) {
+      for (let x = 0; x < 80; x++) {
+        if (pixel(full, x, y) !== logo) continue;
+        logoPixels++;
+        if (pixel(card, 2 * x + m, 2 * y + m) === logo) matched++;
+      }
+    }
+    expect(logoPixels).toBeGreaterThan(100);
+    expect(matched).toBe(logoPixels);
   });
 });
 
@@ -135,6 +175,30 @@ describe('what a user sees', () => {
       for (let x = Math.round(col * CELL_W); x < Math.round((col + 1) * CELL_W); x++) colours.add(pixel(p, x, y));
     }
     expect([...colours].sort()).toEqual([fg, palette.background].sort());
+  });
+
+  it('⏸ and ⏵ are as tall as the text beside them', async () => {
+    // Row 39 of claude-13: "  ⏸ manual mode on"; row 12 of claude-04: "  ⏵⏵ auto mode on". 'l' and 'd' reach the cap height.
+    for (const [name, row, symbolCol, letterCol] of [['claude-13-idle-seeded', 39, 2, 9], ['claude-04-idle-first', 12, 2, 12]] as const) {
+      const p = await paintFixture(name);
+      expect(p.grid.chars[row * 120 + letterCol]).toMatch(/[ld]/);
+      const inkRows = (col: number) => {
+        const fg = p.grid.fg[row * 120 + col]!;
+        const ys: number[] = [];
+        for (let y = row * CELL_H; y < (row + 1) * CELL_H; y++) {
+          for (let x = Math.round(col * CELL_W); x < Math.round((col + 1) * CELL_W); x++) {
+            if (pixel(p, x, y) === fg || (pixel(p, x, y) !== palette.background && Math.abs((pixel(p, x, y) & 0xff) - (fg & 0xff)) < 40)) {
+              ys.push(y);
+              break;
+            }
+          }
+        }
+        return ys.length ? Math.max(...ys) - Math.min(...ys) + 1 : 0;
+      };
+      const letter = inkRows(letterCol);
+      expect(letter).toBeGreaterThanOrEqual(9);
+      expect(inkRows(symbolCol), name).toBeGreaterThanOrEqual(letter - 1);
+    }
   });
 
   it('box drawing │ has no gap between rows', async () => {

@@ -201,4 +201,17 @@ export const en = {
   'webTerm.backToLive': 'Back to live ⤓',
   'webTerm.off': 'The web terminal is not enabled on this server.',
   'webTerm.viewRotated': 'Made a new view link for this session; old card links stop working. {connections} open view(s) were closed.',
+
+
+  // phone: web terminal view controls (text size, fit-to-width)
+  'webterm.view.controls': 'View',
+  'webterm.view.smaller': 'A−',
+  'webterm.view.smallerLabel': 'Smaller text',
+  'webterm.view.larger': 'A+',
+  'webterm.view.largerLabel': 'Larger text',
+  'webterm.view.size': '{px} px',
+  'webterm.view.fit': 'Fit width',
+  'webterm.view.text': 'Text',
+  'webterm.view.textLabel': "Show the screen as text that wraps at this screen's width",
+  'webterm.view.fitLabel': "Reflow the terminal to this screen's width (the original size comes back when you leave)",
 } as const satisfies Record<string, string>;

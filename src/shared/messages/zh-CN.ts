@@ -203,4 +203,17 @@ export const zhCN: Record<keyof typeof en, string> = {
   'webTerm.backToLive': '回到实时画面 ⤓',
   'webTerm.off': '此服务器未启用网页终端。',
   'webTerm.viewRotated': '已为此会话生成新的查看链接，旧卡片上的链接将失效。已关闭 {connections} 个打开的查看页面。',
+
+
+  // phone: web terminal view controls (text size, fit-to-width)
+  'webterm.view.controls': '显示',
+  'webterm.view.smaller': 'A−',
+  'webterm.view.smallerLabel': '缩小文字',
+  'webterm.view.larger': 'A+',
+  'webterm.view.largerLabel': '放大文字',
+  'webterm.view.size': '{px} 像素',
+  'webterm.view.fit': '适应宽度',
+  'webterm.view.text': '文本',
+  'webterm.view.textLabel': '以按本屏宽度换行的文本显示屏幕内容',
+  'webterm.view.fitLabel': '按本屏宽度重排终端（离开后恢复原尺寸）',
 };

@@ -59,6 +59,12 @@ const BLOCKS: Record<number, [number, number, number, number][]> = {
 /** Light, medium and dark shade: the share of the foreground mixed into the background. */
 const SHADES: Record<number, number> = { 0x2591: 0.25, 0x2592: 0.5, 0x2593: 0.75 };
 
+/**
+ * The vertical extent of media symbols as shares of the row: the Latin font's capitals (14 px JetBrains Mono in an
+ * 18 px row, baseline 14) start about 4 px below the row's top and end on the baseline.
+ */
+export const MEDIA_GLYPH = { capTop: 4 / 18, baseline: 14 / 18 } as const;
+
 /** Text-presentation media symbols that no monospace font here has; without this they fall to colour emoji. */
 const MEDIA = new Set([0x23f4, 0x23f5, 0x23f6, 0x23f7, 0x23f8, 0x23f9, 0x23fa]);
 
@@ -150,36 +156,42 @@ function drawBraille(ctx: SKRSContext2D, bits: number, { x0, x1, y0, y1 }: CellB
 function drawMedia(ctx: SKRSContext2D, cp: number, { x0, x1, y0, y1 }: CellBox): void {
   const w = x1 - x0;
   const h = y1 - y0;
+  // The glyph spans the text's cap height (a capital or digit beside it), not the smaller of the cell's sides.
+  const top = y0 + Math.round(h * MEDIA_GLYPH.capTop);
+  const bottom = y0 + Math.round(h * MEDIA_GLYPH.baseline);
+  const s = bottom - top;
+  const cy = (top + bottom) / 2;
   const cx = (x0 + x1) / 2;
-  const cy = y0 + h / 2;
-  const s = Math.min(w, h) - 2; // glyph size: the cell width less a pixel each side
-  const top = Math.round(cy - s / 2);
-  const left = Math.round(cx - s / 2);
+  // Width: the cell less a pixel each side (a triangle as tall as a capital is still about as wide as one).
+  const gw = Math.min(w - 2, s);
+  const left = Math.round(cx - gw / 2);
   ctx.beginPath();
   switch (cp) {
     case 0x23f8: { // ⏸ two bars
-      const bar = Math.max(1, Math.round(s / 3));
+      const bar = Math.max(1, Math.round(gw / 3));
       ctx.fillRect(left, top, bar, s);
-      ctx.fillRect(left + s - bar, top, bar, s);
+      ctx.fillRect(left + gw - bar, top, bar, s);
       return;
     }
-    case 0x23f9: // ⏹ square
-      ctx.fillRect(left, top, s, s);
+    case 0x23f9: { // ⏹ square: as wide as the cell allows, centred on the cap zone
+      const sq = Math.round(cy - gw / 2);
+      ctx.fillRect(left, sq, gw, gw);
       return;
-    case 0x23fa: // ⏺ filled circle
-      ctx.arc(cx, cy, s / 2, 0, Math.PI * 2);
+    }
+    case 0x23fa: // ⏺ filled circle: the full cell width (like the font's ●), an outline pixel less would look like a dot
+      ctx.arc(cx, cy, Math.min(w - 1, s) / 2, 0, Math.PI * 2);
       break;
     case 0x23f5: // ⏵ pointing right
-      ctx.moveTo(left, top); ctx.lineTo(left + s, cy); ctx.lineTo(left, top + s);
+      ctx.moveTo(left, top); ctx.lineTo(left + gw, cy); ctx.lineTo(left, bottom);
       break;
     case 0x23f4: // ⏴ pointing left
-      ctx.moveTo(left + s, top); ctx.lineTo(left, cy); ctx.lineTo(left + s, top + s);
+      ctx.moveTo(left + gw, top); ctx.lineTo(left, cy); ctx.lineTo(left + gw, bottom);
       break;
     case 0x23f6: // ⏶ pointing up
-      ctx.moveTo(left, top + s); ctx.lineTo(cx, top); ctx.lineTo(left + s, top + s);
+      ctx.moveTo(left, bottom); ctx.lineTo(cx, top); ctx.lineTo(left + gw, bottom);
       break;
     default: // ⏷ pointing down
-      ctx.moveTo(left, top); ctx.lineTo(cx, top + s); ctx.lineTo(left + s, top);
+      ctx.moveTo(left, top); ctx.lineTo(cx, bottom); ctx.lineTo(left + gw, top);
   }
   ctx.closePath();
   ctx.fill();

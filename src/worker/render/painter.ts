@@ -1,6 +1,7 @@
 // The run painter: draws a ScreenGrid on a reused canvas with merged background runs and one fillText per same-style text run.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
 import { CELL, type ScreenGrid } from './screen-model.js';
+import { framePixels, fullFrame, type FrameLayout } from './card-frame.js';
 import {
   classifyCell, decorationRects, drawLoneCell, fontFor, GlyphMeasurer, measureCells, Pen, wideLayout,
   type CellMetrics,
@@ -12,8 +13,18 @@ import {
  */
 const BATCHABLE_WIDE = /^\p{L}$/u;
 
-export function canvasSize(m: CellMetrics, cols: number, rows: number): { width: number; height: number } {
-  return { width: Math.round(cols * m.cellWidth), height: rows * m.cellHeight };
+export function canvasSize(m: CellMetrics, frame: FrameLayout): { width: number; height: number } {
+  return framePixels(frame, m);
+}
+
+/** Clears the canvas to the theme background, then maps cell coordinates into the frame (margin, integer scale). */
+export function beginFrame(pen: Pen, grid: ScreenGrid, frame: FrameLayout, width: number, height: number): void {
+  pen.reset();
+  pen.ctx.setTransform(1, 0, 0, 1, 0, 0);
+  pen.setFill(grid.defaultBg);
+  pen.ctx.fillRect(0, 0, width, height);
+  const s = frame.scale;
+  pen.ctx.setTransform(s, 0, 0, s, frame.marginPx * s, frame.marginPx * s);
 }
 
 /** Paint layers shared with the reference painter: all backgrounds, then all glyphs, then all decorations. */
@@ -28,31 +39,31 @@ export class RunPainter {
     this.metrics = measureCells(measurer);
   }
 
-  /** Paints the grid; the returned canvas is reused by the next call (encode before painting again). */
-  paint(grid: ScreenGrid): Canvas {
-    const { width, height } = canvasSize(this.metrics, grid.cols, grid.rows);
+  /** Paints the frame's cells of the grid; the returned canvas is reused by the next call (encode before painting again). */
+  paint(grid: ScreenGrid, frame: FrameLayout = fullFrame(grid)): Canvas {
+    const { width, height } = canvasSize(this.metrics, frame);
     if (!this.canvas || this.canvas.width !== width || this.canvas.height !== height) {
       this.canvas = createCanvas(width, height);
       this.pen = new Pen(this.canvas.getContext('2d', { alpha: false }));
     }
     const pen = this.pen!;
-    pen.reset();
-    pen.setFill(grid.defaultBg);
-    pen.ctx.fillRect(0, 0, width, height);
-    for (let row = 0; row < grid.rows; row++) this.paintBackgrounds(pen, grid, row);
-    for (let row = 0; row < grid.rows; row++) this.paintGlyphs(pen, grid, row);
-    for (let row = 0; row < grid.rows; row++) this.paintDecorations(pen, grid, row);
+    beginFrame(pen, grid, frame, width, height);
+    const cols = Math.min(frame.cols, grid.cols);
+    const rows = Math.min(frame.rows, grid.rows);
+    for (let row = 0; row < rows; row++) this.paintBackgrounds(pen, grid, row, cols);
+    for (let row = 0; row < rows; row++) this.paintGlyphs(pen, grid, row, cols);
+    for (let row = 0; row < rows; row++) this.paintDecorations(pen, grid, row, cols);
     return this.canvas;
   }
 
-  private paintBackgrounds(pen: Pen, grid: ScreenGrid, row: number): void {
+  private paintBackgrounds(pen: Pen, grid: ScreenGrid, row: number, cols: number): void {
     const m = this.metrics;
     const base = row * grid.cols;
     let col = 0;
-    while (col < grid.cols) {
+    while (col < cols) {
       const bg = grid.bg[base + col]!;
       let end = col + 1;
-      while (end < grid.cols && grid.bg[base + end] === bg) end++;
+      while (end < cols && grid.bg[base + end] === bg) end++;
       if (bg !== grid.defaultBg) {
         // Whole-pixel edges: 8.4 px cells would otherwise leave anti-aliased seams between same-colour cells.
         const x0 = Math.round(col * m.cellWidth);
@@ -63,7 +74,7 @@ export class RunPainter {
     }
   }
 
-  private paintGlyphs(pen: Pen, grid: ScreenGrid, row: number): void {
+  private paintGlyphs(pen: Pen, grid: ScreenGrid, row: number, cols: number): void {
     const m = this.metrics;
     const base = row * grid.cols;
     const baseY = row * m.cellHeight + m.baseline;
@@ -88,7 +99,7 @@ export class RunPainter {
       pen.ctx.fillText(wide.text, wide.col * m.cellWidth + layout.offset, baseY);
       wide = null;
     };
-    for (let col = 0; col < grid.cols; col++) {
+    for (let col = 0; col < cols; col++) {
       const i = base + col;
       const cls = classifyCell(grid, i, m, this.measurer);
       if (cls === 'skip') continue;
@@ -134,15 +145,15 @@ export class RunPainter {
     flushWide();
   }
 
-  private paintDecorations(pen: Pen, grid: ScreenGrid, row: number): void {
+  private paintDecorations(pen: Pen, grid: ScreenGrid, row: number, cols: number): void {
     const base = row * grid.cols;
     const DECO = CELL.underline | CELL.strike;
     let col = 0;
-    while (col < grid.cols) {
+    while (col < cols) {
       const flags = grid.flags[base + col]! & CELL.invisible ? 0 : grid.flags[base + col]! & DECO;
       const fg = grid.fg[base + col]!;
       let end = col + 1;
-      while (end < grid.cols) {
+      while (end < cols) {
         const f = grid.flags[base + end]! & CELL.invisible ? 0 : grid.flags[base + end]! & DECO;
         if (f !== flags || (flags && grid.fg[base + end] !== fg)) break;
         end++;

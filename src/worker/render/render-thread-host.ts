@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { LoadedFonts } from './fonts.js';
 import type { CapturedScreen } from './screen-model.js';
-import type { FromRenderThread, RenderThreadInit, ThreadTimings, ToRenderThread } from './render-thread-protocol.js';
+import type { FrameKind, FromRenderThread, RenderThreadInit, ThreadTimings, ToRenderThread } from './render-thread-protocol.js';
 
 export const RENDER_THREAD_LIMITS = {
   /** A 200x60 frame takes ~50-100 ms on a busy 2-core box; a frame this late means the thread is stuck: fail it and restart. */
@@ -50,14 +50,14 @@ export class RenderThread {
     return this.fontsPromise!;
   }
 
-  render(screen: CapturedScreen): Promise<ThreadRenderResult> {
+  render(screen: CapturedScreen, frame: FrameKind = 'card'): Promise<ThreadRenderResult> {
     if (this.disposed) return Promise.resolve({ ok: false, code: 'closed', message: 'render thread disposed' });
     const worker = this.ensureWorker();
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.fail(`frame ${id} took longer than ${RENDER_THREAD_LIMITS.frameTimeoutMs} ms`), RENDER_THREAD_LIMITS.frameTimeoutMs);
       this.pending.set(id, { resolve, timer });
-      worker.postMessage({ type: 'render', id, screen } satisfies ToRenderThread);
+      worker.postMessage({ type: 'render', id, screen, frame } satisfies ToRenderThread);
     });
   }
 

@@ -15,7 +15,10 @@ export interface ThreadTimings {
   encodeMs: number;
 }
 
-export type ToRenderThread = { type: 'render'; id: number; screen: CapturedScreen };
+/** `card`: cropped to the used cells, with a margin, scaled for a phone (card-frame.ts); `full`: every cell at scale 1 (goldens). */
+export type FrameKind = 'card' | 'full';
+
+export type ToRenderThread = { type: 'render'; id: number; screen: CapturedScreen; frame: FrameKind };
 
 export type FromRenderThread =
   | { type: 'ready'; fonts: LoadedFonts }

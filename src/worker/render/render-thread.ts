@@ -5,7 +5,8 @@ import { loadFonts } from './fonts.js';
 import { RunPainter } from './painter.js';
 import { PngEncoder } from './png-writer.js';
 import { ScreenModel, type CapturedScreen } from './screen-model.js';
-import type { FromRenderThread, RenderThreadInit, ToRenderThread } from './render-thread-protocol.js';
+import type { FrameKind, FromRenderThread, RenderThreadInit, ToRenderThread } from './render-thread-protocol.js';
+import { cardFrame, fullFrame } from './card-frame.js';
 
 const port = parentPort;
 if (!port) throw new Error('render-thread.ts must run as a worker thread');
@@ -18,11 +19,11 @@ const model = new ScreenModel();
 const painter = new RunPainter();
 const encoder = new PngEncoder();
 
-async function render(id: number, screen: CapturedScreen): Promise<void> {
+async function render(id: number, screen: CapturedScreen, kind: FrameKind): Promise<void> {
   const t0 = performance.now();
   const grid = await model.load(screen);
   const t1 = performance.now();
-  const canvas = painter.paint(grid);
+  const canvas = painter.paint(grid, kind === 'card' ? cardFrame(grid, screen.cursor, painter.metrics) : fullFrame(grid));
   const t2 = performance.now();
   // Encoding starts with reading the pixels back (canvas.data() copies them: ~1-2 ms at 120x40, 3-9 ms at 200x60).
   const png = await encoder.encode(canvas.data(), canvas.width, canvas.height);
@@ -34,6 +35,6 @@ async function render(id: number, screen: CapturedScreen): Promise<void> {
 let queue: Promise<void> = Promise.resolve();
 port.on('message', (m: ToRenderThread) => {
   if (m.type !== 'render') return;
-  queue = queue.then(() => render(m.id, m.screen)).catch((err: unknown) => send({ type: 'failed', id: m.id, message: err instanceof Error ? err.message : String(err) }));
+  queue = queue.then(() => render(m.id, m.screen, m.frame)).catch((err: unknown) => send({ type: 'failed', id: m.id, message: err instanceof Error ? err.message : String(err) }));
 });
 send({ type: 'ready', fonts });

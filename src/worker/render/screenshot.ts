@@ -6,6 +6,7 @@ import { FrameGate, FRAME_GATE_DEFAULTS } from './frame-gate.js';
 import type { LoadedFonts } from './fonts.js';
 import { RenderThread } from './render-thread-host.js';
 import type { CapturedScreen } from './screen-model.js';
+import type { FrameKind } from './render-thread-protocol.js';
 
 export interface RenderTimings {
   captureMs: number;
@@ -56,9 +57,9 @@ export class ScreenRenderer {
     return { ok: true, changed: true, png: r.png, hash, cols, rows, timings: { captureMs, ...r.timings, totalMs: performance.now() - t0, mainThreadMs } };
   }
 
-  /** Parses, paints and encodes an already captured screen (fixtures, tests). */
-  async renderScreen(screen: CapturedScreen): Promise<{ png: Buffer; timings: Omit<RenderTimings, 'captureMs' | 'totalMs'> }> {
-    const r = await this.thread.render(screen);
+  /** Parses, paints and encodes an already captured screen (fixtures, tests); `full` paints every cell unframed (goldens). */
+  async renderScreen(screen: CapturedScreen, frame: FrameKind = 'card'): Promise<{ png: Buffer; timings: Omit<RenderTimings, 'captureMs' | 'totalMs'> }> {
+    const r = await this.thread.render(screen, frame);
     if (!r.ok) throw new Error(`${r.code}: ${r.message}`);
     return { png: r.png, timings: r.timings };
   }

@@ -2,7 +2,7 @@
 import type { IPty } from '@lydell/node-pty';
 import type { WebSocket, RawData } from 'ws';
 import {
-  WEBTERM_CLOSE, WEBTERM_PROTOCOL_VERSION, encodeFrame, parseClientFrame,
+  WEBTERM_CLOSE, WEBTERM_PROTOCOL_VERSION, encodeFrame, parseClientFrame, type FitRequest,
 } from '../../shared/webterm-protocol.js';
 import type { WebAccess } from './authorize.js';
 import { FrameBudget } from './frame-budget.js';
@@ -23,6 +23,8 @@ export interface ConnectionDeps {
   size: ClientSize;
   /** The pane's history as plain text (capture-pane; never changes the pane), or null when tmux failed. */
   history(): Promise<string | null>;
+  /** Fit-to-width from a write connection (read-only connections never get here: they must not resize the shared pane). */
+  fit(conn: WebTermConnection, req: FitRequest): void;
   onClosed(conn: WebTermConnection): void;
   log: { debug(obj: object, msg: string): void };
 }
@@ -109,8 +111,12 @@ export class WebTermConnection {
         if (this.readOnly) this.dropped++;
         else this.pty.write(frame.d);
         return;
+      case 'fit':
+        if (this.readOnly) this.dropped++;
+        else this.deps.fit(this, frame);
+        return;
       case 'hello':
-        return; // informative only: a browser never resizes the pane
+        return; // informative only: only an explicit fit from a write page resizes the pane
     }
   }
 

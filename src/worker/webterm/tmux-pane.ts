@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { tmuxClientEnv as policyTmuxEnv } from '../../shared/env-policy.js';
 import { WEBTERM_LIMITS } from '../../shared/webterm-protocol.js';
+import type { WindowSize } from './reflow.js';
 
 export const TMUX_PANE_LIMITS = {
   /** A tmux command answers in milliseconds; 5 s means the server is stuck, not slow. */
@@ -100,15 +101,26 @@ export class TmuxPaneControl {
     return this.run(confineArgs(this.target));
   }
 
-  /** The size a client needs to show the whole window: the window plus its status line(s). */
-  async clientSize(): Promise<ClientSize | null> {
+  /** The window's size and the rows its status line takes. */
+  async windowSize(): Promise<WindowSize | null> {
     const res = await this.run(['display-message', '-p', '-t', exactTarget(this.target), '#{window_width} #{window_height} #{status}']);
     if (!res.ok) return null;
     const [w, h, status] = res.stdout.trim().split(/\s+/);
     const cols = Number(w);
     const rows = Number(h);
     if (!Number.isInteger(cols) || !Number.isInteger(rows) || cols < 1 || rows < 1) return null;
-    return { cols, rows: rows + statusLines(status ?? 'on') };
+    return { cols, rows, statusLines: statusLines(status ?? 'on') };
+  }
+
+  /** The size a client needs to show the whole window: the window plus its status line(s). */
+  async clientSize(): Promise<ClientSize | null> {
+    const size = await this.windowSize();
+    return size && { cols: size.cols, rows: size.rows + size.statusLines };
+  }
+
+  /** Sets the window's size (fit-to-width and its restore); with `window-size manual` no client changes it back. */
+  async resizeWindow(cols: number, rows: number): Promise<TmuxOutcome> {
+    return this.run(['resize-window', '-t', exactTarget(this.target), '-x', String(cols), '-y', String(rows)]);
   }
 
   /** The pane's history and screen as plain text (read only: the pane's own scroll position is never touched). */
