@@ -51,7 +51,20 @@ export const BotConfigSchema = z.strictObject({
 });
 export type BotConfig = z.infer<typeof BotConfigSchema>;
 
+/** The local console's own settings (DESIGN §11); `"console": true` takes all defaults. */
+export const ConsoleConfigSchema = z.strictObject({
+  cli: CliSpecSchema.optional().describe('CLI a new console topic starts with unless the person picks another; default: the first of claude, codex, gemini found on PATH, else a login shell'),
+  workingDir: z.string().min(1).default('~').describe('Folder console sessions start in'),
+  projects: z.array(z.string().min(1)).default([]).describe('More folders the console offers when a topic is created'),
+  locale: LocaleSchema.optional().describe('Language of the cards and replies in the console: zh-CN or en (the page itself follows the browser)'),
+});
+export type ConsoleConfig = z.infer<typeof ConsoleConfigSchema>;
+
 export const ConfigSchema = z.strictObject({
+  console: z
+    .union([z.boolean(), ConsoleConfigSchema])
+    .optional()
+    .describe('Local chat console at /console/ on the web port (no Feishu app needed): true or an object turns it on beside bots, false turns it off; default: on only when no bot is configured'),
   web: z
     .strictObject({
       port: z.number().int().min(0).max(65535).default(7680).describe('Port of the web terminal (0 = any free port)'),
@@ -154,6 +167,13 @@ function lineCol(text: string, pos: number): string {
   const line = before.split('\n').length;
   const col = pos - before.lastIndexOf('\n');
   return `line ${line}, column ${col}`;
+}
+
+/** The console's settings when it runs (no bot configured, or `console` set), else null. */
+export function consoleSettings(config: Pick<Config, 'console' | 'bots'>): ConsoleConfig | null {
+  const c = config.console;
+  if (c === false || (c === undefined && config.bots.length > 0)) return null;
+  return typeof c === 'object' ? c : ConsoleConfigSchema.parse({});
 }
 
 /** The locale a bot's users read: its `locale`, else the default for its domain. */
