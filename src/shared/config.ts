@@ -3,21 +3,9 @@ import { z } from 'zod';
 import { describeIssue, envRefProblem, fieldName, regexProblems } from './config-checks.js';
 import { LocaleSchema, defaultLocale, type Locale } from './i18n.js';
 
-/** Adapter ids the worker knows; `custom` is written as an object (command + patterns). */
-export const CLI_IDS = ['claude-code', 'codex', 'gemini', 'shell'] as const;
-export const CliIdSchema = z.enum(CLI_IDS);
-export type KnownCliId = z.infer<typeof CliIdSchema>;
-
-export const CustomCliSchema = z.strictObject({
-  command: z.string().min(1).describe('Program to run (looked up on PATH)'),
-  args: z.array(z.string()).default([]).describe('Arguments, passed as an argv (no shell)'),
-  readyPattern: z.string().min(1).describe('Regex that matches the screen when the program waits for input'),
-  busyPattern: z.string().optional().describe('Regex that matches the screen while the program works'),
-});
-export type CustomCli = z.infer<typeof CustomCliSchema>;
-
-export const CliSpecSchema = z.union([CliIdSchema, CustomCliSchema]);
-export type CliSpec = z.infer<typeof CliSpecSchema>;
+// The CLI spec lives in its own module so that browser code (the console page, through ipc.ts) never loads this file.
+export * from './cli-spec.js';
+import { CliSpecSchema } from './cli-spec.js';
 
 /** Feishu's app id shape; the SDK's long connection silently refuses anything else. */
 export const APP_ID_RE = /^cli_[0-9a-fA-F]{16}$/;

@@ -1,5 +1,5 @@
 // Which CLIs the local console offers and which it starts by default (pure: the caller says what is on PATH).
-import type { BotConfig, CliSpec, KnownCliId } from './config.js';
+import type { CliSpec, KnownCliId } from './cli-spec.js';
 
 /** Coding CLIs in order of preference, each with the program that must be on PATH. A login shell is the fallback. */
 export const DETECTABLE_CLIS: readonly { id: KnownCliId; program: string }[] = [
@@ -28,7 +28,7 @@ export function cliLabel(spec: CliSpec): string {
  * The console's choices: its own default first, then what the bots are configured with, then every coding CLI on
  * PATH, then the shell (always there). Duplicates are dropped; ids are stable for one daemon run.
  */
-export function consoleCliChoices(first: CliSpec, bots: readonly Pick<BotConfig, 'cli'>[], onPath: (program: string) => boolean): CliChoice[] {
+export function consoleCliChoices(first: CliSpec, bots: readonly { cli: CliSpec }[], onPath: (program: string) => boolean): CliChoice[] {
   const specs: CliSpec[] = [first, ...bots.map((b) => b.cli), ...DETECTABLE_CLIS.filter((c) => onPath(c.program)).map((c) => c.id), 'shell'];
   const seen = new Set<string>();
   const out: CliChoice[] = [];
