@@ -53,7 +53,6 @@ function stream(m: StreamingCard, tr: Translate, press: Press): HTMLElement {
     const img = el('img', 'card-shot');
     img.src = `${CONSOLE_PATHS.image}${encodeURIComponent(m.image.ref)}`;
     img.alt = tr('console.screenAlt');
-    img.loading = 'lazy';
     // A tap opens the full-size image (phones: pinch-zoom there).
     const a = el('a', 'card-shot-link');
     a.href = img.src;
