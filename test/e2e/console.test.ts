@@ -132,10 +132,17 @@ describe('local console (no Feishu app)', () => {
     await waitFor('screen text with the output', async () => ((await lastCard().locator('pre.card-screen').innerText().catch(() => '')).includes('hello-console')), 30_000);
     await lastCard().locator('button[data-action="display"]', { hasText: 'Screenshot' }).click();
 
+    // Hostile text is typed literally: no command substitution, tmux formats or lost characters.
+    const hostile = `$(echo pwned) 中文 😀 "q" #{pane_id} \\n`;
+    await page.fill('#text', `echo '${hostile}'`);
+    await page.press('#text', 'Enter');
+    await waitFor('the hostile text echoed literally', async () => (await page.locator('.bubble.bot').allInnerTexts()).some((t) => t.includes(hostile)), 60_000);
+    expect((await page.locator('.bubble.bot').allInnerTexts()).some((t) => t.includes('pwned') && !t.includes('$(echo pwned)'))).toBe(false);
+
     // A running command is stopped with the card's Ctrl+C key.
     await page.fill('#text', 'sleep 100');
     await page.press('#text', 'Enter');
-    await waitFor('a working card for sleep', async () => (await page.locator('article.card-stream').count()) >= 2 && (await lastCard().getAttribute('data-status')) === 'working', 60_000);
+    await waitFor('a working card for sleep', async () => (await page.locator('article.card-stream').count()) >= 3 && (await lastCard().getAttribute('data-status')) === 'working', 60_000);
     expect(await page.locator('article.card-stream[data-frozen="true"]').count()).toBeGreaterThanOrEqual(1);
     await lastCard().locator('button[data-key="ctrl_c"]').click();
     await waitFor('the sleep card back to idle', async () => (await lastCard().getAttribute('data-status')) === 'idle', 60_000);
