@@ -74,7 +74,7 @@ export class Daemon {
     const consoleCfg = consoleSettings(config);
     if (consoleCfg) {
       this.console = createLocalConsole({
-        settings: consoleCfg, config, log, onPath: (p) => which(p) !== null,
+        home: paths.home, settings: consoleCfg, config, log, onPath: (p) => which(p) !== null,
         server: {
           ...(config.web.publicUrl ? { publicUrl: config.web.publicUrl } : {}),
           ownsOpenSession: (id) => this.console?.adapter === this.botOf(id)?.opts.im && this.botOf(id)?.sessions.get(id)?.lifecycle !== 'closed',

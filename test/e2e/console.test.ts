@@ -184,4 +184,28 @@ describe('local console (no Feishu app)', () => {
     await zp.screenshot({ path: join(SHOTS, 'console-phone-390x844-zh-CN.png') });
     await zh.close();
   }, 240_000);
+
+  it('after larkmux restart the topic is still there and reaches the same CLI (tmux kept it)', async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.locator('.topic').first().click();
+    await page.fill('#text', 'export LMX_MARK=kept-$((40+2))');
+    await page.press('#text', 'Enter');
+    await waitFor('the export turn idle', async () => (await page.locator('article.card-stream').count()) >= 4 && (await page.locator('article.card-stream').last().getAttribute('data-status')) === 'idle', 60_000);
+    // The old cookie dies with the daemon; `larkmux start` gives a new link.
+    const restarted = await runLarkmux(['restart'], home.env, { from: 'built' });
+    expect(restarted.code, restarted.stdout + restarted.stderr).toBe(0);
+    const res = await runLarkmux(['start'], home.env, { from: 'built' });
+    const fresh = LINK_RE.exec(res.stdout);
+    expect(fresh, res.stdout).not.toBeNull();
+    const ctx2 = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+    const p2 = await ctx2.newPage();
+    await p2.goto(fresh![1]!);
+    await p2.waitForSelector('body[data-state="open"] .topic');
+    await p2.locator('.topic', { hasText: 'echo hello-console' }).click();
+    expect((await p2.locator('.bubble.bot').allInnerTexts()).some((t) => t.includes('hello-console'))).toBe(true);
+    await p2.fill('#text', 'echo "mark=$LMX_MARK"');
+    await p2.press('#text', 'Enter');
+    await waitFor('the mark from before the restart', async () => (await p2.locator('.bubble.bot').allInnerTexts()).some((t) => t.includes('mark=kept-42')), 90_000);
+    await ctx2.close();
+  }, 240_000);
 });

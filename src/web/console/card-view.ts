@@ -53,6 +53,8 @@ function stream(m: StreamingCard, tr: Translate, press: Press): HTMLElement {
     const img = el('img', 'card-shot');
     img.src = `${CONSOLE_PATHS.image}${encodeURIComponent(m.image.ref)}`;
     img.alt = tr('console.screenAlt');
+    // Screenshots live in the daemon's memory: after a restart an old card's image is gone, so it is left out.
+    img.addEventListener('error', () => a.remove());
     // A tap opens the full-size image (phones: pinch-zoom there).
     const a = el('a', 'card-shot-link');
     a.href = img.src;

@@ -6,6 +6,7 @@ import { CONSOLE_PROTOCOL_VERSION } from '../../../shared/console-protocol.js';
 import type { Logger } from '../../../shared/log.js';
 import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundMessage } from '../types.js';
 import { ConsoleChat, newConsoleId } from './console-chat.js';
+import { ConsoleChatFile } from './console-chat-file.js';
 
 /**
  * The console's pseudo app id: sessions-console.json, bot-state-console.json and dedupe keys use it like a bot's.
@@ -19,6 +20,8 @@ export const CONSOLE_CHAT_ID = 'console';
 
 export interface ConsoleAdapterOptions {
   logger: Logger;
+  /** LARKMUX_HOME: the conversation is saved there (console-chat.json); without it, it lives in memory only. */
+  home?: string;
   clis: readonly CliChoice[];
   projects: readonly { label: string; path: string }[];
   now?: () => number;
@@ -38,14 +41,18 @@ export class ConsoleAdapter implements ImAdapter {
   private readonly listeners = new Set<Listener>();
   private readonly now: () => number;
   private readonly log: Logger;
+  private readonly file: ConsoleChatFile | null;
 
   constructor(private readonly opts: ConsoleAdapterOptions) {
     this.now = opts.now ?? Date.now;
     this.log = opts.logger.child({ im: 'console' });
+    this.file = opts.home ? new ConsoleChatFile(opts.home, this.log) : null;
   }
 
   async connect(handlers: ImHandlers): Promise<ImResult<void>> {
     this.handlers = handlers;
+    // A damaged file is moved aside and reported in the log; the console starts with an empty conversation.
+    if (this.file) await this.file.attach(this.chat);
     this.conn = 'connected';
     handlers.onState?.('connected');
     return ok(undefined);
@@ -183,6 +190,7 @@ export class ConsoleAdapter implements ImAdapter {
     this.conn = 'stopped';
     this.handlers = null;
     this.listeners.clear();
+    await this.file?.dispose();
   }
 }
 

@@ -19,7 +19,16 @@ export function newConsoleId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('base64url')}`;
 }
 
+/** One topic with its entries: how the chat is saved (console-chat-file.ts). */
+export interface TopicRecord {
+  id: string;
+  topic: ConsoleTopic;
+  entries: ConsoleEntry[];
+}
+
 export class ConsoleChat {
+  /** Told when a topic or its entries change (record) or the topic is dropped (undefined). */
+  onChange: ((topicId: string, record: TopicRecord | undefined) => void) | null = null;
   private readonly topics = new Map<string, ConsoleTopic>();
   private readonly entries = new Map<string, ConsoleEntry[]>();
   /** Entry id → its topic (cards are patched by id; replies name the message they answer). */
@@ -29,12 +38,28 @@ export class ConsoleChat {
   addTopic(topic: ConsoleTopic): void {
     this.topics.set(topic.id, topic);
     this.entries.set(topic.id, []);
+    this.changed(topic.id);
     while (this.topics.size > CONSOLE_CHAT_LIMITS.topics) {
       const oldest = this.topics.keys().next().value as string;
       for (const e of this.entries.get(oldest) ?? []) this.topicOfEntry.delete(e.id);
       this.topics.delete(oldest);
       this.entries.delete(oldest);
+      this.onChange?.(oldest, undefined);
     }
+  }
+
+  /** Saved topics back after a restart (screenshots are not saved: the page hides images that are gone). */
+  restore(records: readonly TopicRecord[]): void {
+    for (const r of records) {
+      this.topics.set(r.topic.id, r.topic);
+      this.entries.set(r.topic.id, [...r.entries]);
+      for (const e of r.entries) this.topicOfEntry.set(e.id, r.topic.id);
+    }
+  }
+
+  private changed(topicId: string): void {
+    const topic = this.topics.get(topicId);
+    if (topic && this.onChange) this.onChange(topicId, { id: topicId, topic, entries: this.entries.get(topicId) ?? [] });
   }
 
   topic(id: string): ConsoleTopic | undefined {
@@ -61,6 +86,7 @@ export class ConsoleChat {
       this.topicOfEntry.set(entry.id, entry.topicId);
       if (list.length > CONSOLE_CHAT_LIMITS.entriesPerTopic) this.topicOfEntry.delete(list.shift()!.id);
     }
+    this.changed(entry.topicId);
     return true;
   }
 

@@ -51,6 +51,7 @@ export interface LocalConsole {
 }
 
 export function createLocalConsole(opts: {
+  home: string;
   settings: ConsoleConfig;
   config: Config;
   log: Logger;
@@ -59,7 +60,7 @@ export function createLocalConsole(opts: {
 }): LocalConsole {
   const bot = consoleBotConfig(opts.settings, opts.onPath);
   const log = opts.log.child({ bot: 'console' });
-  const adapter = new ConsoleAdapter({ logger: log, clis: consoleCliChoices(bot.cli, opts.config.bots, opts.onPath), projects: consoleProjects(bot) });
+  const adapter = new ConsoleAdapter({ logger: log, home: opts.home, clis: consoleCliChoices(bot.cli, opts.config.bots, opts.onPath), projects: consoleProjects(bot) });
   const auth = new ConsoleAuth();
   const server = new ConsoleServer({ adapter, auth, log, ...opts.server });
   return { bot, adapter, auth, server };
