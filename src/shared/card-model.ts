@@ -66,6 +66,11 @@ export type PickerCard = z.infer<typeof PickerCardSchema>;
 export const CardModelSchema = z.discriminatedUnion('kind', [StreamingCardSchema, SelectionCardSchema, PickerCardSchema]);
 export type CardModel = z.infer<typeof CardModelSchema>;
 
+/** An option of a selection card as one line: TUI menus often number their options already ("1. Yes"), keep theirs. */
+export function numberedOption(label: string, index: number): string {
+  return /^\d+[.)]\s/.test(label) ? label : `${index + 1}. ${label}`;
+}
+
 /** Header colour per status; the Feishu adapter maps these names onto its template colours. */
 export const STATUS_LOOK = {
   starting: { colour: 'blue', label: 'Starting' },

@@ -46,7 +46,8 @@ describe('local console (no Feishu app)', () => {
     expect(res.code, res.stdout + res.stderr).toBe(0);
     const m = LINK_RE.exec(res.stdout);
     expect(m, res.stdout).not.toBeNull();
-    [, link, , token] = m as unknown as string[];
+    link = m![1]!;
+    token = m![3]!;
     base = link.split('/console/')[0]!;
     // The token is never written to the log.
     expect(readFileSync(home.paths.logFile, 'utf8')).not.toContain(token);
@@ -109,7 +110,9 @@ describe('local console (no Feishu app)', () => {
       const w = window as unknown as { statuses: string[] };
       w.statuses = [];
       new MutationObserver((records) => {
-        for (const r of records) for (const n of r.addedNodes) if (n instanceof HTMLElement && n.dataset.status) w.statuses.push(n.dataset.status);
+        for (const r of records) r.addedNodes.forEach((n) => {
+          if (n instanceof HTMLElement && n.dataset.status) w.statuses.push(n.dataset.status);
+        });
       }).observe(document.body, { childList: true, subtree: true });
     });
     const cliOptions = await page.locator('#cli option').allTextContents();

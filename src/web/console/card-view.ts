@@ -1,5 +1,5 @@
 // Renders the IM-agnostic card model as DOM for the console (the counterpart of the Feishu adapter's cards.ts).
-import type { CardActionValue, CardButton, CardModel, PickerCard, SelectionCard, StreamingCard } from '../../shared/card-model.js';
+import { numberedOption, type CardActionValue, type CardButton, type CardModel, type PickerCard, type SelectionCard, type StreamingCard } from '../../shared/card-model.js';
 import { CONSOLE_PATHS } from '../../shared/console-protocol.js';
 import type { Translate } from '../../shared/i18n.js';
 import { KEY_TABLE } from '../../shared/keys.js';
@@ -90,7 +90,10 @@ function selection(m: SelectionCard, tr: Translate, press: Press): HTMLElement {
   root.dataset.session = m.sessionId;
   root.dataset.prompt = m.promptId;
   const list = el('ol', 'card-options');
-  m.options.forEach((o, i) => list.append(el('li', i === m.defaultIndex ? 'default' : '', i === m.defaultIndex ? `${o.label} (${tr('console.default')})` : o.label)));
+  m.options.forEach((o, i) => {
+    const line = numberedOption(o.label, i);
+    list.append(el('li', i === m.defaultIndex ? 'default' : '', i === m.defaultIndex ? `${line} (${tr('console.default')})` : line));
+  });
   body.append(list);
   if (m.answered) {
     const chosen = m.options[m.answered.optionIndex]?.label ?? String(m.answered.optionIndex + 1);
