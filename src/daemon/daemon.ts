@@ -118,6 +118,10 @@ export class Daemon {
     );
   }
 
+  private consoleRuntime(): BotRuntime | undefined {
+    return this.console ? this.bots.find((b) => b.opts.im === this.console?.adapter) : undefined;
+  }
+
   /** A fresh one-time console login URL, or null when the console (or the web port) is off. Never logged. */
   consoleLink(): string | null {
     const port = this.web.port;
@@ -183,7 +187,9 @@ export class Daemon {
       logFile: paths.logFile,
       webUrl: this.web.baseUrl,
       ...(this.notice || this.webProblem ? { notice: [this.notice, this.webProblem].filter(Boolean).join('; ') } : {}),
-      bots: this.bots.map((b) => b.status()),
+      // The console is not a Feishu bot: `bots` lists the configured ones only, `console` says how the console runs.
+      bots: this.bots.filter((b) => b.opts.im !== this.console?.adapter).map((b) => b.status()),
+      ...(this.consoleRuntime() ? { console: this.consoleRuntime()!.status() } : {}),
       sessions: this.sessionSummaries(),
       workers: this.pool.size(),
     };
@@ -204,9 +210,6 @@ export class Daemon {
 /** What a user should do next when the daemon has nothing to serve yet. */
 export function nextStepNotice(config: Config, configExists: boolean, configPath: string, cmd: string = larkmuxCommand()): string | undefined {
   if (config.bots.length > 0) return undefined;
-  if (consoleSettings(config)) {
-    return `no Feishu/Lark bot is configured: chat with your CLI in the local console (its link is printed by \`larkmux start\`); to use Feishu run \`larkmux setup\`, then \`larkmux restart\``;
-  }
   return configExists
     ? `no bot is configured in ${configPath}: add one under "bots" (see docs/configuration.md) or run \`${cmd} setup\`, then \`${cmd} restart\``
     : `no config yet: run \`${cmd} setup\` to connect a Feishu/Lark bot (it writes ${configPath}), then \`${cmd} restart\``;

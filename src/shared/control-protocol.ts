@@ -58,6 +58,8 @@ export const DaemonStatusSchema = z.object({
   webUrl: z.string().nullable(),
   notice: z.string().optional(),
   bots: z.array(BotStatusSchema),
+  /** The local console, when it runs (a bot-like status under the pseudo app id `console`). */
+  console: BotStatusSchema.optional(),
   sessions: z.array(SessionSummarySchema),
   workers: z.number().int(),
 });

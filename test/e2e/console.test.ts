@@ -194,6 +194,12 @@ describe('local console (no Feishu app)', () => {
     await page.fill('#text', 'export LMX_MARK=kept-$((40+2))');
     await page.press('#text', 'Enter');
     await waitFor('the export turn idle', async () => (await page.locator('article.card-stream').count()) >= 4 && (await page.locator('article.card-stream').last().getAttribute('data-status')) === 'idle', 60_000);
+    // The console's sessions are stored and listed like a bot's, under the pseudo app id.
+    const st = JSON.parse((await runLarkmux(['status', '--json'], home.env, { from: 'built' })).stdout);
+    expect(st.bots).toEqual([]);
+    expect(st.console).toMatchObject({ name: 'console', appId: 'console', state: 'connected' });
+    expect(st.sessions).toEqual([expect.objectContaining({ bot: 'console', cli: 'shell', cwd: home.dir, lifecycle: 'live' })]);
+    expect(existsSync(join(home.dir, 'sessions-console.json'))).toBe(true);
     // The old cookie dies with the daemon; `larkmux start` gives a new link.
     const restarted = await runLarkmux(['restart'], home.env, { from: 'built' });
     expect(restarted.code, restarted.stdout + restarted.stderr).toBe(0);
