@@ -49,7 +49,8 @@ describe('ConsoleAdapter', () => {
     const second = events[1]!;
     expect(second.kind === 'message' && second.place.rootId).toBe(first.messageId);
     expect(second.kind === 'message' && second.text).toBe('$(rm -rf ~) 中文 😀');
-    expect(second.kind === 'message' && second.newSession).toBeUndefined();
+    // The topic's choice rides along (used only if the session was closed in between).
+    expect(second.kind === 'message' && second.newSession).toEqual({ cli: 'codex', cwd: '/p' });
     expect(new Set(events.map((e) => e.messageId)).size).toBe(2);
   });
 

@@ -109,8 +109,11 @@ export class ConsoleAdapter implements ImAdapter {
   }
 
   private send(userId: string, topicId: string, text: string): { error: string } | void {
-    if (!this.chat.topic(topicId)) return { error: 'unknown_topic' };
-    this.inbound(userId, newConsoleId('m'), { chatId: CONSOLE_CHAT_ID, chatType: 'group', rootId: topicId }, text);
+    const topic = this.chat.topic(topicId);
+    if (!topic) return { error: 'unknown_topic' };
+    // Every message carries the topic's choice: after /close the next message starts the same CLI in the same folder.
+    const cli = this.opts.clis.find((c) => c.label === topic.cli);
+    this.inbound(userId, newConsoleId('m'), { chatId: CONSOLE_CHAT_ID, chatType: 'group', rootId: topicId }, text, { ...(cli ? { cli: cli.spec } : {}), cwd: topic.project });
   }
 
   private inbound(userId: string, messageId: string, place: ChatPlace, text: string, newSession?: InboundMessage['newSession']): void {
