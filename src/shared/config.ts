@@ -41,7 +41,7 @@ export type BotConfig = z.infer<typeof BotConfigSchema>;
 
 /** The local console's own settings (DESIGN §11); `"console": true` takes all defaults. */
 export const ConsoleConfigSchema = z.strictObject({
-  cli: CliSpecSchema.optional().describe('CLI a new console topic starts with unless the person picks another; default: the first of claude, codex, gemini found on PATH, else a login shell'),
+  cli: CliSpecSchema.optional().describe('CLI a new console topic starts with unless the person picks another; default: the first bot\'s cli, else the first of claude, codex, gemini found on PATH, else a login shell'),
   workingDir: z.string().min(1).default('~').describe('Folder console sessions start in'),
   projects: z.array(z.string().min(1)).default([]).describe('More folders the console offers when a topic is created'),
   locale: LocaleSchema.optional().describe('Language of the cards and replies in the console: zh-CN or en (the page itself follows the browser)'),

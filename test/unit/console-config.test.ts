@@ -21,6 +21,9 @@ describe('default console CLI', () => {
   it('config wins over detection', () => {
     expect(consoleBotConfig({ cli: 'shell', workingDir: '/tmp', projects: [] }, onPath('claude')).cli).toBe('shell');
     expect(consoleBotConfig({ workingDir: '/tmp', projects: [] }, onPath('claude')).cli).toBe('claude-code');
+    // Beside bots (`"console": true`), the first bot's CLI is the default unless the console names its own.
+    expect(consoleBotConfig({ workingDir: '/tmp', projects: [] }, onPath('claude'), [{ cli: 'gemini' }]).cli).toBe('gemini');
+    expect(consoleBotConfig({ cli: 'codex', workingDir: '/tmp', projects: [] }, onPath(), [{ cli: 'gemini' }]).cli).toBe('codex');
   });
 });
 

@@ -16,13 +16,14 @@ export { ConsoleServer } from './console-server.js';
  * The console as a bot: every BotConfig default, the pseudo app id, and the console user as its only (allowlisted)
  * user, so it is the owner without pairing. Parsed with a placeholder Feishu id so the defaults come from the schema.
  */
-export function consoleBotConfig(settings: ConsoleConfig, onPath: (program: string) => boolean): BotConfig {
+export function consoleBotConfig(settings: ConsoleConfig, onPath: (program: string) => boolean, bots: readonly Pick<BotConfig, 'cli'>[] = []): BotConfig {
   const base = BotConfigSchema.parse({ name: 'console', appId: 'cli_0000000000000000', appSecret: 'unused' });
   return {
     ...base,
     appId: CONSOLE_APP_ID,
     appSecret: '',
-    cli: settings.cli ?? defaultConsoleCli(onPath),
+    // The console's own setting, else what the first configured bot runs, else the first coding CLI on PATH.
+    cli: settings.cli ?? bots[0]?.cli ?? defaultConsoleCli(onPath),
     workingDir: settings.workingDir,
     projects: settings.projects,
     allowedUsers: [CONSOLE_USER_ID],
@@ -58,7 +59,7 @@ export function createLocalConsole(opts: {
   onPath: (program: string) => boolean;
   server: Omit<ConsoleServerOptions, 'adapter' | 'auth' | 'log'>;
 }): LocalConsole {
-  const bot = consoleBotConfig(opts.settings, opts.onPath);
+  const bot = consoleBotConfig(opts.settings, opts.onPath, opts.config.bots);
   const log = opts.log.child({ bot: 'console' });
   const adapter = new ConsoleAdapter({ logger: log, home: opts.home, clis: consoleCliChoices(bot.cli, opts.config.bots, opts.onPath), projects: consoleProjects(bot) });
   const auth = new ConsoleAuth();
