@@ -1,10 +1,16 @@
 // When `larkmux start` offers the console: always with no bot, beside bots only with "console": true; --foreground prints it too.
 import { spawn } from 'node:child_process';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive, readPid } from '../../src/daemon/pid-lock.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { ROOT, runLarkmux } from '../support/larkmux-cli.js';
+
+/** This machine's first non-loopback IPv4 address, if it has one (connecting to it makes a non-loopback peer). */
+function lanAddress(): string | undefined {
+  return Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+}
 
 const LINK = /console: open http:\/\/127\.0\.0\.1:\d+\/console\/\?token=[A-Za-z0-9_-]{43}/;
 /** A bot whose Feishu is a closed local port: it fails to connect and the daemon runs on. */
@@ -33,6 +39,23 @@ describe('larkmux start and the console link', () => {
     expect(st.console !== undefined).toBe(printed);
     expect(st.bots.map((b: { name: string }) => b.name)).toEqual('bots' in config ? ['b'] : []);
   }, 90_000);
+
+  it.skipIf(!lanAddress())('another machine is refused unless console.allowRemote is set', async () => {
+    home = makeTestHome('lmx-cons-');
+    const lan = lanAddress()!;
+    for (const [allowRemote, want] of [[false, 403], [true, 401]] as const) {
+      home.writeConfig({ web: { port: 0, host: '0.0.0.0' }, tmux: { socket: `lmx-cons-${process.pid}` }, console: { allowRemote } });
+      const res = await runLarkmux(['start'], home.env, { from: 'built' });
+      const port = /127\.0\.0\.1:(\d+)\/console/.exec(res.stdout)?.[1];
+      expect(port, res.stdout).toBeDefined();
+      // The same daemon from this machine's LAN address: the peer is not loopback.
+      const remote = await fetch(`http://${lan}:${port}/console/`);
+      expect(remote.status).toBe(want);
+      if (want === 403) expect(await remote.text()).toContain('allowRemote');
+      expect((await fetch(`http://127.0.0.1:${port}/console/`)).status).toBe(401);
+      await runLarkmux(['stop'], home.env);
+    }
+  }, 120_000);
 
   it('--foreground prints the link in the terminal, never in the log', async () => {
     home = makeTestHome('lmx-cons-');

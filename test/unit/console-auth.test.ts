@@ -1,6 +1,7 @@
 // Console login: one-time tokens that expire, cookies that expire, nothing accepted that was not issued.
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_AUTH, ConsoleAuth, consoleCookieHeader } from '../../src/daemon/im/local/console-auth.js';
+import { isLoopback } from '../../src/daemon/im/local/console-server.js';
 
 function clock() {
   let now = 1_000_000;
@@ -52,5 +53,14 @@ describe('ConsoleAuth', () => {
   it('the cookie is HttpOnly, SameSite=Strict, scoped to /console/, Secure only over https', () => {
     expect(consoleCookieHeader('v', { secure: false })).toMatch(/^lmx_console=v; Path=\/console\/; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
     expect(consoleCookieHeader('v', { secure: true })).toMatch(/; Secure$/);
+  });
+});
+
+describe('isLoopback (who may open the console without console.allowRemote)', () => {
+  it.each([
+    ['127.0.0.1', true], ['127.8.9.10', true], ['::1', true], ['::ffff:127.0.0.1', true],
+    ['192.0.2.2', false], ['::ffff:192.0.2.2', false], ['10.0.0.1', false], ['fe80::1', false], ['1127.0.0.1', false], [undefined, false],
+  ])('%s → %s', (addr, want) => {
+    expect(isLoopback(addr)).toBe(want);
   });
 });

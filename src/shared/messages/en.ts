@@ -43,5 +43,6 @@ export const en = {
   'console.default': 'default',
   'console.screenAlt': 'Screenshot of the terminal',
   'console.direct': 'Message for you',
+  'console.remoteRefused': 'The console opens only on the machine larkmux runs on. To open it from elsewhere, set "console": { "allowRemote": true } in config.json (and prefer a TLS reverse proxy with web.publicUrl).',
   'console.you': 'You',
 } as const satisfies Record<string, string>;

@@ -45,5 +45,6 @@ export const zhCN: Record<keyof typeof en, string> = {
   'console.default': '默认',
   'console.screenAlt': '终端截图',
   'console.direct': '给你的消息',
+  'console.remoteRefused': '控制台只能在运行 larkmux 的机器上打开。如需从其他设备访问，请在 config.json 中设置 "console": { "allowRemote": true }（建议同时配置 TLS 反向代理和 web.publicUrl）。',
   'console.you': '你',
 };

@@ -37,8 +37,17 @@ export function consoleStaticDir(): string {
   return candidates.find((c) => existsSync(join(c, 'console.js'))) ?? candidates[0]!;
 }
 
+/** Loopback peers: this machine, including a reverse proxy or tunnel client running on it. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4 === '::1' || /^127\.\d+\.\d+\.\d+$/.test(v4);
+}
+
 export interface ConsoleServerOptions {
   adapter: ConsoleAdapter;
+  /** console.allowRemote: other machines may open the console (default: loopback peers only). */
+  allowRemote?: boolean;
   auth: ConsoleAuth;
   log: Logger;
   staticDir?: string;
@@ -69,9 +78,16 @@ export class ConsoleServer {
     return this.opts.auth.check(readCookie(req.headers.cookie, CONSOLE_AUTH.cookieName));
   }
 
+  private remoteRefused(req: IncomingMessage): boolean {
+    if (this.opts.allowRemote || isLoopback(req.socket.remoteAddress)) return false;
+    this.opts.log.warn({ peer: req.socket.remoteAddress }, 'console: refused a peer that is not this machine (console.allowRemote is off)');
+    return true;
+  }
+
   async http(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://console.invalid');
     const locale = localeFromLanguageTag(req.headers['accept-language']);
+    if (this.remoteRefused(req)) return plain(res, 403, t(locale, 'console.remoteRefused'));
     if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed');
     if (url.pathname === '/console') {
       res.writeHead(308, { location: `${CONSOLE_PATHS.root}${url.search}` }).end();
@@ -131,6 +147,7 @@ export class ConsoleServer {
     socket.on('error', () => socket.destroy());
     const path = new URL(req.url ?? '/', 'http://console.invalid').pathname;
     if (path !== CONSOLE_PATHS.ws) return refuse(socket, 404);
+    if (this.remoteRefused(req)) return refuse(socket, 403);
     if (!this.originAllowed(req)) {
       this.opts.log.warn('console: WebSocket from another origin refused');
       return refuse(socket, 403);

@@ -63,6 +63,6 @@ export function createLocalConsole(opts: {
   const log = opts.log.child({ bot: 'console' });
   const adapter = new ConsoleAdapter({ logger: log, home: opts.home, clis: consoleCliChoices(bot.cli, opts.config.bots, opts.onPath), projects: consoleProjects(bot) });
   const auth = new ConsoleAuth();
-  const server = new ConsoleServer({ adapter, auth, log, ...opts.server });
+  const server = new ConsoleServer({ adapter, auth, log, allowRemote: opts.settings.allowRemote, ...opts.server });
   return { bot, adapter, auth, server };
 }
