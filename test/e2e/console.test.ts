@@ -150,6 +150,11 @@ describe('local console (no Feishu app)', () => {
     await lastCard().locator('button[data-key="ctrl_c"]').click();
     await waitFor('the sleep card back to idle', async () => (await lastCard().getAttribute('data-status')) === 'idle', 60_000);
 
+    // Without the console cookie the terminal route grants nothing.
+    const sid = (await lastCard().getAttribute('data-session'))!;
+    const stranger = await fetch(`${base}/console/term/${sid}`, { redirect: 'manual' });
+    expect(stranger.status).toBe(401);
+    expect(stranger.headers.get('set-cookie')).toBeNull();
     // The card's terminal link opens the web terminal with write access for the console user.
     const marker = join(home.dir, 'typed-in-terminal.txt');
     const [term] = await Promise.all([ctx.waitForEvent('page'), lastCard().locator('a[data-action="terminal"]').click()]);
