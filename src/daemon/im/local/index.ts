@@ -16,7 +16,7 @@ export { ConsoleServer } from './console-server.js';
  * The console as a bot: every BotConfig default, the pseudo app id, and the console user as its only (allowlisted)
  * user, so it is the owner without pairing. Parsed with a placeholder Feishu id so the defaults come from the schema.
  */
-export function consoleBotConfig(settings: Pick<ConsoleConfig, 'cli' | 'workingDir' | 'projects' | 'locale'>, onPath: (program: string) => boolean, bots: readonly Pick<BotConfig, 'cli'>[] = []): BotConfig {
+export function consoleBotConfig(settings: Pick<ConsoleConfig, 'cli' | 'workingDir' | 'projects' | 'locale'> & { env?: Record<string, string> }, onPath: (program: string) => boolean, bots: readonly Pick<BotConfig, 'cli'>[] = []): BotConfig {
   const base = BotConfigSchema.parse({ name: 'console', appId: 'cli_0000000000000000', appSecret: 'unused' });
   return {
     ...base,
@@ -27,6 +27,7 @@ export function consoleBotConfig(settings: Pick<ConsoleConfig, 'cli' | 'workingD
     workingDir: settings.workingDir,
     projects: settings.projects,
     allowedUsers: [CONSOLE_USER_ID],
+    env: settings.env ?? {},
     ...(settings.locale ? { locale: settings.locale } : {}),
   };
 }
