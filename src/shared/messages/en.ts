@@ -12,7 +12,7 @@ export const en = {
   'security.pairingLocked': 'Too many wrong pairing codes from you: pairing is closed to your account until larkmux restarts. Other people can still pair.',
   // ── console: the local chat console at /console/ (issue 18) ──
   'console.title': 'larkmux console',
-  'console.unauthorized': 'This console needs the link that `larkmux start` printed. Run `larkmux start` again (or `larkmux status`) to get a new link, and open it in this browser.',
+  'console.unauthorized': 'This console needs the link that `larkmux start` printed. Run `larkmux start` again to get a new link, and open it in this browser.',
   'console.badToken': 'This console link is not valid any more (each link works once and for an hour). Run `larkmux start` again to get a new one.',
   'console.webOff': 'The web terminal is off on this server, so the terminal cannot be opened.',
   'console.error.badMessage': 'The console could not read that request. Reload the page.',
@@ -39,6 +39,7 @@ export const en = {
   'console.status.idle': 'Idle',
   'console.status.limited': 'Rate limited',
   'console.status.exited': 'Exited',
+  'console.status.failed': 'Could not start',
   'console.answeredBy': 'Answered by {who}: {choice}',
   'console.default': 'default',
   'console.screenAlt': 'Screenshot of the terminal',

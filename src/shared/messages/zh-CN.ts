@@ -14,7 +14,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'security.pairingLocked': '你输错配对码的次数太多：在 larkmux 重启之前，你的账号不能再配对。其他人仍可配对。',
   // ── console: the local chat console at /console/ (issue 18) ──
   'console.title': 'larkmux 控制台',
-  'console.unauthorized': '打开此控制台需要 `larkmux start` 打印的链接。请再次运行 `larkmux start`（或 `larkmux status`）获取新链接，并在此浏览器中打开。',
+  'console.unauthorized': '打开此控制台需要 `larkmux start` 打印的链接。请再次运行 `larkmux start` 获取新链接，并在此浏览器中打开。',
   'console.badToken': '此控制台链接已失效（每个链接只能使用一次，有效期一小时）。请再次运行 `larkmux start` 获取新链接。',
   'console.webOff': '此服务器未开启网页终端，无法打开终端。',
   'console.error.badMessage': '控制台无法识别该请求，请刷新页面。',
@@ -41,6 +41,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'console.status.idle': '空闲',
   'console.status.limited': '已限流',
   'console.status.exited': '已退出',
+  'console.status.failed': '无法启动',
   'console.answeredBy': '{who} 已选择：{choice}',
   'console.default': '默认',
   'console.screenAlt': '终端截图',

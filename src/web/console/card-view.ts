@@ -39,7 +39,7 @@ function shell(kind: string, colour: string, title: string, subtitle: string | u
 }
 
 const STATUS_COLOUR: Record<StreamingCard['status'], string> = {
-  starting: 'blue', working: 'orange', waiting: 'red', idle: 'green', limited: 'purple', exited: 'grey',
+  starting: 'blue', working: 'orange', waiting: 'red', idle: 'green', limited: 'purple', exited: 'grey', failed: 'red',
 };
 
 function stream(m: StreamingCard, tr: Translate, press: Press): HTMLElement {
