@@ -1,8 +1,8 @@
 // One configured bot at run time: its IM connection, sessions, grants and the path from a chat event to a worker.
 import { cliInstallFor } from '../shared/cli-install.js';
 import { literalChatText } from '../shared/chat-text.js';
-import { botLocale, type BotConfig } from '../shared/config.js';
-import { translator, type Translate } from '../shared/i18n.js';
+import { botLocale, type BotConfig, type CliSpec } from '../shared/config.js';
+import { t, translator, type Translate } from '../shared/i18n.js';
 import { IPC_PROTOCOL_VERSION, type BackendKind, type DaemonToWorker, type WorkerToDaemon } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
 import { expandHome, type LarkmuxPaths } from '../shared/paths.js';
@@ -217,6 +217,8 @@ export class BotRuntime {
     let session = this.sessions.getByKey(decision.sessionKey);
     if (!isOpenSession(session)) {
       const projects = this.bot.projects.map((p) => expandHome(p));
+      // A topic opened with a form (the console) names its folder already: no picker.
+      chosenCwd ??= msg.newSession?.cwd;
       if (!chosenCwd && projects.length > 1) {
         this.pickerWaits.set(decision.sessionKey, { decision, msg });
         await this.opts.im.sendCard(
@@ -226,7 +228,7 @@ export class BotRuntime {
         );
         return;
       }
-      session = this.createSession(decision.anchor, msg.senderId, chosenCwd ?? (projects.length === 1 ? projects[0] : undefined));
+      session = this.createSession(decision.anchor, msg.senderId, chosenCwd ?? (projects.length === 1 ? projects[0] : undefined), msg.newSession?.cli);
     }
     const live = this.ensureLive(session);
     if (!mayTypeIntoSelections(live.openSelectionRequesters(), this.routerBot(), { chatId: decision.anchor.place.chatId }, { userId: msg.senderId }, this.grants())) {
@@ -252,14 +254,14 @@ export class BotRuntime {
     if (!sent) await live.cards.setNotice(this.t('notice.workerDown'));
   }
 
-  createSession(anchor: Anchor, ownerId: string, cwd?: string): SessionCore {
+  createSession(anchor: Anchor, ownerId: string, cwd?: string, cli: CliSpec = this.bot.cli): SessionCore {
     const core = newSessionCore({
       appId: this.bot.appId,
       anchorId: anchor.anchorId,
       scope: anchor.scope,
       chatId: anchor.place.chatId,
       chatType: anchor.place.chatType,
-      cli: this.bot.cli,
+      cli,
       cwd: cwd ?? expandHome(this.bot.workingDir),
       ownerId,
       backend: this.opts.backend,

@@ -1,5 +1,5 @@
 // The daemon's runtime: owns the control socket, the worker pool and one BotRuntime per configured bot.
-import { botLocale, type Config } from '../shared/config.js';
+import { botLocale, consoleSettings, type Config } from '../shared/config.js';
 import type { DaemonStatus, SessionSummary } from '../shared/control-protocol.js';
 import { IPC_PROTOCOL_VERSION, type BackendKind } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
@@ -11,6 +11,7 @@ import { which } from '../shared/which.js';
 import { BotRuntime } from './bot-runtime.js';
 import { ControlServer } from './control.js';
 import { LarkAdapter } from './im/lark/index.js';
+import { consoleLoginUrl, createLocalConsole, type LocalConsole } from './im/local/index.js';
 import { WorkerPool } from './worker-pool.js';
 import { DaemonWeb } from './web-terminal.js';
 import { classifyTmuxSessions, killTmuxSessions, listTmuxSessions, type OrphanReport } from './orphans.js';
@@ -34,6 +35,8 @@ export class Daemon {
   private webProblem: string | undefined;
   /** The tmux server of this home (tmux.socket, or derived from LARKMUX_HOME): sessions, orphans and prune all use it. */
   readonly tmuxSocket: string;
+  /** The local console, when it runs (no bot configured, or `console` set). */
+  readonly console: LocalConsole | undefined;
 
   constructor(private readonly opts: DaemonOptions) {
     this.tmuxSocket = tmuxSocketName(opts.config.tmux.socket, opts.paths.home);
@@ -72,6 +75,19 @@ export class Daemon {
       });
       this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, backend, web: this.web }));
     }
+    const consoleCfg = consoleSettings(config);
+    if (consoleCfg) {
+      this.console = createLocalConsole({
+        home: paths.home, settings: consoleCfg, config, log, onPath: (p) => which(p) !== null,
+        server: {
+          ...(config.web.publicUrl ? { publicUrl: config.web.publicUrl } : {}),
+          ownsOpenSession: (id) => this.console?.adapter === this.botOf(id)?.opts.im && this.botOf(id)?.sessions.get(id)?.lifecycle !== 'closed',
+          writeCookie: (id, user) => this.web.writeCookieFor(id, user),
+        },
+      });
+      this.web.mount(this.console.server);
+      this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, backend, web: this.web }));
+    }
     this.notice = nextStepNotice(config, opts.configExists, paths.config);
     this.control = new ControlServer(
       paths.controlSocket,
@@ -90,6 +106,11 @@ export class Daemon {
           return { closed: await bot.closeSession(session.id), id: session.id };
         },
         orphans: () => this.orphans(),
+        console_link: () => {
+          const url = this.consoleLink();
+          if (!url) throw new Error(this.console ? 'the web port is not listening, so the console is off' : 'the console is off (a bot is configured and "console" is not set)');
+          return { url };
+        },
         prune: async () => {
           const report = await this.orphans();
           const removed = await killTmuxSessions(this.tmuxSocket, [...report.orphans, ...report.diag]);
@@ -99,6 +120,17 @@ export class Daemon {
       },
       log,
     );
+  }
+
+  private consoleRuntime(): BotRuntime | undefined {
+    return this.console ? this.bots.find((b) => b.opts.im === this.console?.adapter) : undefined;
+  }
+
+  /** A fresh one-time console login URL, or null when the console (or the web port) is off. Never logged. */
+  consoleLink(): string | null {
+    const port = this.web.port;
+    if (!this.console || port === null || !this.web.baseUrl) return null;
+    return consoleLoginUrl(this.opts.config.web, port, this.console.auth.issueLoginToken());
   }
 
   /** tmux sessions named like ours that no open session owns (checked against the records in memory). */
@@ -159,7 +191,9 @@ export class Daemon {
       logFile: paths.logFile,
       webUrl: this.web.baseUrl,
       ...(this.notice || this.webProblem ? { notice: [this.notice, this.webProblem].filter(Boolean).join('; ') } : {}),
-      bots: this.bots.map((b) => b.status()),
+      // The console is not a Feishu bot: `bots` lists the configured ones only, `console` says how the console runs.
+      bots: this.bots.filter((b) => b.opts.im !== this.console?.adapter).map((b) => b.status()),
+      ...(this.consoleRuntime() ? { console: this.consoleRuntime()!.status() } : {}),
       sessions: this.sessionSummaries(),
       workers: this.pool.size(),
     };
@@ -170,6 +204,7 @@ export class Daemon {
     this.opts.log.info('daemon stopping');
     await this.pool.dispose();
     await Promise.all(this.bots.map((b) => b.dispose().catch((err) => this.opts.log.error({ err }, 'bot did not stop cleanly'))));
+    this.console?.server.dispose();
     await this.web.dispose();
     await this.control.dispose();
     this.opts.log.info('daemon stopped');

@@ -11,7 +11,8 @@ import { acquirePidLock } from './pid-lock.js';
 /** Exit codes the `larkmux` command understands. */
 export const DAEMON_EXIT = { ok: 0, crashed: 1, alreadyRunning: 3, badConfig: 78 } as const;
 
-export async function runDaemon(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+/** `printConsoleLink`: `larkmux start --foreground` runs the daemon in the person's terminal, so the link goes there. */
+export async function runDaemon(env: NodeJS.ProcessEnv = process.env, opts: { printConsoleLink?: boolean } = {}): Promise<void> {
   const paths = larkmuxPaths(resolveHome(env));
   const log = createLogger({ file: paths.logFile, name: 'daemon' });
 
@@ -67,6 +68,9 @@ export async function runDaemon(env: NodeJS.ProcessEnv = process.env): Promise<v
 
   try {
     await daemon.start();
+    // Never into the log: a detached daemon's stdout is logs/daemon.out, so only the foreground prints it.
+    const link = opts.printConsoleLink ? daemon.consoleLink() : null;
+    if (link) process.stdout.write(`console: open ${link}  (works once; run larkmux start again for a new link)\n`);
   } catch (err) {
     log.fatal({ err }, 'daemon failed to start');
     process.stderr.write(`larkmux daemon: failed to start: ${(err as Error).message}\n`);

@@ -122,10 +122,19 @@ export class WebGrants {
     const now = this.now();
     if (now >= found.expiresAt) return { ok: false, code: 'expired' };
     found.usedAt = now;
+    return { ok: true, ...this.issueWriteCookie(sessionId, found.userId) };
+  }
+
+  /**
+   * A write cookie straight away, for a caller that has already proven who the user is (the local console, whose
+   * user is the owner): no link travels through a chat.
+   */
+  issueWriteCookie(sessionId: string, userId: string): { cookieValue: string; userId: string; expiresAt: number } {
+    this.prune();
     const cookieValue = this.newToken();
-    const expiresAt = now + GRANT_TIMES.writeCookieMs;
-    this.cookies.push({ hash: sha256(cookieValue), sessionId, userId: found.userId, expiresAt, revoked: false });
-    return { ok: true, cookieValue, userId: found.userId, expiresAt };
+    const expiresAt = this.now() + GRANT_TIMES.writeCookieMs;
+    this.cookies.push({ hash: sha256(cookieValue), sessionId, userId, expiresAt, revoked: false });
+    return { cookieValue, userId, expiresAt };
   }
 
   /** Who holds write access with this cookie value, if anyone. */

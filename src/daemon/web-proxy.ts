@@ -23,6 +23,14 @@ export const WEB_PROXY_LIMITS = {
   writeSocketsPerUser: 4,
 } as const;
 
+/** Another part of the web port with its own routes under `prefix` (the local console): it answers for itself. */
+export interface ProxyMount {
+  /** A path prefix without the trailing slash, e.g. `/console`: it matches `/console` and `/console/…`. */
+  readonly prefix: string;
+  http(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+}
+
 /** Where a session's worker listens, and the secret that proves to it that a request came through this proxy. */
 export interface WorkerEndpoint {
   port: number;
@@ -90,6 +98,7 @@ export class WebProxy {
   private readonly secureCookies: boolean;
   private readonly publicHost: string | null;
   private listeningPort: number | null = null;
+  private readonly mounts: ProxyMount[] = [];
 
   constructor(private readonly opts: WebProxyOptions) {
     const pub = opts.publicUrl ? new URL(opts.publicUrl) : null;
@@ -111,6 +120,16 @@ export class WebProxy {
 
   get port(): number | null {
     return this.listeningPort;
+  }
+
+  /** Adds routes of another part (before or after start). */
+  mount(m: ProxyMount): void {
+    this.mounts.push(m);
+  }
+
+  private mountFor(rawUrl: string | undefined): ProxyMount | undefined {
+    const path = (rawUrl ?? '/').split('?')[0] ?? '/';
+    return this.mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
   }
 
   /** `/revoke-term`: ends the session's write links and cookies and cuts its open write connections. */
@@ -160,6 +179,14 @@ export class WebProxy {
   }
 
   private async handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const mount = this.mountFor(req.url);
+    if (mount) {
+      return Promise.resolve(mount.http(req, res)).catch((err: unknown) => {
+        this.opts.log.warn({ err: String(err) }, 'web proxy: mounted handler failed');
+        if (!res.headersSent) plain(res, 500, 'Internal error');
+        else res.destroy();
+      });
+    }
     const route = routeOf(req.url ?? '/');
     if (route.kind === 'health') return plain(res, 200, 'ok');
     if (route.kind === 'not_found') return this.notFound(req, res);
@@ -244,6 +271,8 @@ export class WebProxy {
 
   private async handleUpgrade(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     client.on('error', () => client.destroy());
+    const mount = this.mountFor(req.url);
+    if (mount) return mount.upgrade(req, client, head);
     const route = routeOf(req.url ?? '/');
     if (route.kind !== 'session' || !this.opts.sessionExists(route.sessionId)) return refuse(client, 404);
     if (!this.originAllowed(req)) {

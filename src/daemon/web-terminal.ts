@@ -7,8 +7,8 @@ import type { Logger } from '../shared/log.js';
 import type { LiveSession } from './live-session.js';
 import type { SessionCore } from './session-core.js';
 import type { WebAccess } from './web-access.js';
-import { GRANT_TIMES, WebGrants } from './web-grants.js';
-import { WebProxy, type WorkerEndpoint } from './web-proxy.js';
+import { GRANT_TIMES, WebGrants, writeCookieHeader } from './web-grants.js';
+import { WebProxy, type ProxyMount, type WorkerEndpoint } from './web-proxy.js';
 
 /** How the web side reaches sessions, whichever bot owns them. */
 export interface SessionDirectory {
@@ -85,6 +85,23 @@ export class DaemonWeb implements WebAccess {
 
   get baseUrl(): string | null {
     return this.base;
+  }
+
+  /** The port, once listening (the console prints a loopback URL on it). */
+  get port(): number | null {
+    return this.proxy.port;
+  }
+
+  /** Routes of another part of the web port (the local console). */
+  mount(m: ProxyMount): void {
+    this.proxy.mount(m);
+  }
+
+  /** A Set-Cookie granting `userId` write access to a session at once (the console user, who is the owner). */
+  writeCookieFor(sessionId: string, userId: string): string | null {
+    if (!this.base) return null;
+    const { cookieValue } = this.grants.issueWriteCookie(sessionId, userId);
+    return writeCookieHeader(sessionId, cookieValue, { secure: this.web.publicUrl?.startsWith('https:') ?? false });
   }
 
   /** Registers a restored session's persisted view token so its old card links keep working. */

@@ -67,6 +67,11 @@ export type PickerCard = z.infer<typeof PickerCardSchema>;
 export const CardModelSchema = z.discriminatedUnion('kind', [StreamingCardSchema, SelectionCardSchema, PickerCardSchema]);
 export type CardModel = z.infer<typeof CardModelSchema>;
 
+/** An option of a selection card as one line: TUI menus often number their options already ("1. Yes"), keep theirs. */
+export function numberedOption(label: string, index: number): string {
+  return /^\d+[.)]\s/.test(label) ? label : `${index + 1}. ${label}`;
+}
+
 /** Header colour and catalogue key of the name per status; the Feishu adapter maps colour names onto its templates. */
 export const STATUS_LOOK = {
   starting: { colour: 'blue', label: 'status.starting' },

@@ -1,6 +1,6 @@
 // Renders the settings table of docs/configuration.md from ConfigSchema's descriptions and defaults.
 import { z } from 'zod';
-import { BotConfigSchema, ConfigSchema } from './config.js';
+import { BotConfigSchema, ConfigSchema, ConsoleConfigSchema } from './config.js';
 
 interface JsonSchemaNode {
   type?: string | string[];
@@ -59,6 +59,11 @@ export function configReference(): string {
     '',
     ...head,
     ...rows(ConfigSchema, ''),
+    '',
+    '## `console` as an object',
+    '',
+    ...head,
+    ...rows(ConsoleConfigSchema, 'console.'),
     '',
     '## Each entry of `bots`',
     '',

@@ -3,21 +3,9 @@ import { z } from 'zod';
 import { describeIssue, envRefProblem, fieldName, regexProblems } from './config-checks.js';
 import { LocaleSchema, defaultLocale, type Locale } from './i18n.js';
 
-/** Adapter ids the worker knows; `custom` is written as an object (command + patterns). */
-export const CLI_IDS = ['claude-code', 'codex', 'gemini', 'shell'] as const;
-export const CliIdSchema = z.enum(CLI_IDS);
-export type KnownCliId = z.infer<typeof CliIdSchema>;
-
-export const CustomCliSchema = z.strictObject({
-  command: z.string().min(1).describe('Program to run (looked up on PATH)'),
-  args: z.array(z.string()).default([]).describe('Arguments, passed as an argv (no shell)'),
-  readyPattern: z.string().min(1).describe('Regex that matches the screen when the program waits for input'),
-  busyPattern: z.string().optional().describe('Regex that matches the screen while the program works'),
-});
-export type CustomCli = z.infer<typeof CustomCliSchema>;
-
-export const CliSpecSchema = z.union([CliIdSchema, CustomCliSchema]);
-export type CliSpec = z.infer<typeof CliSpecSchema>;
+// The CLI spec lives in its own module so that browser code (the console page, through ipc.ts) never loads this file.
+export * from './cli-spec.js';
+import { CliSpecSchema } from './cli-spec.js';
 
 /** Feishu's app id shape; the SDK's long connection silently refuses anything else. */
 export const APP_ID_RE = /^cli_[0-9a-fA-F]{16}$/;
@@ -51,7 +39,22 @@ export const BotConfigSchema = z.strictObject({
 });
 export type BotConfig = z.infer<typeof BotConfigSchema>;
 
+/** The local console's own settings (DESIGN §11); `"console": true` takes all defaults. */
+export const ConsoleConfigSchema = z.strictObject({
+  cli: CliSpecSchema.optional().describe('CLI a new console topic starts with unless the person picks another; default: the first bot\'s cli, else the first of claude, codex, gemini found on PATH, else a login shell'),
+  workingDir: z.string().min(1).default('~').describe('Folder console sessions start in'),
+  projects: z.array(z.string().min(1)).default([]).describe('More folders the console offers when a topic is created'),
+  locale: LocaleSchema.optional().describe('Language of the cards and replies in the console: zh-CN or en (the page itself follows the browser)'),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _'), z.string()).default({}).describe("Extra environment for the console's CLIs (as a bot's env)"),
+  allowRemote: z.boolean().default(false).describe('Serve the console to other machines too (it still needs its link); by default only this machine (127.0.0.1, or a reverse proxy on it) may open it'),
+});
+export type ConsoleConfig = z.infer<typeof ConsoleConfigSchema>;
+
 export const ConfigSchema = z.strictObject({
+  console: z
+    .union([z.boolean(), ConsoleConfigSchema])
+    .optional()
+    .describe('Local chat console at /console/ on the web port (no Feishu app needed): true or an object turns it on beside bots, false turns it off; default: on only when no bot is configured'),
   web: z
     .strictObject({
       port: z.number().int().min(0).max(65535).default(7680).describe('Port of the web terminal (0 = any free port)'),
@@ -154,6 +157,13 @@ function lineCol(text: string, pos: number): string {
   const line = before.split('\n').length;
   const col = pos - before.lastIndexOf('\n');
   return `line ${line}, column ${col}`;
+}
+
+/** The console's settings when it runs (no bot configured, or `console` set), else null. */
+export function consoleSettings(config: Pick<Config, 'console' | 'bots'>): ConsoleConfig | null {
+  const c = config.console;
+  if (c === false || (c === undefined && config.bots.length > 0)) return null;
+  return typeof c === 'object' ? c : ConsoleConfigSchema.parse({});
 }
 
 /** The locale a bot's users read: its `locale`, else the default for its domain. */

@@ -12,6 +12,8 @@ export const ControlRequestSchema = z.discriminatedUnion('cmd', [
   z.strictObject({ id: z.number().int(), cmd: z.literal('session_close'), sessionId: z.string().min(1).max(64) }),
   z.strictObject({ id: z.number().int(), cmd: z.literal('prune') }),
   z.strictObject({ id: z.number().int(), cmd: z.literal('orphans') }),
+  /** A fresh one-time login URL of the local console (DESIGN §11). */
+  z.strictObject({ id: z.number().int(), cmd: z.literal('console_link') }),
 ]);
 export type ControlRequest = z.infer<typeof ControlRequestSchema>;
 export type ControlCommand = ControlRequest['cmd'];
@@ -56,6 +58,8 @@ export const DaemonStatusSchema = z.object({
   webUrl: z.string().nullable(),
   notice: z.string().optional(),
   bots: z.array(BotStatusSchema),
+  /** The local console, when it runs (a bot-like status under the pseudo app id `console`). */
+  console: BotStatusSchema.optional(),
   sessions: z.array(SessionSummarySchema),
   workers: z.number().int(),
 });
@@ -66,6 +70,8 @@ export const ControlResponseSchema = z.union([
   z.strictObject({ id: z.number().int(), ok: z.literal(false), error: z.string() }),
 ]);
 export type ControlResponse = z.infer<typeof ControlResponseSchema>;
+
+export const ConsoleLinkSchema = z.object({ url: z.string() });
 
 /** A control line longer than this is refused: requests are tiny. */
 export const CONTROL_MAX_LINE = 64 * 1024;

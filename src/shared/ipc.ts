@@ -1,6 +1,6 @@
 // The daemon ⇄ worker protocol (DESIGN §5): two discriminated unions, defined once, parsed on receipt.
 import { z } from 'zod';
-import { CliSpecSchema } from './config.js';
+import { CliSpecSchema } from './cli-spec.js';
 import { KeyNameSchema } from './keys.js';
 
 /** Bumped whenever a message changes shape; a worker refuses an `init` of another version. */

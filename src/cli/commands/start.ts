@@ -1,7 +1,9 @@
 // `larkmux start`: the daemon in the background (or in the foreground for systemd and tests). In the background it waits
 // until each bot has connected or failed, then says which, and prints the pairing code of a bot nobody owns yet.
 import { readConfigFile } from '../../shared/config-file.js';
-import type { DaemonStatus } from '../../shared/control-protocol.js';
+import { controlCall } from '../../shared/control-client.js';
+import { ConsoleLinkSchema, type DaemonStatus } from '../../shared/control-protocol.js';
+import type { LarkmuxPaths } from '../../shared/paths.js';
 import { nextStepNotice } from '../../daemon/daemon.js';
 import { daemonState, startDetached } from '../daemon-process.js';
 import { EXIT, type CliCommand } from '../types.js';
@@ -43,18 +45,20 @@ export const start: CliCommand = {
     }
     if (flags.foreground) {
       const { runDaemon } = await import('../../daemon/main.js');
-      await runDaemon({ ...env, LARKMUX_HOME: paths.home });
+      await runDaemon({ ...env, LARKMUX_HOME: paths.home }, { printConsoleLink: true });
       return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
     }
     const state = await daemonState(paths);
     if (state.running) {
       out(`larkmux is already running (pid ${state.status.pid}).`);
       printBots(state.status, cmd, out);
+      await printConsoleLink(paths, cmd, out);
       return EXIT.ok;
     }
     const res = await startDetached(paths, env);
     if (!res.ok && res.code === 'already_running') {
       out(`larkmux is already running (pid ${res.pid}).`);
+      await printConsoleLink(paths, cmd, out);
       return EXIT.ok;
     }
     if (!res.ok) {
@@ -73,6 +77,7 @@ export const start: CliCommand = {
     if (after?.notice?.includes('web terminal off')) out(`warning: ${after.notice}`);
     const notice = nextStepNotice(cfg.config, cfg.exists, paths.config, cmd);
     if (notice) out(`next: ${notice}`);
+    await printConsoleLink(paths, cmd, out);
     return failed.length ? EXIT.failure : EXIT.ok;
   },
 };
@@ -89,4 +94,12 @@ function printBots(st: DaemonStatus, cmd: string, out: (l: string) => void): voi
       out('    nobody may use this bot yet: send this code to the bot in a direct chat (私聊) to become its owner');
     }
   }
+}
+
+/** The local console's one-time link, last so it is the line a newcomer sees (each run prints a fresh one). */
+async function printConsoleLink(paths: LarkmuxPaths, cmd: string, out: (line: string) => void): Promise<void> {
+  const res = await controlCall(paths.controlSocket, { cmd: 'console_link' });
+  if (!res.ok) return;
+  const link = ConsoleLinkSchema.safeParse(res.data);
+  if (link.success) out(`console: open ${link.data.url}  (works once; run ${cmd} start again for a new link)`);
 }

@@ -1,5 +1,6 @@
 // The IM adapter contract: what the daemon's core needs from a chat platform (Feishu/Lark now, others later).
 import type { CardActionValue, CardModel } from '../../shared/card-model.js';
+import type { CliSpec } from '../../shared/config.js';
 
 /** Where a message lives: the chat, and the topic root when it is in a thread. */
 export interface ChatPlace {
@@ -27,6 +28,11 @@ export interface InboundMessage {
   /** Message types we do not handle (image, file, …) arrive with text '' and this set. */
   unsupportedType?: string;
   createTime: number;
+  /**
+   * What the person chose for the session this message opens, on platforms where a topic is created with a form
+   * (the local console: project and CLI). Ignored when the topic already has a session; Feishu never sets it.
+   */
+  newSession?: { cli?: CliSpec; cwd?: string };
 }
 
 /** A tap on a card button. */

@@ -1,5 +1,5 @@
 // Pure rendering of the IM-agnostic CardModel into Feishu card JSON 2.0, kept under the platform's 30 KB body limit.
-import { STATUS_LOOK, type CardActionValue, type CardButton, type CardModel, type PickerCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
+import { STATUS_LOOK, numberedOption, type CardActionValue, type CardButton, type CardModel, type PickerCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
 import { t as translate, type Locale, type Translate } from '../../../shared/i18n.js';
 import { keyLabel } from '../../../shared/keys.js';
 import { codeBlock, escapeLarkMarkdown } from './lark-escape.js';
@@ -83,8 +83,7 @@ function renderStream(m: StreamingCard, screenText: string | undefined, t: Trans
 
 function renderSelection(m: SelectionCard, t: Translate): Json {
   const elements: Json[] = [];
-  // TUI menus often number their options already ("1. Yes"): keep theirs rather than printing "1. 1. Yes".
-  const list = m.options.map((o, i) => `${/^\d+[.)]\s/.test(o.label) ? '' : `${i + 1}. `}${escapeLarkMarkdown(o.label)}${i === m.defaultIndex ? t('card.default') : ''}`).join('\n');
+  const list = m.options.map((o, i) => `${numberedOption(escapeLarkMarkdown(o.label), i)}${i === m.defaultIndex ? t('card.default') : ''}`).join('\n');
   if (list) elements.push({ tag: 'markdown', content: list });
   if (m.answered) {
     const chosen = m.options[m.answered.optionIndex]?.label ?? t('card.option', { n: m.answered.optionIndex + 1 });

@@ -1,0 +1,206 @@
+// ConsoleAdapter: the ImAdapter of the local console — a chat on the daemon's web page instead of a Feishu app.
+import type { CardActionValue, CardModel } from '../../../shared/card-model.js';
+import type { CliChoice } from '../../../shared/console-cli.js';
+import type { ConsoleChoices, ConsoleClientMessage, ConsoleEntry, ConsoleServerMessage } from '../../../shared/console-protocol.js';
+import { CONSOLE_PROTOCOL_VERSION } from '../../../shared/console-protocol.js';
+import type { Logger } from '../../../shared/log.js';
+import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundMessage } from '../types.js';
+import { ConsoleChat, newConsoleId } from './console-chat.js';
+import { ConsoleChatFile } from './console-chat-file.js';
+
+/**
+ * The console's pseudo app id: sessions-console.json, bot-state-console.json and dedupe keys use it like a bot's.
+ * Not `cli_…`, so it can never collide with a Feishu app.
+ */
+export const CONSOLE_APP_ID = 'console';
+/** The one person at the console: whoever holds the console cookie, i.e. the owner of this larkmux. */
+export const CONSOLE_USER_ID = 'console-user';
+/** All topics live in one "group chat" whose topics are threads (the Feishu thread model, one session per topic). */
+export const CONSOLE_CHAT_ID = 'console';
+
+export interface ConsoleAdapterOptions {
+  logger: Logger;
+  /** LARKMUX_HOME: the conversation is saved there (console-chat.json); without it, it lives in memory only. */
+  home?: string;
+  clis: readonly CliChoice[];
+  projects: readonly { label: string; path: string }[];
+  now?: () => number;
+}
+
+type Listener = (msg: ConsoleServerMessage) => void;
+
+const ok = <T>(value: T): ImResult<T> => ({ ok: true, value });
+const fail = (code: string, message: string): ImResult<never> => ({ ok: false, code, message, retryable: false });
+
+export class ConsoleAdapter implements ImAdapter {
+  readonly appId = CONSOLE_APP_ID;
+  readonly botName = 'console';
+  readonly chat = new ConsoleChat();
+  private handlers: ImHandlers | null = null;
+  private conn: ConnectionState = 'stopped';
+  private readonly listeners = new Set<Listener>();
+  private readonly now: () => number;
+  private readonly log: Logger;
+  private readonly file: ConsoleChatFile | null;
+
+  constructor(private readonly opts: ConsoleAdapterOptions) {
+    this.now = opts.now ?? Date.now;
+    this.log = opts.logger.child({ im: 'console' });
+    this.file = opts.home ? new ConsoleChatFile(opts.home, this.log) : null;
+  }
+
+  async connect(handlers: ImHandlers): Promise<ImResult<void>> {
+    this.handlers = handlers;
+    // A damaged file is moved aside and reported in the log; the console starts with an empty conversation.
+    if (this.file) await this.file.attach(this.chat);
+    this.conn = 'connected';
+    handlers.onState?.('connected');
+    return ok(undefined);
+  }
+
+  state(): { state: ConnectionState } {
+    return { state: this.conn };
+  }
+
+  /** Every message for the pages; returns the unsubscribe function. */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private broadcast(msg: ConsoleServerMessage): void {
+    for (const l of this.listeners) {
+      try {
+        l(msg);
+      } catch (err) {
+        this.log.warn({ err }, 'console listener threw');
+      }
+    }
+  }
+
+  choices(): ConsoleChoices {
+    return { clis: this.opts.clis.map((c) => ({ id: c.id, label: c.label })), projects: [...this.opts.projects] };
+  }
+
+  hello(): ConsoleServerMessage {
+    return { type: 'hello', protocol: CONSOLE_PROTOCOL_VERSION, choices: this.choices(), ...this.chat.snapshot() };
+  }
+
+  // ── from the page ──────────────────────────────────────────────────────────
+
+  /** One parsed message from a page, on behalf of the console user; an error text for the page, or null. */
+  async receive(userId: string, msg: ConsoleClientMessage): Promise<CardActionReply | { error: string } | void> {
+    if (msg.type === 'new_topic') return this.newTopic(userId, msg);
+    if (msg.type === 'send') return this.send(userId, msg.topicId, msg.text);
+    return this.action(userId, msg.entryId, msg.value);
+  }
+
+  private newTopic(userId: string, msg: Extract<ConsoleClientMessage, { type: 'new_topic' }>): { error: string } | void {
+    const cli = this.opts.clis.find((c) => c.id === msg.cli);
+    if (!cli) return { error: 'unknown_cli' };
+    if (!this.opts.projects.some((p) => p.path === msg.project)) return { error: 'unknown_project' };
+    // The topic is named after its first message, whose id anchors the session (as a Feishu topic's root does).
+    const messageId = newConsoleId('m');
+    const title = msg.text.split('\n').find((l) => l.trim())?.trim().slice(0, 80) ?? '…';
+    const topic = { id: messageId, title, cli: cli.label, project: msg.project, createdAt: this.now() };
+    this.chat.addTopic(topic);
+    this.broadcast({ type: 'topic', topic, requestId: msg.requestId });
+    this.inbound(userId, messageId, { chatId: CONSOLE_CHAT_ID, chatType: 'group' }, msg.text, { cli: cli.spec, cwd: msg.project });
+  }
+
+  private send(userId: string, topicId: string, text: string): { error: string } | void {
+    const topic = this.chat.topic(topicId);
+    if (!topic) return { error: 'unknown_topic' };
+    // Every message carries the topic's choice: after /close the next message starts the same CLI in the same folder.
+    const cli = this.opts.clis.find((c) => c.label === topic.cli);
+    this.inbound(userId, newConsoleId('m'), { chatId: CONSOLE_CHAT_ID, chatType: 'group', rootId: topicId }, text, { ...(cli ? { cli: cli.spec } : {}), cwd: topic.project });
+  }
+
+  private inbound(userId: string, messageId: string, place: ChatPlace, text: string, newSession?: InboundMessage['newSession']): void {
+    const topicId = place.rootId ?? messageId;
+    const entry: ConsoleEntry = { kind: 'user', id: messageId, topicId, text, at: this.now() };
+    this.chat.put(entry);
+    this.broadcast({ type: 'entry', entry });
+    const ev: InboundMessage = {
+      kind: 'message', appId: this.appId, messageId, place, senderId: userId, senderType: 'user', text, mentionsBot: true, createTime: this.now(),
+      ...(newSession ? { newSession } : {}),
+    };
+    // Like a Feishu ACK: the page does not wait for the turn.
+    void Promise.resolve(this.handlers?.onEvent(ev)).catch((err) => this.log.error({ err }, 'console message handler threw'));
+  }
+
+  private async action(userId: string, entryId: string, value: CardActionValue): Promise<CardActionReply | { error: string }> {
+    const entry = this.chat.entry(entryId);
+    if (!entry || entry.kind !== 'card' || !belongsTo(value, entry.card)) return { error: 'unknown_button' };
+    const reply = await this.handlers?.onEvent({
+      kind: 'card_action', appId: this.appId, eventId: newConsoleId('ev'), messageId: entryId, chatId: CONSOLE_CHAT_ID, operatorId: userId, value,
+    });
+    return reply ?? {};
+  }
+
+  // ── to the page ────────────────────────────────────────────────────────────
+
+  private topicFor(place: ChatPlace, replyTo?: string): string | undefined {
+    const id = place.rootId ?? (replyTo ? (this.chat.topicOf(replyTo) ?? replyTo) : undefined);
+    return id && this.chat.topic(id) ? id : undefined;
+  }
+
+  async sendText(place: ChatPlace, text: string, replyTo?: string): Promise<ImResult<{ messageId: string }>> {
+    const topicId = this.topicFor(place, replyTo);
+    if (!topicId) return fail('unknown_topic', 'the console topic is gone');
+    const entry: ConsoleEntry = { kind: 'text', id: newConsoleId('t'), topicId, text, at: this.now() };
+    this.chat.put(entry);
+    this.broadcast({ type: 'entry', entry });
+    return ok({ messageId: entry.id });
+  }
+
+  async sendCard(place: ChatPlace, card: CardModel, replyTo?: string): Promise<ImResult<CardRef>> {
+    const topicId = this.topicFor(place, replyTo);
+    if (!topicId) return fail('unknown_topic', 'the console topic is gone');
+    const entry: ConsoleEntry = { kind: 'card', id: newConsoleId('c'), topicId, card, at: this.now() };
+    this.chat.put(entry);
+    this.broadcast({ type: 'entry', entry });
+    return ok({ messageId: entry.id });
+  }
+
+  async updateCard(ref: CardRef, card: CardModel): Promise<ImResult<void>> {
+    const entry = this.chat.updateCard(ref.messageId, card);
+    if (!entry) return fail('message_gone', 'the console card is gone');
+    this.broadcast({ type: 'entry', entry });
+    return ok(undefined);
+  }
+
+  async uploadImage(png: Uint8Array): Promise<ImResult<{ imageRef: string }>> {
+    if (png.byteLength === 0) return fail('empty_image', 'refusing to keep an empty image');
+    return ok({ imageRef: this.chat.addImage(png) });
+  }
+
+  async react(messageId: string, emoji: string): Promise<ImResult<void>> {
+    const entry = this.chat.entry(messageId);
+    if (!entry || entry.kind !== 'user') return fail('message_gone', 'the console message is gone');
+    const next: ConsoleEntry = { ...entry, reaction: emoji.slice(0, 64) };
+    this.chat.put(next);
+    this.broadcast({ type: 'entry', entry: next });
+    return ok(undefined);
+  }
+
+  async dmUser(_userId: string, text: string): Promise<ImResult<{ messageId: string }>> {
+    this.broadcast({ type: 'direct', text });
+    return ok({ messageId: newConsoleId('d') });
+  }
+
+  async dispose(): Promise<void> {
+    this.conn = 'stopped';
+    this.handlers = null;
+    this.listeners.clear();
+    await this.file?.dispose();
+  }
+}
+
+/** A tap is honoured only for the card it came from: the value must name that card's session (or picker). */
+function belongsTo(value: CardActionValue, card: CardModel): boolean {
+  if (value.action === 'project') return card.kind === 'picker' && card.anchorKey === value.anchorKey;
+  if (card.kind === 'picker') return false;
+  if (value.action === 'select') return card.kind === 'selection' && card.sessionId === value.sessionId && card.promptId === value.promptId;
+  return card.kind === 'stream' && card.sessionId === value.sessionId;
+}

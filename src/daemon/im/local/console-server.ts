@@ -1,0 +1,219 @@
+// The console's HTTP and WebSocket side on the daemon's web port: login exchange, the page, screenshots, live updates.
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { dirname, join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { CONSOLE_LIMITS, CONSOLE_PATHS, ConsoleClientMessageSchema, type ConsoleServerMessage } from '../../../shared/console-protocol.js';
+import { localeFromLanguageTag, t, type Locale, type MessageKey } from '../../../shared/i18n.js';
+import type { Logger } from '../../../shared/log.js';
+import { SESSION_ID_RE } from '../../../shared/session-key.js';
+import { readCookie } from '../../web-grants.js';
+import { CONSOLE_USER_ID, type ConsoleAdapter } from './console-adapter.js';
+import { CONSOLE_AUTH, consoleCookieHeader, type ConsoleAuth } from './console-auth.js';
+
+/** URL path → bundled file and type; nothing outside this table is read from disk. */
+const FILES: Record<string, { file: string; type: string }> = {
+  [CONSOLE_PATHS.root]: { file: 'index.html', type: 'text/html; charset=utf-8' },
+  '/console/console.js': { file: 'console.js', type: 'text/javascript; charset=utf-8' },
+  '/console/console.js.map': { file: 'console.js.map', type: 'application/json' },
+  '/console/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+};
+
+/** Same-origin only, no framing, no referrer (the login URL carries the token until the redirect drops it). */
+const PAGE_HEADERS = {
+  'content-security-policy': "default-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'cache-control': 'no-store',
+} as const;
+
+/** The bundled page: dist/web/console next to the built daemon, or the repo's when running from source. */
+export function consoleStaticDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [join(here, '..', '..', '..', 'web', 'console'), join(here, '..', '..', '..', '..', 'dist', 'web', 'console')];
+  return candidates.find((c) => existsSync(join(c, 'console.js'))) ?? candidates[0]!;
+}
+
+/** Loopback peers: this machine, including a reverse proxy or tunnel client running on it. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4 === '::1' || /^127\.\d+\.\d+\.\d+$/.test(v4);
+}
+
+export interface ConsoleServerOptions {
+  adapter: ConsoleAdapter;
+  /** console.allowRemote: other machines may open the console (default: loopback peers only). */
+  allowRemote?: boolean;
+  auth: ConsoleAuth;
+  log: Logger;
+  staticDir?: string;
+  /** web.publicUrl: its origin is accepted for the WebSocket too; https → Secure cookies. */
+  publicUrl?: string;
+  /** An open session of the console (the terminal route refuses anything else). */
+  ownsOpenSession(sessionId: string): boolean;
+  /** A write cookie (name=value; attributes) for the console user on that session, or null when the web terminal is off. */
+  writeCookie(sessionId: string, userId: string): string | null;
+}
+
+export class ConsoleServer {
+  readonly prefix = '/console';
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: CONSOLE_LIMITS.maxFrameBytes });
+  private readonly cache = new Map<string, Buffer>();
+  private readonly staticDir: string;
+  private readonly secure: boolean;
+  private readonly publicHost: string | null;
+
+  constructor(private readonly opts: ConsoleServerOptions) {
+    this.staticDir = opts.staticDir ?? consoleStaticDir();
+    const pub = opts.publicUrl ? new URL(opts.publicUrl) : null;
+    this.secure = pub?.protocol === 'https:';
+    this.publicHost = pub?.host ?? null;
+  }
+
+  private authorized(req: IncomingMessage): boolean {
+    return this.opts.auth.check(readCookie(req.headers.cookie, CONSOLE_AUTH.cookieName));
+  }
+
+  private remoteRefused(req: IncomingMessage): boolean {
+    if (this.opts.allowRemote || isLoopback(req.socket.remoteAddress)) return false;
+    this.opts.log.warn({ peer: req.socket.remoteAddress }, 'console: refused a peer that is not this machine (console.allowRemote is off)');
+    return true;
+  }
+
+  async http(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://console.invalid');
+    const locale = localeFromLanguageTag(req.headers['accept-language']);
+    if (this.remoteRefused(req)) return plain(res, 403, t(locale, 'console.remoteRefused'));
+    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed');
+    if (url.pathname === '/console') {
+      res.writeHead(308, { location: `${CONSOLE_PATHS.root}${url.search}` }).end();
+      return;
+    }
+    const token = url.searchParams.get('token');
+    if (url.pathname === CONSOLE_PATHS.root && token !== null) return this.login(res, token, locale);
+    if (!this.authorized(req)) {
+      this.opts.log.info({ path: url.pathname }, 'console: refused (no valid cookie)');
+      return plain(res, 401, t(locale, 'console.unauthorized'));
+    }
+    if (url.pathname.startsWith(CONSOLE_PATHS.image)) return this.image(res, url.pathname.slice(CONSOLE_PATHS.image.length), req.method === 'HEAD');
+    if (url.pathname.startsWith(CONSOLE_PATHS.term)) return this.terminal(res, url.pathname.slice(CONSOLE_PATHS.term.length).replace(/\/$/, ''), locale);
+    return this.file(res, url.pathname, req.method === 'HEAD');
+  }
+
+  /** `?token=` → cookie, then a redirect to the same page without the token (so it is not left in history or bookmarks). */
+  private login(res: ServerResponse, token: string, locale: Locale): void {
+    const cookie = this.opts.auth.exchange(token);
+    if (!cookie) {
+      this.opts.log.info('console: login token refused (unknown, used or expired)');
+      return plain(res, 401, t(locale, 'console.badToken'));
+    }
+    this.opts.log.info('console: login token exchanged for a cookie');
+    res.writeHead(303, { location: CONSOLE_PATHS.root, 'set-cookie': consoleCookieHeader(cookie, { secure: this.secure }), ...PAGE_HEADERS }).end();
+  }
+
+  private image(res: ServerResponse, ref: string, headOnly: boolean): void {
+    const png = this.opts.adapter.chat.image(ref);
+    if (!png) return plain(res, 404, 'Not found');
+    res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.byteLength, ...PAGE_HEADERS, 'cache-control': 'private, max-age=3600, immutable' });
+    res.end(headOnly ? undefined : Buffer.from(png.buffer, png.byteOffset, png.byteLength));
+  }
+
+  /** The card's web-terminal button: the console user is the owner, so the terminal opens with write access. */
+  private terminal(res: ServerResponse, sessionId: string, locale: Locale): void {
+    if (!SESSION_ID_RE.test(sessionId) || !this.opts.ownsOpenSession(sessionId)) return plain(res, 404, 'Not found');
+    const cookie = this.opts.writeCookie(sessionId, CONSOLE_USER_ID);
+    if (!cookie) return plain(res, 503, t(locale, 'console.webOff'));
+    this.opts.log.info({ session: sessionId.slice(0, 8) }, 'console: write cookie issued for the console user');
+    res.writeHead(303, { location: `/s/${sessionId}/`, 'set-cookie': cookie, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).end();
+  }
+
+  private async file(res: ServerResponse, path: string, headOnly: boolean): Promise<void> {
+    const entry = Object.hasOwn(FILES, path) ? FILES[path] : undefined;
+    let body = entry ? this.cache.get(entry.file) : undefined;
+    if (entry && !body) {
+      body = await readFile(join(this.staticDir, entry.file)).catch(() => undefined);
+      if (body) this.cache.set(entry.file, body);
+    }
+    if (!entry || !body) return plain(res, 404, 'Not found');
+    res.writeHead(200, { 'content-type': entry.type, 'content-length': body.length, ...PAGE_HEADERS });
+    res.end(headOnly ? undefined : body);
+  }
+
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const path = new URL(req.url ?? '/', 'http://console.invalid').pathname;
+    if (path !== CONSOLE_PATHS.ws) return refuse(socket, 404);
+    if (this.remoteRefused(req)) return refuse(socket, 403);
+    if (!this.originAllowed(req)) {
+      this.opts.log.warn('console: WebSocket from another origin refused');
+      return refuse(socket, 403);
+    }
+    if (!this.authorized(req)) {
+      this.opts.log.info('console: WebSocket refused (no valid cookie)');
+      return refuse(socket, 401);
+    }
+    const locale = localeFromLanguageTag(req.headers['accept-language']);
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.serve(ws, locale));
+  }
+
+  private originAllowed(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    if (!origin) return true; // not a browser; the cookie is still required
+    try {
+      const host = new URL(origin).host;
+      return host === req.headers.host || (this.publicHost !== null && host === this.publicHost);
+    } catch {
+      return false;
+    }
+  }
+
+  private serve(ws: WebSocket, locale: Locale): void {
+    const send = (msg: ConsoleServerMessage) => {
+      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
+    };
+    const toast = (level: 'error' | 'info' | 'success' | 'warning', key: MessageKey) => send({ type: 'toast', level, text: t(locale, key) });
+    send(this.opts.adapter.hello());
+    const unsubscribe = this.opts.adapter.subscribe(send);
+    ws.on('close', unsubscribe);
+    ws.on('error', () => ws.terminate());
+    ws.on('message', (data, isBinary) => {
+      let raw: unknown;
+      try {
+        raw = isBinary ? undefined : JSON.parse(data.toString());
+      } catch {
+        raw = undefined;
+      }
+      const parsed = ConsoleClientMessageSchema.safeParse(raw);
+      if (!parsed.success) return toast('error', 'console.error.badMessage');
+      void this.opts.adapter.receive(CONSOLE_USER_ID, parsed.data).then((reply) => {
+        if (reply && 'error' in reply) toast('error', ERROR_KEY[reply.error] ?? 'console.error.badMessage');
+        else if (reply?.toast) send({ type: 'toast', level: reply.toast.type, text: reply.toast.content });
+      }, (err: unknown) => this.opts.log.error({ err }, 'console: message handling failed'));
+    });
+  }
+
+  dispose(): void {
+    for (const c of this.wss.clients) c.terminate();
+    this.wss.close();
+  }
+}
+
+const ERROR_KEY: Record<string, MessageKey> = {
+  unknown_cli: 'console.error.unknownChoice',
+  unknown_project: 'console.error.unknownChoice',
+  unknown_topic: 'console.error.unknownTopic',
+  unknown_button: 'console.error.unknownButton',
+};
+
+function plain(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...PAGE_HEADERS }).end(`${text}\n`);
+}
+
+function refuse(socket: Duplex, status: 401 | 403 | 404): void {
+  const text = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' }[status];
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+}

@@ -1,0 +1,69 @@
+// The local console, assembled: its pseudo bot config, adapter, login and web routes (DESIGN §11).
+import { BotConfigSchema, type BotConfig, type Config, type ConsoleConfig } from '../../../shared/config.js';
+import { consoleCliChoices, defaultConsoleCli } from '../../../shared/console-cli.js';
+import { CONSOLE_PATHS } from '../../../shared/console-protocol.js';
+import type { Logger } from '../../../shared/log.js';
+import { expandHome } from '../../../shared/paths.js';
+import { CONSOLE_APP_ID, CONSOLE_USER_ID, ConsoleAdapter } from './console-adapter.js';
+import { ConsoleAuth } from './console-auth.js';
+import { ConsoleServer, type ConsoleServerOptions } from './console-server.js';
+
+export { CONSOLE_APP_ID, CONSOLE_USER_ID, ConsoleAdapter } from './console-adapter.js';
+export { ConsoleAuth } from './console-auth.js';
+export { ConsoleServer } from './console-server.js';
+
+/**
+ * The console as a bot: every BotConfig default, the pseudo app id, and the console user as its only (allowlisted)
+ * user, so it is the owner without pairing. Parsed with a placeholder Feishu id so the defaults come from the schema.
+ */
+export function consoleBotConfig(settings: Pick<ConsoleConfig, 'cli' | 'workingDir' | 'projects' | 'locale'> & { env?: Record<string, string> }, onPath: (program: string) => boolean, bots: readonly Pick<BotConfig, 'cli'>[] = []): BotConfig {
+  const base = BotConfigSchema.parse({ name: 'console', appId: 'cli_0000000000000000', appSecret: 'unused' });
+  return {
+    ...base,
+    appId: CONSOLE_APP_ID,
+    appSecret: '',
+    // The console's own setting, else what the first configured bot runs, else the first coding CLI on PATH.
+    cli: settings.cli ?? bots[0]?.cli ?? defaultConsoleCli(onPath),
+    workingDir: settings.workingDir,
+    projects: settings.projects,
+    allowedUsers: [CONSOLE_USER_ID],
+    env: settings.env ?? {},
+    ...(settings.locale ? { locale: settings.locale } : {}),
+  };
+}
+
+/** The folders a new topic may start in: the working folder first, then the listed projects. */
+export function consoleProjects(bot: Pick<BotConfig, 'workingDir' | 'projects'>): { label: string; path: string }[] {
+  const paths = [...new Set([bot.workingDir, ...bot.projects].map((p) => expandHome(p)))];
+  return paths.map((path) => ({ label: path.split('/').filter(Boolean).pop() ?? path, path }));
+}
+
+/** The URL printed for a person: loopback unless the web port is published under its own URL. */
+export function consoleLoginUrl(web: Config['web'], port: number, token: string): string {
+  const loopback = ['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'].includes(web.host);
+  const base = web.publicUrl ? web.publicUrl.replace(/\/+$/, '') : `http://${loopback ? '127.0.0.1' : web.host.includes(':') ? `[${web.host}]` : web.host}:${port}`;
+  return `${base}${CONSOLE_PATHS.root}?token=${token}`;
+}
+
+export interface LocalConsole {
+  bot: BotConfig;
+  adapter: ConsoleAdapter;
+  auth: ConsoleAuth;
+  server: ConsoleServer;
+}
+
+export function createLocalConsole(opts: {
+  home: string;
+  settings: ConsoleConfig;
+  config: Config;
+  log: Logger;
+  onPath: (program: string) => boolean;
+  server: Omit<ConsoleServerOptions, 'adapter' | 'auth' | 'log'>;
+}): LocalConsole {
+  const bot = consoleBotConfig(opts.settings, opts.onPath, opts.config.bots);
+  const log = opts.log.child({ bot: 'console' });
+  const adapter = new ConsoleAdapter({ logger: log, home: opts.home, clis: consoleCliChoices(bot.cli, opts.config.bots, opts.onPath), projects: consoleProjects(bot) });
+  const auth = new ConsoleAuth();
+  const server = new ConsoleServer({ adapter, auth, log, allowRemote: opts.settings.allowRemote, ...opts.server });
+  return { bot, adapter, auth, server };
+}

@@ -1,0 +1,18 @@
+// Which CLI a session runs: a known adapter id or a custom program (part of config.json and of the worker's init).
+import { z } from 'zod';
+
+/** Adapter ids the worker knows; `custom` is written as an object (command + patterns). */
+export const CLI_IDS = ['claude-code', 'codex', 'gemini', 'shell'] as const;
+export const CliIdSchema = z.enum(CLI_IDS);
+export type KnownCliId = z.infer<typeof CliIdSchema>;
+
+export const CustomCliSchema = z.strictObject({
+  command: z.string().min(1).describe('Program to run (looked up on PATH)'),
+  args: z.array(z.string()).default([]).describe('Arguments, passed as an argv (no shell)'),
+  readyPattern: z.string().min(1).describe('Regex that matches the screen when the program waits for input'),
+  busyPattern: z.string().optional().describe('Regex that matches the screen while the program works'),
+});
+export type CustomCli = z.infer<typeof CustomCliSchema>;
+
+export const CliSpecSchema = z.union([CliIdSchema, CustomCliSchema]);
+export type CliSpec = z.infer<typeof CliSpecSchema>;

@@ -1,0 +1,75 @@
+// The local console's wire (DESIGN §11): messages between the /console/ page and the daemon over one WebSocket.
+import { z } from 'zod';
+import { CardActionValueSchema, CardModelSchema } from './card-model.js';
+
+export const CONSOLE_PROTOCOL_VERSION = 1;
+
+export const CONSOLE_PATHS = {
+  /** Everything of the console lives under this prefix of the web port. */
+  root: '/console/',
+  ws: '/console/ws',
+  /** Screenshots: `/console/img/<ref>`. */
+  image: '/console/img/',
+  /** Opens a session's web terminal with write access for the console user: `/console/term/<sessionId>`. */
+  term: '/console/term/',
+} as const;
+
+export const CONSOLE_LIMITS = {
+  /** A prompt may be a 100 KB paste (CJK is 3 bytes a character in UTF-8); anything longer is refused, not cut. */
+  textChars: 200_000,
+  /** One frame from the page: the longest prompt in JSON with room for escapes. */
+  maxFrameBytes: 1024 * 1024,
+} as const;
+
+const id = z.string().min(1).max(128);
+const text = z.string().max(CONSOLE_LIMITS.textChars);
+
+export const ConsoleTopicSchema = z.strictObject({
+  id,
+  /** The first line of the first message. */
+  title: z.string().max(200),
+  cli: z.string().max(200),
+  project: z.string().max(4096),
+  createdAt: z.number(),
+});
+export type ConsoleTopic = z.infer<typeof ConsoleTopicSchema>;
+
+/** One item of a topic's conversation; a card is replaced in place (same id) when the daemon patches it. */
+export const ConsoleEntrySchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('user'), id, topicId: id, text, at: z.number(), reaction: z.string().max(64).optional() }),
+  z.strictObject({ kind: z.literal('text'), id, topicId: id, text, at: z.number() }),
+  z.strictObject({ kind: z.literal('card'), id, topicId: id, card: CardModelSchema, at: z.number() }),
+]);
+export type ConsoleEntry = z.infer<typeof ConsoleEntrySchema>;
+
+export const ConsoleChoicesSchema = z.strictObject({
+  clis: z.array(z.strictObject({ id, label: z.string().max(200) })),
+  projects: z.array(z.strictObject({ label: z.string().max(200), path: z.string().max(4096) })),
+});
+export type ConsoleChoices = z.infer<typeof ConsoleChoicesSchema>;
+
+/** Daemon → page. */
+export const ConsoleServerMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('hello'),
+    protocol: z.literal(CONSOLE_PROTOCOL_VERSION),
+    choices: ConsoleChoicesSchema,
+    topics: z.array(ConsoleTopicSchema),
+    entries: z.array(ConsoleEntrySchema),
+  }),
+  /** A topic was created; `requestId` echoes the page's new_topic so that page opens it. */
+  z.strictObject({ type: z.literal('topic'), topic: ConsoleTopicSchema, requestId: id.optional() }),
+  z.strictObject({ type: z.literal('entry'), entry: ConsoleEntrySchema }),
+  z.strictObject({ type: z.literal('toast'), level: z.enum(['info', 'success', 'error', 'warning']), text: z.string().max(4000) }),
+  /** A direct message to the console user (the IM's DM). */
+  z.strictObject({ type: z.literal('direct'), text }),
+]);
+export type ConsoleServerMessage = z.infer<typeof ConsoleServerMessageSchema>;
+
+/** Page → daemon. */
+export const ConsoleClientMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('new_topic'), requestId: id, cli: id, project: z.string().min(1).max(4096), text: text.min(1) }),
+  z.strictObject({ type: z.literal('send'), topicId: id, text: text.min(1) }),
+  z.strictObject({ type: z.literal('action'), entryId: id, value: CardActionValueSchema }),
+]);
+export type ConsoleClientMessage = z.infer<typeof ConsoleClientMessageSchema>;
