@@ -13,6 +13,7 @@ import { ControlServer } from './control.js';
 import { LarkAdapter } from './im/lark/index.js';
 import { WorkerPool } from './worker-pool.js';
 import { DaemonWeb } from './web-terminal.js';
+import { PaneRequests } from './panes/pane-requests.js';
 import { classifyTmuxSessions, killTmuxSessions, listTmuxSessions, type OrphanReport } from './orphans.js';
 
 export interface DaemonOptions {
@@ -34,6 +35,7 @@ export class Daemon {
   private webProblem: string | undefined;
   /** The tmux server of this home (tmux.socket, or derived from LARKMUX_HOME): sessions, orphans and prune all use it. */
   readonly tmuxSocket: string;
+  private readonly panes: PaneRequests;
 
   constructor(private readonly opts: DaemonOptions) {
     this.tmuxSocket = tmuxSocketName(opts.config.tmux.socket, opts.paths.home);
@@ -72,6 +74,7 @@ export class Daemon {
       });
       this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, backend, web: this.web }));
     }
+    this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, log);
     this.notice = nextStepNotice(config, opts.configExists, paths.config);
     this.control = new ControlServer(
       paths.controlSocket,
@@ -90,6 +93,8 @@ export class Daemon {
           return { closed: await bot.closeSession(session.id), id: session.id };
         },
         orphans: () => this.orphans(),
+        where: (req) => this.panes.where(req.caller),
+        send: (req) => this.panes.send(req.caller, req.items),
         prune: async () => {
           const report = await this.orphans();
           const removed = await killTmuxSessions(this.tmuxSocket, [...report.orphans, ...report.diag]);

@@ -74,6 +74,13 @@ export interface CardRef {
   messageId: string;
 }
 
+export type OutboundMedia = { kind: 'image'; imageRef: string } | { kind: 'file'; fileRef: string };
+
+export interface MediaLimits {
+  imageBytes: number;
+  fileBytes: number;
+}
+
 export interface ImAdapter {
   readonly appId: string;
   readonly botName: string;
@@ -86,6 +93,12 @@ export interface ImAdapter {
   /** The card that now stands for `ref`: itself, or the new card that replaced it when it could no longer be patched. */
   resolveCard?(ref: CardRef): CardRef;
   uploadImage(png: Uint8Array): Promise<ImResult<{ imageRef: string }>>;
+  /** Uploads a file attachment. Optional: a chat that cannot carry files says so where one is sent. */
+  uploadFile?(data: Uint8Array, fileName: string): Promise<ImResult<{ fileRef: string }>>;
+  /** Posts an uploaded picture or file as a message of its own. */
+  sendMedia?(place: ChatPlace, media: OutboundMedia, replyTo?: string): Promise<ImResult<{ messageId: string }>>;
+  /** What the platform accepts, so the core can refuse early with a clear reason. */
+  readonly mediaLimits?: MediaLimits;
   react(messageId: string, emoji: string): Promise<ImResult<void>>;
   dmUser(userId: string, text: string): Promise<ImResult<{ messageId: string }>>;
   dispose(): Promise<void>;

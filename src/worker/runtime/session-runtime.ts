@@ -243,7 +243,7 @@ export class SessionRuntime {
   private async startTmux(create: boolean): Promise<void> {
     const { init } = this.deps;
     const launch = create && this.pendingLaunch
-      ? { argv: this.pendingLaunch.argv, env: this.pendingLaunch.env, cwd: init.cwd, cols: init.cols, rows: init.rows }
+      ? { argv: this.pendingLaunch.argv, env: this.pendingLaunch.env, larkmuxEnv: { LARKMUX_HOME: init.home }, cwd: init.cwd, cols: init.cols, rows: init.rows }
       : undefined;
     if (create) {
       this.counters.launches += 1;

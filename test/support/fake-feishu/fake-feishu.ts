@@ -128,6 +128,7 @@ export class FakeFeishu {
   get calls() { return this.state.calls; }
   get messages() { return this.state.messages; }
   get uploads() { return this.state.uploads; }
+  get fileUploads() { return this.state.fileUploads; }
   get reactions() { return this.state.reactions; }
   get acks() { return this.hub.acks; }
   get pingsReceived() { return this.hub.pingsReceived; }

@@ -52,6 +52,7 @@ const ROUTES: Route[] = [
   { endpoint: 'reply', method: 'POST', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)\/reply$/, authed: true },
   { endpoint: 'patch', method: 'PATCH', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)$/, authed: true },
   { endpoint: 'upload', method: 'POST', re: /^\/open-apis\/im\/v1\/images$/, authed: true },
+  { endpoint: 'upload_file', method: 'POST', re: /^\/open-apis\/im\/v1\/files$/, authed: true },
   { endpoint: 'reaction', method: 'POST', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)\/reactions$/, authed: true },
   { endpoint: 'bot_info', method: 'GET', re: /^\/open-apis\/bot\/v3\/info\/?$/, authed: true },
 ];
@@ -105,6 +106,7 @@ function undoSideEffect(endpoint: EndpointName, reply: Reply, ctx: HttpContext, 
   const s = ctx.state;
   if (endpoint === 'send' || endpoint === 'reply') s.messages.pop();
   if (endpoint === 'upload') s.uploads.pop();
+  if (endpoint === 'upload_file') s.fileUploads.pop();
   if (endpoint === 'reaction') s.reactions.pop();
   if (endpoint === 'patch' && messageId) {
     const m = s.message(messageId);
@@ -137,6 +139,7 @@ function handleAuthed(endpoint: EndpointName, appId: string, param: string | und
   const s = ctx.state;
   const app = s.apps.get(appId)!;
   const known = (key: string) => s.knownImage(appId, key);
+  const knownFile = (key: string) => s.knownFile(appId, key);
   switch (endpoint) {
     case 'bot_info':
       return { status: 200, body: { code: 0, msg: 'ok', bot: { activate_status: 2, app_name: app.botName, avatar_url: '', ip_white_list: [], open_id: app.botOpenId } } };
@@ -152,6 +155,20 @@ function handleAuthed(endpoint: EndpointName, appId: string, param: string | und
       s.uploads.push({ imageKey, appId, imageType, size: image.data.length, bytes: image.data });
       return ok({ data: { image_key: imageKey } });
     }
+    case 'upload_file': {
+      const parts = parseMultipart(raw, String(req.headers['content-type'] ?? ''));
+      const file = parts?.get('file');
+      const fileType = parts?.get('file_type')?.data.toString('utf8') ?? '';
+      const fileName = parts?.get('file_name')?.data.toString('utf8') ?? '';
+      if (!file) return refuse(CODES.invalidParam, 'file is required');
+      if (!['opus', 'mp4', 'pdf', 'doc', 'xls', 'ppt', 'stream'].includes(fileType)) return refuse(CODES.invalidParam, 'file_type must be opus, mp4, pdf, doc, xls, ppt or stream');
+      if (!fileName) return refuse(CODES.invalidParam, 'file_name is required');
+      if (file.data.length === 0) return refuse(CODES.fileEmpty, 'file size is 0');
+      if (file.data.length > PLATFORM_LIMITS.fileBytes) return refuse(CODES.fileTooLarge, 'file over 30 MB');
+      const fileKey = nextId('file_v3_fake_');
+      s.fileUploads.push({ fileKey, appId, fileType, fileName, size: file.data.length, bytes: file.data });
+      return ok({ data: { file_key: fileKey } });
+    }
     case 'reaction': {
       const body = parseJson(raw);
       const emoji = (body?.reaction_type as Record<string, unknown> | undefined)?.emoji_type;
@@ -166,7 +183,7 @@ function handleAuthed(endpoint: EndpointName, appId: string, param: string | und
       const body = parseJson(raw);
       if (!body) return refuse(CODES.invalidParam, 'body must be JSON');
       const msgType = String(body.msg_type ?? '');
-      const checked = checkContent(msgType, body.content, known);
+      const checked = checkContent(msgType, body.content, known, knownFile);
       if (!checked.ok) return refuse(checked.refusal.code, checked.refusal.msg);
       let place: Pick<FakeMessage, 'chatId' | 'chatType' | 'parentId' | 'rootId' | 'threadId' | 'replyInThread'>;
       if (endpoint === 'send') {

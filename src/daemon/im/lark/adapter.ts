@@ -4,7 +4,7 @@ import { APP_ID_RE, botLocale, type BotConfig } from '../../../shared/config.js'
 import { t, type Locale } from '../../../shared/i18n.js';
 import type { CardModel } from '../../../shared/card-model.js';
 import { scrubSecrets, type Logger } from '../../../shared/log.js';
-import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundEvent } from '../types.js';
+import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundEvent, MediaLimits, OutboundMedia } from '../types.js';
 import { renderCard } from './cards.js';
 import { LarkApi, type ApiResult } from './client.js';
 import { WebhookConnection, WsConnection, type LarkConnection, type RawEventSink } from './connection.js';
@@ -13,6 +13,14 @@ import type { LarkFailure } from './errors.js';
 import { parseCardActionEvent, parseMessageEvent, type Parsed } from './events.js';
 import { fetchBotIdentity, type BotIdentity } from './identity.js';
 import { neutralizeTextTags } from './lark-escape.js';
+
+/** Feishu's upload limits (open platform docs): images ≤ 10 MB, files ≤ 30 MB, neither may be empty. */
+export const LARK_MEDIA_LIMITS = { imageBytes: 10 * 1024 * 1024, fileBytes: 30 * 1024 * 1024 } as const satisfies MediaLimits;
+
+/** Feishu's file_type for an upload, by extension; everything else is a generic `stream`. */
+const LARK_FILE_TYPES: Record<string, 'opus' | 'mp4' | 'pdf' | 'doc' | 'xls' | 'ppt'> = {
+  opus: 'opus', mp4: 'mp4', pdf: 'pdf', doc: 'doc', docx: 'doc', xls: 'xls', xlsx: 'xls', ppt: 'ppt', pptx: 'ppt',
+};
 
 export const ADAPTER_TIMING = {
   /** Feishu shows error 200340 when a card callback is not answered within 3 s; we answer by 2.5 s whatever happens. */
@@ -50,6 +58,7 @@ export class LarkAdapter implements ImAdapter {
   /** Cards are rendered in the bot's locale (status names, key and button words). */
   private readonly locale: Locale;
   readonly api: LarkApi;
+  readonly mediaLimits: MediaLimits = LARK_MEDIA_LIMITS;
   private identity: BotIdentity | null = null;
   private connection: LarkConnection | null = null;
   private handlers: ImHandlers | null = null;
@@ -238,6 +247,26 @@ export class LarkAdapter implements ImAdapter {
     ));
     if (!r.ok) return toIm(r.code === 'invalid_response' ? { ...r, code: 'upload_failed', message: 'image upload refused (the platform answered without an image_key)' } : r);
     return { ok: true, value: { imageRef: r.value!.image_key! } };
+  }
+
+  async uploadFile(data: Uint8Array, fileName: string): Promise<ImResult<{ fileRef: string }>> {
+    if (data.byteLength === 0) return { ok: false, code: 'empty_file', message: 'refusing to upload an empty file', retryable: false };
+    const file = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const ext = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase() ?? '';
+    const r = await this.retry('upload', () => this.api.call<{ file_key?: string } | null>(
+      'upload file',
+      (c, auth) => c.im.v1.file.create({ data: { file_type: LARK_FILE_TYPES[ext] ?? 'stream', file_name: fileName, file } }, auth),
+      (body) => !!body?.file_key,
+    ));
+    if (!r.ok) return toIm(r.code === 'invalid_response' ? { ...r, code: 'upload_failed', message: 'file upload refused (the platform answered without a file_key)' } : r);
+    return { ok: true, value: { fileRef: r.value!.file_key! } };
+  }
+
+  async sendMedia(place: ChatPlace, media: OutboundMedia, replyTo?: string): Promise<ImResult<{ messageId: string }>> {
+    const r = media.kind === 'image'
+      ? await this.post(place, 'image', JSON.stringify({ image_key: media.imageRef }), replyTo)
+      : await this.post(place, 'file', JSON.stringify({ file_key: media.fileRef }), replyTo);
+    return r.ok ? { ok: true, value: { messageId: r.value } } : toIm(r);
   }
 
   async react(messageId: string, emoji: string): Promise<ImResult<void>> {
