@@ -3,6 +3,9 @@
 // The rule (DESIGN §11): a caller is in a pane only when its controlling terminal *is* the pane's tty and the
 // pane's first process is among its ancestors. $TMUX/$TMUX_PANE are never consulted: they are inherited by any
 // terminal opened from a tmux shell, which would name the wrong pane.
+// One refinement, measured: Claude Code's Bash tool runs each command in a new session with no controlling
+// terminal (setsid: `ps` shows tty `?`). A caller with *no* terminal is judged by its nearest ancestor that has one
+// (there, Claude itself on the pane's tty). A caller with a *different* terminal is never looked past.
 
 /** A terminal device as `major:minor`, the one form every source (proc, stat, ps) can be brought to. */
 export type TtyDevice = string;
@@ -57,6 +60,7 @@ export interface PaneInfo {
 
 export interface CallerFacts {
   pid: number;
+  /** The caller's controlling terminal; when it has none, its nearest ancestor's (see the note at the top). */
   tty: TtyDevice | null;
   /** The caller's pid and every ancestor up to init, nearest first. */
   lineage: readonly number[];

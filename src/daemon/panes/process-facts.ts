@@ -47,17 +47,22 @@ export async function commandLine(pid: number): Promise<string | null> {
   return ps(pid, 'command');
 }
 
-/** Tty and lineage of a live process, read by the daemon (nothing the caller says about itself is used). */
+/**
+ * Tty and lineage of a live process, read by the daemon (nothing the caller says about itself is used). A caller
+ * without a controlling terminal takes its nearest ancestor's (pane-identity.ts says why); one with a terminal keeps it.
+ */
 export async function callerFacts(pid: number): Promise<CallerFacts | null> {
   const first = await procStat(pid);
   if (!first) return null;
   const lineage = [pid];
+  let tty = first.tty;
   let ppid = first.ppid;
   while (ppid > 1 && lineage.length < MAX_LINEAGE && !lineage.includes(ppid)) {
     lineage.push(ppid);
     const next = await procStat(ppid);
     if (!next) break;
+    tty ??= next.tty;
     ppid = next.ppid;
   }
-  return { pid, tty: first.tty, lineage };
+  return { pid, tty, lineage };
 }
