@@ -3,6 +3,8 @@ import { cliInstallFor } from '../shared/cli-install.js';
 import { literalChatText } from '../shared/chat-text.js';
 import { botLocale, type BotConfig } from '../shared/config.js';
 import { translator, type Translate } from '../shared/i18n.js';
+import { sendAnswerFiles } from './outbound/answer-files.js';
+import { sessionTopic } from './outbound/post-items.js';
 import { IPC_PROTOCOL_VERSION, type BackendKind, type DaemonToWorker, type WorkerToDaemon } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
 import { expandHome, type LarkmuxPaths } from '../shared/paths.js';
@@ -287,6 +289,7 @@ export class BotRuntime {
       state: this.renders.get(session.id),
       onStateChange: (st) => this.renders.put(st),
     });
+    const log = this.log.child({ session: session.id.slice(0, 8) });
     live = new LiveSession(session, cards, this.opts.im, {
       update: (patch) => this.sessions.update(session.id, patch),
       describeError: (code) => {
@@ -294,9 +297,23 @@ export class BotRuntime {
         if (code === 'cwd_missing') return this.t('newcomer.cwdMissing', { path: session.cwd });
         return undefined;
       },
-    }, this.log.child({ session: session.id.slice(0, 8) }), this.t);
+      onFinal: (text) => this.answerFiles(session, text, log),
+    }, log, this.t);
     this.live.set(session.id, live);
     return live;
+  }
+
+  /** Uploads the local files a final answer links (under the working dir or answerFileRoots); says which were not. */
+  private async answerFiles(session: SessionCore, text: string, log: Logger): Promise<void> {
+    const tr = this.t;
+    const target = sessionTopic(this.opts.im, session);
+    await sendAnswerFiles(text, {
+      target, cwd: session.cwd, extraRoots: this.bot.answerFileRoots.map((r) => expandHome(r)), log,
+      notSent: async (refused) => {
+        const lines = refused.map((r) => tr('files.notSent', { path: r.path, reason: r.reason === 'outside' ? tr('files.reasonOutside') : tr('files.reasonFailed', { detail: r.detail ?? '' }) }));
+        await this.opts.im.sendText(target.place, lines.join('\n'), target.replyTo);
+      },
+    });
   }
 
   /** Forks the session's worker unless it runs; a fresh session launches, an old one re-attaches or resumes. */

@@ -1,7 +1,7 @@
 // `larkmux where` / `larkmux send` from inside a session's pane, end to end: real daemon, real SDK, fake Feishu,
 // a real shell in real tmux. Identity is the caller's controlling tty; inherited $TMUX/$TMUX_PANE count for nothing.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -102,5 +102,30 @@ describe('larkmux where / send from a pane', () => {
     expect(forged).toEqual({ ok: true, data: { inPane: false } });
     expect(fake.messages.length).toBe(sentBefore);
     expect(fake.fileUploads.length).toBe(uploadsBefore);
+  });
+
+  it('a final answer linking ./out.png uploads it as a picture; a link outside the working folder is not uploaded and the topic says so', async () => {
+    rig = await startRig();
+    await rig.start();
+    const { fake, home } = rig;
+    const appId = rig.appIds[0]!;
+    const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5b1b6e30000000049454e44ae426082', 'hex');
+    writeFileSync(join(home.dir, 'out.png'), png);
+    const outsideName = `lmx-outside-${process.pid}-${Date.now()}.txt`;
+    const outside = join(home.dir, '..', outsideName);
+    writeFileSync(outside, 'secret outside the working folder');
+    try {
+      const msg = await fake.injectMessage({ chatType: 'p2p', text: `printf '%s\\n' 'done: ![shot](./out.png)' 'and [leak](../${outsideName})' answer-end` });
+      const chatId = msg.chatId;
+      await fake.waitFor(() => fake.messages.some((m) => m.chatId === chatId && m.msgType === 'image'), 60_000, 'picture from the answer');
+      const image = fake.messages.find((m) => m.chatId === chatId && m.msgType === 'image')!;
+      expect(fake.uploads.find((u) => u.imageKey === (image.content as { image_key: string }).image_key)?.bytes.equals(png)).toBe(true);
+      // The refused link is named in the topic (zh-CN: the default locale of a Feishu bot).
+      await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('未发送') && t.includes(outsideName)), 30_000, 'not-sent note');
+      expect(fake.fileUploads.some((u) => u.bytes.toString('utf8').includes('secret outside'))).toBe(false);
+      expect(fake.uploads.some((u) => u.bytes.toString('utf8').includes('secret outside'))).toBe(false);
+    } finally {
+      rmSync(outside, { force: true });
+    }
   });
 });

@@ -2,6 +2,7 @@
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ChatPlace, ImAdapter, MediaLimits } from '../im/types.js';
+import type { SessionCore } from '../session-core.js';
 import { mediaRefusal, planMedia } from './media-plan.js';
 
 export type OutboundItem = { kind: 'file' | 'image'; path: string } | { kind: 'text'; text: string };
@@ -17,6 +18,16 @@ export interface PostOutcome {
   ok: boolean;
   messageId?: string;
   error?: string;
+}
+
+/** The topic a session posts into: the thread it lives in, or the chat itself for a chat-scoped session. */
+export function sessionTopic(im: ImAdapter, s: Pick<SessionCore, 'scope' | 'chatId' | 'chatType' | 'anchorId'>): PostTarget {
+  const thread = s.scope === 'thread';
+  return {
+    im,
+    place: { chatId: s.chatId, chatType: s.chatType, ...(thread ? { rootId: s.anchorId } : {}) },
+    ...(thread ? { replyTo: s.anchorId } : {}),
+  };
 }
 
 /** Without limits from the adapter, the strictest platform we know (Feishu) applies. */

@@ -3,7 +3,7 @@ import type { CallerClaim, SendItem, SendResult, WhereResult } from '../../share
 import type { Logger } from '../../shared/log.js';
 import type { BotRuntime } from '../bot-runtime.js';
 import type { SessionCore } from '../session-core.js';
-import { postItems, type PostTarget } from '../outbound/post-items.js';
+import { postItems, sessionTopic } from '../outbound/post-items.js';
 import { locateCaller, type CallerLocation } from './caller-locator.js';
 
 interface Owned {
@@ -11,15 +11,6 @@ interface Owned {
   session: SessionCore;
 }
 
-/** The topic a session posts into: the thread it lives in, or the chat itself for a chat-scoped session. */
-export function sessionTopic(bot: BotRuntime, s: SessionCore): PostTarget {
-  const thread = s.scope === 'thread';
-  return {
-    im: bot.opts.im,
-    place: { chatId: s.chatId, chatType: s.chatType, ...(thread ? { rootId: s.anchorId } : {}) },
-    ...(thread ? { replyTo: s.anchorId } : {}),
-  };
-}
 
 export class PaneRequests {
   constructor(
@@ -63,7 +54,7 @@ export class PaneRequests {
     const loc = await this.locate(caller);
     if (!loc.ok) return { inPane: false };
     const { bot, session } = loc.session;
-    const outcomes = await postItems(sessionTopic(bot, session), items);
+    const outcomes = await postItems(sessionTopic(bot.opts.im, session), items);
     this.log.info({ session: session.id.slice(0, 8), sent: outcomes.filter((o) => o.ok).length, failed: outcomes.filter((o) => !o.ok).length }, 'larkmux send from a pane');
     return { inPane: true, session: session.id, outcomes };
   }

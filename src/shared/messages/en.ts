@@ -198,4 +198,8 @@ export const en = {
   'http.methodNotAllowed': 'Method not allowed',
   'http.writeLinkInvalid': 'Forbidden: this write link is not valid (links work once and expire after 5 minutes). Ask for a new one with /term.',
   'http.writeGranted': 'Write access granted. Opening the terminal…',
+  // files both ways: links in a final answer that were not uploaded
+  'files.notSent': 'Not sent: {path} ({reason})',
+  'files.reasonOutside': 'outside the working folder',
+  'files.reasonFailed': 'upload failed: {detail}',
 } as const satisfies Record<string, string>;

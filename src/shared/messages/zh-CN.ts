@@ -200,4 +200,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'http.methodNotAllowed': '不支持该请求方法',
   'http.writeLinkInvalid': '无权访问：这个写权限链接无效（只能用一次，5 分钟后失效）。请用 /term 重新获取。',
   'http.writeGranted': '已获得写权限，正在打开终端…',
+  // files both ways: links in a final answer that were not uploaded
+  'files.notSent': '未发送：{path}（{reason}）',
+  'files.reasonOutside': '不在工作目录内',
+  'files.reasonFailed': '上传失败：{detail}',
 };
