@@ -4,6 +4,8 @@ import { literalChatText } from '../shared/chat-text.js';
 import { botLocale, type BotConfig } from '../shared/config.js';
 import { translator, type Translate } from '../shared/i18n.js';
 import { sendAnswerFiles } from './outbound/answer-files.js';
+import { promptWithAttachments } from './inbound/attachment-plan.js';
+import { saveAttachments } from './inbound/save-attachments.js';
 import { sessionTopic } from './outbound/post-items.js';
 import { IPC_PROTOCOL_VERSION, type BackendKind, type DaemonToWorker, type WorkerToDaemon } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
@@ -239,6 +241,7 @@ export class BotRuntime {
     const literal = literalChatText(decision.text);
     decision = { ...decision, text: literal.text };
     this.sessions.update(session.id, { requesterId: msg.senderId, lastActivityAt: Date.now() });
+    if (msg.attachments?.length && decision.kind === 'prompt') decision = { ...decision, text: await this.withAttachments(session, decision.text, msg) };
     const requester = { userId: msg.senderId };
     // The turn is registered at once; its card goes out in the background so the text reaches the CLI without
     // waiting for Feishu (card operations stay in order behind it, so status updates land on the new card).
@@ -301,6 +304,13 @@ export class BotRuntime {
     }, log, this.t);
     this.live.set(session.id, live);
     return live;
+  }
+
+  /** Saves a message's pictures and files into the session's folder and names them in the prompt. */
+  private async withAttachments(session: SessionCore, text: string, msg: InboundMessage): Promise<string> {
+    const res = await saveAttachments(this.opts.im, session.cwd, msg.attachments ?? []);
+    this.log.info({ session: session.id.slice(0, 8), saved: res.saved.length, refused: res.refused.length }, 'attachments saved');
+    return promptWithAttachments(text, session.cli, res.saved, res.refused);
   }
 
   /** Uploads the local files a final answer links (under the working dir or answerFileRoots); says which were not. */

@@ -10,6 +10,17 @@ export interface ChatPlace {
   threadId?: string;
 }
 
+/** A picture or file carried by an inbound message, fetched later with `ImAdapter.downloadAttachment`. */
+export interface InboundAttachment {
+  kind: 'image' | 'file';
+  /** The platform's resource key (Feishu: image_key / file_key). */
+  key: string;
+  /** The sender's file name, when the platform gives one. */
+  name?: string;
+  /** The message that owns the resource (a merged-forward child differs from the event's message). */
+  messageId: string;
+}
+
 /** An inbound user message, already validated and normalised by the adapter. */
 export interface InboundMessage {
   kind: 'message';
@@ -24,8 +35,10 @@ export interface InboundMessage {
   text: string;
   /** True when this bot was @-mentioned. */
   mentionsBot: boolean;
-  /** Message types we do not handle (image, file, …) arrive with text '' and this set. */
+  /** Message types we do not handle (audio, sticker, …) arrive with text '' and this set. */
   unsupportedType?: string;
+  /** Pictures and files (image and file messages, images in rich text). */
+  attachments?: InboundAttachment[];
   createTime: number;
 }
 
@@ -97,6 +110,8 @@ export interface ImAdapter {
   uploadFile?(data: Uint8Array, fileName: string): Promise<ImResult<{ fileRef: string }>>;
   /** Posts an uploaded picture or file as a message of its own. */
   sendMedia?(place: ChatPlace, media: OutboundMedia, replyTo?: string): Promise<ImResult<{ messageId: string }>>;
+  /** Downloads an inbound attachment; more than `maxBytes` is refused without keeping the rest. */
+  downloadAttachment?(att: InboundAttachment, maxBytes: number): Promise<ImResult<Uint8Array>>;
   /** What the platform accepts, so the core can refuse early with a clear reason. */
   readonly mediaLimits?: MediaLimits;
   react(messageId: string, emoji: string): Promise<ImResult<void>>;

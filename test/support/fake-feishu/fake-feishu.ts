@@ -129,6 +129,8 @@ export class FakeFeishu {
   get messages() { return this.state.messages; }
   get uploads() { return this.state.uploads; }
   get fileUploads() { return this.state.fileUploads; }
+  /** Makes `bytes` downloadable as resource `key` of message `messageId` (inject the message with that id). */
+  addResource(messageId: string, key: string, type: 'image' | 'file', bytes: Buffer): void { this.state.resources.set(key, { messageId, type, bytes }); }
   get reactions() { return this.state.reactions; }
   get acks() { return this.hub.acks; }
   get pingsReceived() { return this.hub.pingsReceived; }

@@ -53,6 +53,7 @@ const ROUTES: Route[] = [
   { endpoint: 'patch', method: 'PATCH', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)$/, authed: true },
   { endpoint: 'upload', method: 'POST', re: /^\/open-apis\/im\/v1\/images$/, authed: true },
   { endpoint: 'upload_file', method: 'POST', re: /^\/open-apis\/im\/v1\/files$/, authed: true },
+  { endpoint: 'resource', method: 'GET', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)\/resources\/([^/]+)$/, authed: true },
   { endpoint: 'reaction', method: 'POST', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)\/reactions$/, authed: true },
   { endpoint: 'bot_info', method: 'GET', re: /^\/open-apis\/bot\/v3\/info\/?$/, authed: true },
 ];
@@ -66,6 +67,10 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx:
   }
   const param = route.re.exec(url.pathname)?.[1];
   const body = await readBody(req);
+  if (route.endpoint === 'resource') {
+    serveResource(req, res, url, ctx, route.re.exec(url.pathname)!);
+    return;
+  }
   let appId: string | undefined;
   let reply: Reply;
   let messageId = param;
@@ -98,6 +103,29 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx:
     status: reply.status, code: Number(reply.body.code), msg: String(reply.body.msg ?? ''), messageId, at: Date.now(),
   });
   send(res, reply);
+}
+
+/**
+ * GET /im/v1/messages/:message_id/resources/:file_key?type=image|file: the bytes, as the real platform streams them.
+ * The key must belong to that very message (a merged-forward child's resource is refused through the parent).
+ */
+function serveResource(req: IncomingMessage, res: ServerResponse, url: URL, ctx: HttpContext, m: RegExpExecArray): void {
+  const [messageId, key] = [decodeURIComponent(m[1]!), decodeURIComponent(m[2]!)];
+  const auth = ctx.state.checkToken(req.headers.authorization);
+  const type = url.searchParams.get('type');
+  const r = ctx.state.resources.get(key);
+  let reply: Reply | null = null;
+  if (!auth.ok) reply = refuse(auth.code, auth.msg, 400);
+  else if (type !== 'image' && type !== 'file') reply = refuse(CODES.invalidParam, 'type must be image or file');
+  else if (!r || r.messageId !== messageId) reply = refuse(CODES.resourceNotFound, 'resource not found in this message', 400);
+  else if (r.type !== type && !(r.type === 'image' && type === 'file')) reply = refuse(CODES.invalidParam, 'type does not match the resource');
+  ctx.state.calls.push({
+    endpoint: 'resource', appId: auth.ok ? auth.appId : undefined, method: 'GET', path: url.pathname + url.search,
+    status: reply?.status ?? 200, code: Number(reply?.body.code ?? 0), msg: String(reply?.body.msg ?? ''), messageId, at: Date.now(),
+  });
+  if (reply) return send(res, reply);
+  res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(r!.bytes.length) });
+  res.end(r!.bytes);
 }
 
 /** Side effects happen before the failure check; an injected failure rolls them back so state stays truthful. */

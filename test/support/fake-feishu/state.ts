@@ -20,7 +20,7 @@ export interface FakeApp {
   webhook?: { url: string; encryptKey?: string; verificationToken?: string };
 }
 
-export type EndpointName = 'token' | 'ws_endpoint' | 'send' | 'reply' | 'patch' | 'upload' | 'upload_file' | 'reaction' | 'bot_info';
+export type EndpointName = 'token' | 'ws_endpoint' | 'send' | 'reply' | 'patch' | 'upload' | 'upload_file' | 'resource' | 'reaction' | 'bot_info';
 
 export interface Failure {
   status: number;
@@ -118,6 +118,8 @@ export class FakeState {
   readonly inbound = new Map<string, InboundRecord>();
   readonly uploads: FakeUpload[] = [];
   readonly fileUploads: FakeFileUpload[] = [];
+  /** Resources of inbound messages, served by GET /im/v1/messages/:id/resources/:key (key → owner and bytes). */
+  readonly resources = new Map<string, { messageId: string; type: 'image' | 'file'; bytes: Buffer }>();
   readonly reactions: FakeReaction[] = [];
   private readonly tokens = new Map<string, TokenInfo>();
   private readonly failures = new Map<EndpointName, Failure[]>();

@@ -29,6 +29,7 @@ export const CODES = {
   imageTooLarge: 234006,
   fileEmpty: 232096,
   fileTooLarge: 232097,
+  resourceNotFound: 234003,
   messageNotFound: 230032,
 } as const;
 

@@ -4,7 +4,7 @@ import { APP_ID_RE, botLocale, type BotConfig } from '../../../shared/config.js'
 import { t, type Locale } from '../../../shared/i18n.js';
 import type { CardModel } from '../../../shared/card-model.js';
 import { scrubSecrets, type Logger } from '../../../shared/log.js';
-import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundEvent, MediaLimits, OutboundMedia } from '../types.js';
+import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundAttachment, InboundEvent, MediaLimits, OutboundMedia } from '../types.js';
 import { renderCard } from './cards.js';
 import { LarkApi, type ApiResult } from './client.js';
 import { WebhookConnection, WsConnection, type LarkConnection, type RawEventSink } from './connection.js';
@@ -262,6 +262,20 @@ export class LarkAdapter implements ImAdapter {
     return { ok: true, value: { fileRef: r.value!.file_key! } };
   }
 
+  async downloadAttachment(att: InboundAttachment, maxBytes: number): Promise<ImResult<Uint8Array>> {
+    const r = await this.retry('upload', () => this.api.call<{ data?: Buffer; tooLarge?: boolean }>(
+      'download attachment',
+      async (c, auth) => {
+        const res = await c.im.v1.messageResource.get({ path: { message_id: att.messageId, file_key: att.key }, params: { type: att.kind } }, auth);
+        return readCapped(res.getReadableStream(), maxBytes);
+      },
+      (body) => !!body?.data || !!body?.tooLarge,
+    ));
+    if (!r.ok) return toIm(r);
+    if (r.value.tooLarge || !r.value.data) return { ok: false, code: 'too_large', message: `larger than ${Math.floor(maxBytes / (1024 * 1024))} MB`, retryable: false };
+    return { ok: true, value: r.value.data };
+  }
+
   async sendMedia(place: ChatPlace, media: OutboundMedia, replyTo?: string): Promise<ImResult<{ messageId: string }>> {
     const r = media.kind === 'image'
       ? await this.post(place, 'image', JSON.stringify({ image_key: media.imageRef }), replyTo)
@@ -289,6 +303,25 @@ export class LarkAdapter implements ImAdapter {
     this.connection = null;
     this.handlers = null;
   }
+}
+
+/** Reads a download stream, stopping (and dropping what came) once it passes maxBytes. */
+function readCapped(stream: NodeJS.ReadableStream, maxBytes: number): Promise<{ data?: Buffer; tooLarge?: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    stream.on('data', (c: Buffer) => {
+      total += c.length;
+      if (total > maxBytes) {
+        (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+        resolve({ tooLarge: true });
+        return;
+      }
+      chunks.push(c);
+    });
+    stream.on('end', () => resolve({ data: Buffer.concat(chunks) }));
+    stream.on('error', reject);
+  });
 }
 
 function toIm(f: LarkFailure): { ok: false; code: string; message: string; retryable: boolean } {
