@@ -7,6 +7,7 @@ import { disposeClaudeWorld, startClaudeWorld, type ClaudeWorld } from '../suppo
 import { skipWithoutCli } from '../support/clis.js';
 import { ROOT } from '../support/larkmux-cli.js';
 
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5b1b6e30000000049454e44ae426082', 'hex');
 const LARKMUX = `${process.execPath} ${join(ROOT, 'bin', 'larkmux.js')}`;
 
 describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: files', () => {
@@ -17,7 +18,7 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: files', ()
     world = undefined;
   });
 
-  it("Claude's Bash tool is in the pane: `larkmux where` names the session and `larkmux send` posts a file into the topic", async () => {
+  it("Claude's Bash tool is in the pane (`larkmux where`, `larkmux send`), and a picture from the chat reaches Claude", async () => {
     // Bash allowed outright: auto mode's server-side safety check cannot run against the fake model.
     world = await startClaudeWorld({ askPermissions: false, settings: { permissions: { defaultMode: 'default', allow: ['Bash'] } } });
     const { rig, cwd } = world;
@@ -48,5 +49,16 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: files', ()
     await fake.injectMessage({ chatType: 'p2p', chatId, text: `RUN_TOOL: ${LARKMUX} send notes.txt` });
     await fake.waitFor(() => fake.messages.some((m) => m.chatId === chatId && m.msgType === 'file'), 120_000, 'file message');
     expect(fake.fileUploads.at(-1)?.bytes.toString('utf8')).toBe('from claude\n');
-  }, 300_000);
+
+    // A picture from the chat reaches Claude as @path: the model receives the picture (or its path), and the
+    // message gets the delivered reaction.
+    const imgMsgId = `om_claude_img_${Date.now().toString(16)}`;
+    fake.addResource(imgMsgId, 'img_v3_fake_claude', 'image', PNG);
+    const before = world.fake.requests.length;
+    await fake.injectMessage({ chatType: 'p2p', chatId, messageId: imgMsgId, messageType: 'image', content: JSON.stringify({ image_key: 'img_v3_fake_claude' }) });
+    await fake.waitFor(() => fake.reactions.some((r) => r.messageId === imgMsgId), 120_000, 'delivered reaction on the picture');
+    const seen = () => world!.fake.requests.slice(before).map((r) => JSON.stringify(r.body)).find((b) => b.includes('"type":"image"') || b.includes('.larkmux/uploads/'));
+    const body = await fake.waitFor(seen, 120_000, 'the model received the picture');
+    expect(body).toMatch(/"type":"image"|\.larkmux\/uploads\/\d{4}-\d{2}-\d{2}\/[^"]*\.png/);
+  }, 400_000);
 });
