@@ -46,4 +46,27 @@ describe('attachments into the session', () => {
     // The session's log says what was saved; nothing was refused.
     expect(rig.logText()).toMatch(/"saved":1,"refused":0/);
   });
+
+  it('a merged-forward message with two files arrives as two files in the uploads folder (fetched through the parent)', async () => {
+    rig = await startRig();
+    await rig.start();
+    const { fake, home } = rig;
+    const parentId = `om_fwd_${Date.now().toString(16)}`;
+    const chatId = `oc_p2p_fwd${Date.now().toString(16)}`;
+    const a = Buffer.from('first forwarded file\n');
+    const b = Buffer.from('第二个文件\n');
+    fake.addMergeForward(parentId, chatId, [
+      { kind: 'file', key: 'file_v3_fake_fwd_a', name: 'a.txt', bytes: a },
+      { kind: 'file', key: 'file_v3_fake_fwd_b', name: 'b 文件.txt', bytes: b },
+    ]);
+    await fake.injectMessage({ chatType: 'p2p', chatId, messageId: parentId, messageType: 'merge_forward', content: JSON.stringify({ content: 'Merged and Forwarded Message' }) });
+    await fake.waitFor(() => uploads(home.dir).filter((f) => !f.endsWith('.part')).length === 2, 30_000, 'two forwarded files saved');
+    const files = uploads(home.dir);
+    expect(readFileSync(files.find((f) => f.endsWith('-a.txt'))!).equals(a)).toBe(true);
+    expect(readFileSync(files.find((f) => f.endsWith('-b 文件.txt'))!).equals(b)).toBe(true);
+    await fake.waitFor(() => fake.reactions.some((r) => r.messageId === parentId), 30_000, 'delivered reaction on the forward');
+    // The children's resources were fetched through the parent's id.
+    const fetched = fake.calls.filter((c) => c.endpoint === 'resource' && c.status === 200).map((c) => c.path);
+    expect(fetched.filter((p) => p.includes(`/messages/${parentId}/resources/`))).toHaveLength(2);
+  });
 });

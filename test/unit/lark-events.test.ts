@@ -1,6 +1,6 @@
 // Table-driven tests for parsing raw Feishu events into InboundMessage / InboundCardAction.
 import { describe, expect, it } from 'vitest';
-import { parseCardActionEvent, parseMessageEvent, postToText, resolveMentions, type ParseContext } from '../../src/daemon/im/lark/events.js';
+import { forwardedContent, parseCardActionEvent, parseMessageEvent, postToText, resolveMentions, type ParseContext } from '../../src/daemon/im/lark/events.js';
 
 const BOT = 'ou_bot0000000000000000000000000001';
 const ctx: ParseContext = { appId: 'cli_a1b2c3d4e5f60718', botOpenId: BOT, botName: 'FakeBot', now: 1234 };
@@ -89,4 +89,28 @@ describe('parseCardActionEvent', () => {
       expect(r.ok ? { ok: true, ...r.event } : r).toMatchObject(c.want);
     });
   }
+});
+
+describe('forwardedContent', () => {
+  it("takes only the parent's children; pictures and files go through the parent's id; text becomes lines", () => {
+    const child = (id: string, msg_type: string, content: unknown, upper = 'om_p') => ({ message_id: id, msg_type, upper_message_id: upper, body: { content: JSON.stringify(content) } });
+    const items = [
+      { message_id: 'om_p', msg_type: 'merge_forward', body: { content: '{"content":"Merged and Forwarded Message"}' } },
+      child('c1', 'text', { text: 'hello' }),
+      child('c2', 'file', { file_key: 'fk', file_name: 'a.pdf' }),
+      child('c3', 'image', { image_key: 'ik' }),
+      child('c4', 'post', { content: [[{ tag: 'text', text: 'see' }, { tag: 'img', image_key: 'pk' }]] }),
+      child('x', 'text', { text: 'elsewhere' }, 'om_other'),
+      child('c5', 'sticker', { file_key: 's' }),
+    ];
+    expect(forwardedContent(items, 'om_p')).toEqual({
+      text: 'hello\nsee',
+      attachments: [
+        { kind: 'file', key: 'fk', name: 'a.pdf', messageId: 'om_p' },
+        { kind: 'image', key: 'ik', messageId: 'om_p' },
+        { kind: 'image', key: 'pk', messageId: 'om_p' },
+      ],
+    });
+    expect(forwardedContent('garbage', 'om_p')).toEqual({ text: '', attachments: [] });
+  });
 });

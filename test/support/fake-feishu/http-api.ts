@@ -53,6 +53,7 @@ const ROUTES: Route[] = [
   { endpoint: 'patch', method: 'PATCH', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)$/, authed: true },
   { endpoint: 'upload', method: 'POST', re: /^\/open-apis\/im\/v1\/images$/, authed: true },
   { endpoint: 'upload_file', method: 'POST', re: /^\/open-apis\/im\/v1\/files$/, authed: true },
+  { endpoint: 'get_message', method: 'GET', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)$/, authed: true },
   { endpoint: 'resource', method: 'GET', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)\/resources\/([^/]+)$/, authed: true },
   { endpoint: 'reaction', method: 'POST', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)\/reactions$/, authed: true },
   { endpoint: 'bot_info', method: 'GET', re: /^\/open-apis\/bot\/v3\/info\/?$/, authed: true },
@@ -196,6 +197,17 @@ function handleAuthed(endpoint: EndpointName, appId: string, param: string | und
       const fileKey = nextId('file_v3_fake_');
       s.fileUploads.push({ fileKey, appId, fileType, fileName, size: file.data.length, bytes: file.data });
       return ok({ data: { file_key: fileKey } });
+    }
+    case 'get_message': {
+      // A merged-forward message lists itself, then its children (upper_message_id = the parent), as the platform does.
+      const fwd = s.forwards.get(param!);
+      const inbound = s.inbound.get(param!);
+      if (!fwd || !inbound) return refuse(CODES.messageNotFound, 'message not found');
+      const item = (id: string, msgType: string, content: string, upper?: string) => ({
+        message_id: id, msg_type: msgType, chat_id: fwd.chatId, create_time: String(Date.now()), deleted: false, updated: false,
+        sender: { id: 'ou_forwarded', id_type: 'open_id', sender_type: 'user' }, body: { content }, ...(upper ? { upper_message_id: upper } : {}),
+      });
+      return ok({ data: { items: [item(param!, 'merge_forward', JSON.stringify({ content: 'Merged and Forwarded Message' })), ...fwd.children.map((c) => item(c.messageId, c.msgType, c.content, param))] } });
     }
     case 'reaction': {
       const body = parseJson(raw);

@@ -20,7 +20,7 @@ export interface FakeApp {
   webhook?: { url: string; encryptKey?: string; verificationToken?: string };
 }
 
-export type EndpointName = 'token' | 'ws_endpoint' | 'send' | 'reply' | 'patch' | 'upload' | 'upload_file' | 'resource' | 'reaction' | 'bot_info';
+export type EndpointName = 'token' | 'ws_endpoint' | 'send' | 'reply' | 'patch' | 'upload' | 'upload_file' | 'resource' | 'get_message' | 'reaction' | 'bot_info';
 
 export interface Failure {
   status: number;
@@ -119,6 +119,8 @@ export class FakeState {
   readonly uploads: FakeUpload[] = [];
   readonly fileUploads: FakeFileUpload[] = [];
   /** Resources of inbound messages, served by GET /im/v1/messages/:id/resources/:key (key → owner and bytes). */
+  /** Merged-forward messages: parent id → its children (msg_type and content), as GET /im/v1/messages/:id lists them. */
+  readonly forwards = new Map<string, { chatId: string; children: { messageId: string; msgType: string; content: string }[] }>();
   readonly resources = new Map<string, { messageId: string; type: 'image' | 'file'; bytes: Buffer }>();
   readonly reactions: FakeReaction[] = [];
   private readonly tokens = new Map<string, TokenInfo>();

@@ -4,13 +4,13 @@ import { APP_ID_RE, botLocale, type BotConfig } from '../../../shared/config.js'
 import { t, type Locale } from '../../../shared/i18n.js';
 import type { CardModel } from '../../../shared/card-model.js';
 import { scrubSecrets, type Logger } from '../../../shared/log.js';
-import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundAttachment, InboundEvent, MediaLimits, OutboundMedia } from '../types.js';
+import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundAttachment, InboundEvent, InboundMessage, MediaLimits, OutboundMedia } from '../types.js';
 import { renderCard } from './cards.js';
 import { LarkApi, type ApiResult } from './client.js';
 import { WebhookConnection, WsConnection, type LarkConnection, type RawEventSink } from './connection.js';
 import { AppBudget, CardPatcher, DELIVERY_LIMITS, realClock, withRetries, type ApiKind, type Clock, type DeliveryLimits } from './delivery.js';
 import type { LarkFailure } from './errors.js';
-import { parseCardActionEvent, parseMessageEvent, type Parsed } from './events.js';
+import { forwardedContent, parseCardActionEvent, parseMessageEvent, type Parsed } from './events.js';
 import { fetchBotIdentity, type BotIdentity } from './identity.js';
 import { neutralizeTextTags } from './lark-escape.js';
 
@@ -165,9 +165,27 @@ export class LarkAdapter implements ImAdapter {
     const r = parseMessageEvent(data, this.parseCtx());
     if (!r.ok) { this.rejected('message', r); return undefined; }
     this.log.debug({ eventId: r.event.eventId, messageId: r.event.messageId, chatType: r.event.place.chatType }, 'message received');
-    // Messages need no answer: do not hold the ACK for the whole turn.
-    void this.dispatch(r.event);
+    // Messages need no answer: do not hold the ACK for the whole turn (a merged forward first fetches its children).
+    if (r.event.unsupportedType === 'merge_forward') void this.expandForward(r.event).then((ev) => this.dispatch(ev));
+    else void this.dispatch(r.event);
     return undefined;
+  }
+
+  /** A merged-forward message with its children's text and attachments; left as unsupported when they cannot be read. */
+  private async expandForward(ev: InboundMessage): Promise<InboundMessage> {
+    const r = await this.retry('send', () => this.api.call<{ code?: number; data?: { items?: unknown } }>(
+      'get merged forward',
+      (c, auth) => c.im.v1.message.get({ path: { message_id: ev.messageId } }, auth) as Promise<{ code?: number; data?: { items?: unknown } }>,
+    ));
+    if (!r.ok) {
+      this.log.warn({ code: r.code, messageId: ev.messageId }, 'could not read a merged-forward message');
+      return ev;
+    }
+    const { text, attachments } = forwardedContent(r.value.data?.items, ev.messageId);
+    if (!text && attachments.length === 0) return ev;
+    const { unsupportedType: _dropped, ...rest } = ev;
+    // Forwarded words are someone else's: a leading label keeps a forwarded "/close" from being taken as a command.
+    return { ...rest, text: text ? `Forwarded messages:\n${text}` : '', ...(attachments.length ? { attachments } : {}) };
   }
 
   private async onRawCardAction(data: unknown): Promise<unknown> {

@@ -1,7 +1,7 @@
 // Parses raw Feishu events (as the SDK's dispatcher hands them over) into InboundMessage / InboundCardAction, never throwing.
 import { z } from 'zod';
 import { CardActionValueSchema } from '../../../shared/card-model.js';
-import type { ChatPlace, InboundCardAction, InboundMessage } from '../types.js';
+import type { InboundAttachment, ChatPlace, InboundCardAction, InboundMessage } from '../types.js';
 
 export interface ParseContext {
   appId: string;
@@ -110,6 +110,30 @@ export function postImageKeys(content: Record<string, unknown>): string[] {
     for (const el of para as Record<string, unknown>[]) if (el?.tag === 'img' && typeof el.image_key === 'string' && el.image_key) keys.push(el.image_key);
   }
   return keys;
+}
+
+/**
+ * The children of a merged-forward message, from GET /im/v1/messages/:id (`items`: the parent, then children with
+ * `upper_message_id`). Pictures and files become attachments downloaded *through the parent* (the resource API refuses
+ * a child's id); text and rich text become lines of the prompt.
+ */
+export function forwardedContent(items: unknown, parentId: string): { text: string; attachments: InboundAttachment[] } {
+  const lines: string[] = [];
+  const attachments: InboundAttachment[] = [];
+  for (const it of Array.isArray(items) ? (items as Record<string, unknown>[]) : []) {
+    if (!it || it.upper_message_id !== parentId) continue;
+    const content = parseJsonObject(String((it.body as Record<string, unknown> | undefined)?.content ?? ''));
+    if (!content) continue;
+    if (it.msg_type === 'image' && typeof content.image_key === 'string') attachments.push({ kind: 'image', key: content.image_key, messageId: parentId });
+    else if (it.msg_type === 'file' && typeof content.file_key === 'string') {
+      attachments.push({ kind: 'file', key: content.file_key, messageId: parentId, ...(typeof content.file_name === 'string' ? { name: content.file_name } : {}) });
+    } else if (it.msg_type === 'text' && typeof content.text === 'string') lines.push(content.text);
+    else if (it.msg_type === 'post') {
+      lines.push(postToText(content));
+      for (const key of postImageKeys(content)) attachments.push({ kind: 'image', key, messageId: parentId });
+    }
+  }
+  return { text: lines.join('\n'), attachments };
 }
 
 /** Replaces @_user_N placeholders: this bot's are removed, others become @name. */
