@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import pty from 'node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
 import { controlCall } from '../../src/shared/control-client.js';
+import { t } from '../../src/shared/i18n.js';
 import { textsIn } from '../support/cards.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
 import { ROOT } from '../support/larkmux-cli.js';
@@ -120,8 +121,9 @@ describe('larkmux where / send from a pane', () => {
       await fake.waitFor(() => fake.messages.some((m) => m.chatId === chatId && m.msgType === 'image'), 60_000, 'picture from the answer');
       const image = fake.messages.find((m) => m.chatId === chatId && m.msgType === 'image')!;
       expect(fake.uploads.find((u) => u.imageKey === (image.content as { image_key: string }).image_key)?.bytes.equals(png)).toBe(true);
-      // The refused link is named in the topic (zh-CN: the default locale of a Feishu bot).
-      await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('未发送') && t.includes(outsideName)), 30_000, 'not-sent note');
+      // The refused link is named in the topic, in the bot's language (the catalogue's words, either locale).
+      const notSent = [t('en', 'files.notSent', { path: `../${outsideName}`, reason: t('en', 'files.reasonOutside') }), t('zh-CN', 'files.notSent', { path: `../${outsideName}`, reason: t('zh-CN', 'files.reasonOutside') })];
+      await fake.waitFor(() => textsIn(fake, appId, chatId).some((x) => notSent.includes(x)), 30_000, 'not-sent note');
       expect(fake.fileUploads.some((u) => u.bytes.toString('utf8').includes('secret outside'))).toBe(false);
       expect(fake.uploads.some((u) => u.bytes.toString('utf8').includes('secret outside'))).toBe(false);
     } finally {
