@@ -5,7 +5,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
  * machine their start-up and redraw timing varies, so they run on their own, one file at a time, after the rest
  * (`npm test` = both projects, see scripts/test.mjs), and a failed test is tried once more.
  */
-const REAL_CLI_TESTS = ['test/e2e/cli-*.test.ts', 'test/e2e/daemon-claude.test.ts', 'test/e2e/console-claude.test.ts'];
+const REAL_CLI_TESTS = ['test/e2e/cli-*.test.ts', 'test/e2e/daemon-claude*.test.ts', 'test/e2e/console-claude.test.ts'];
 
 export default defineConfig({
   test: {

@@ -29,5 +29,8 @@ export interface CliCommand {
   run(ctx: CliContext): Promise<number>;
 }
 
-/** Exit codes: 0 ok, 1 failure, 2 usage error, 3 not running (as LSB status does), 78 bad config (EX_CONFIG, as the daemon). */
-export const EXIT = { ok: 0, failure: 1, usage: 2, notRunning: 3, badConfig: 78 } as const;
+/**
+ * Exit codes: 0 ok, 1 failure, 2 usage error, 3 not running (as LSB status does), 78 bad config (EX_CONFIG, as the
+ * daemon); `where`/`send` use 3 for "not in a larkmux pane" (DESIGN §11), also what a caller sees when no daemon runs.
+ */
+export const EXIT = { ok: 0, failure: 1, usage: 2, notRunning: 3, badConfig: 78, notInPane: 3 } as const;

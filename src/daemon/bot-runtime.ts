@@ -3,6 +3,10 @@ import { cliInstallFor } from '../shared/cli-install.js';
 import { literalChatText } from '../shared/chat-text.js';
 import { botLocale, type BotConfig, type CliSpec } from '../shared/config.js';
 import { t, translator, type Translate } from '../shared/i18n.js';
+import { sendAnswerFiles } from './outbound/answer-files.js';
+import { promptWithAttachments } from './inbound/attachment-plan.js';
+import { saveAttachments } from './inbound/save-attachments.js';
+import { sessionTopic } from './outbound/post-items.js';
 import { IPC_PROTOCOL_VERSION, type BackendKind, type DaemonToWorker, type WorkerToDaemon } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
 import { expandHome, type LarkmuxPaths } from '../shared/paths.js';
@@ -239,6 +243,7 @@ export class BotRuntime {
     const literal = literalChatText(decision.text);
     decision = { ...decision, text: literal.text };
     this.sessions.update(session.id, { requesterId: msg.senderId, lastActivityAt: Date.now() });
+    if (msg.attachments?.length && decision.kind === 'prompt') decision = { ...decision, text: await this.withAttachments(session, decision.text, msg) };
     const requester = { userId: msg.senderId };
     // The turn is registered at once; its card goes out in the background so the text reaches the CLI without
     // waiting for Feishu (card operations stay in order behind it, so status updates land on the new card).
@@ -289,6 +294,7 @@ export class BotRuntime {
       state: this.renders.get(session.id),
       onStateChange: (st) => this.renders.put(st),
     });
+    const log = this.log.child({ session: session.id.slice(0, 8) });
     live = new LiveSession(session, cards, this.opts.im, {
       update: (patch) => this.sessions.update(session.id, patch),
       describeError: (code) => {
@@ -296,9 +302,30 @@ export class BotRuntime {
         if (code === 'cwd_missing') return this.t('newcomer.cwdMissing', { path: session.cwd });
         return undefined;
       },
-    }, this.log.child({ session: session.id.slice(0, 8) }), this.t);
+      onFinal: (text) => this.answerFiles(session, text, log),
+    }, log, this.t);
     this.live.set(session.id, live);
     return live;
+  }
+
+  /** Saves a message's pictures and files into the session's folder and names them in the prompt. */
+  private async withAttachments(session: SessionCore, text: string, msg: InboundMessage): Promise<string> {
+    const res = await saveAttachments(this.opts.im, session.cwd, msg.attachments ?? []);
+    this.log.info({ session: session.id.slice(0, 8), saved: res.saved.length, refused: res.refused.length }, 'attachments saved');
+    return promptWithAttachments(text, session.cli, res.saved, res.refused);
+  }
+
+  /** Uploads the local files a final answer links (under the working dir or answerFileRoots); says which were not. */
+  private async answerFiles(session: SessionCore, text: string, log: Logger): Promise<void> {
+    const tr = this.t;
+    const target = sessionTopic(this.opts.im, session);
+    await sendAnswerFiles(text, {
+      target, cwd: session.cwd, extraRoots: this.bot.answerFileRoots.map((r) => expandHome(r)), log,
+      notSent: async (refused) => {
+        const lines = refused.map((r) => tr('files.notSent', { path: r.path, reason: r.reason === 'outside' ? tr('files.reasonOutside') : tr('files.reasonFailed', { detail: r.detail ?? '' }) }));
+        await this.opts.im.sendText(target.place, lines.join('\n'), target.replyTo);
+      },
+    });
   }
 
   /** Forks the session's worker unless it runs; a fresh session launches, an old one re-attaches or resumes. */

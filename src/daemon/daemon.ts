@@ -14,6 +14,7 @@ import { LarkAdapter } from './im/lark/index.js';
 import { consoleLoginUrl, createLocalConsole, type LocalConsole } from './im/local/index.js';
 import { WorkerPool } from './worker-pool.js';
 import { DaemonWeb } from './web-terminal.js';
+import { PaneRequests } from './panes/pane-requests.js';
 import { classifyTmuxSessions, killTmuxSessions, listTmuxSessions, type OrphanReport } from './orphans.js';
 
 export interface DaemonOptions {
@@ -37,6 +38,7 @@ export class Daemon {
   readonly tmuxSocket: string;
   /** The local console, when it runs (no bot configured, or `console` set). */
   readonly console: LocalConsole | undefined;
+  private readonly panes: PaneRequests;
 
   constructor(private readonly opts: DaemonOptions) {
     this.tmuxSocket = tmuxSocketName(opts.config.tmux.socket, opts.paths.home);
@@ -88,6 +90,7 @@ export class Daemon {
       this.web.mount(this.console.server);
       this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, backend, web: this.web }));
     }
+    this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, log);
     this.notice = nextStepNotice(config, opts.configExists, paths.config);
     this.control = new ControlServer(
       paths.controlSocket,
@@ -111,6 +114,8 @@ export class Daemon {
           if (!url) throw new Error(this.console ? 'the web port is not listening, so the console is off' : 'the console is off (a bot is configured and "console" is not set)');
           return { url };
         },
+        where: (req) => this.panes.where(req.caller),
+        send: (req) => this.panes.send(req.caller, req.items),
         prune: async () => {
           const report = await this.orphans();
           const removed = await killTmuxSessions(this.tmuxSocket, [...report.orphans, ...report.diag]);

@@ -26,6 +26,8 @@ export interface LiveSessionHooks {
   onReady?(webPort: number): void;
   /** The text for a worker error that needs the bot's words (locale, configured CLI), e.g. cli_missing; undefined = generic. */
   describeError?(code: string, message: string): string | undefined;
+  /** After the final answer is posted (files the answer links are uploaded here). */
+  onFinal?(text: string): Promise<void>;
 }
 
 export class LiveSession {
@@ -142,6 +144,7 @@ export class LiveSession {
       case 'final_output':
         if (msg.turnId) this.turns.delete(msg.turnId);
         await this.cards.sendFinal(msg.text);
+        await this.hooks.onFinal?.(msg.text).catch((err: unknown) => this.log.error({ err }, 'answer files failed'));
         return;
       case 'cli_identity':
         this.hooks.update({ nativeSessionId: msg.nativeSessionId, ...(msg.transcriptPath ? { transcriptPath: msg.transcriptPath } : {}) });

@@ -22,11 +22,11 @@ export function classifyTmuxSessions(names: readonly string[], owned: ReadonlySe
   };
 }
 
-function tmuxArgs(socket: string | null, args: string[]): string[] {
+export function tmuxArgs(socket: string | null, args: string[]): string[] {
   return socket ? ['-L', socket, ...args] : args;
 }
 
-function tmuxEnv(): NodeJS.ProcessEnv {
+export function tmuxEnv(): NodeJS.ProcessEnv {
   return tmuxClientEnv(process.env);
 }
 

@@ -118,7 +118,7 @@ export function routeMessage(input: RouteInput): RouteDecision {
     return once(`denied:${place.chatId}:${msg.senderId}`, t('route.denied', { userId: msg.senderId }));
   }
   if (msg.unsupportedType) return { kind: 'reply', text: t('route.unsupported', { type: messageTypeName(msg.unsupportedType, t) }), place, replyTo };
-  if (!msg.text.trim()) return { kind: 'reply', text: t('route.emptyMention'), place, replyTo };
+  if (!msg.text.trim() && !msg.attachments?.length) return { kind: 'reply', text: t('route.emptyMention'), place, replyTo };
 
   const anchor = anchorOf(msg, bot);
   const isNewSession = !isOpenSession(input.sessionByKey(anchor.sessionKey));

@@ -4,6 +4,57 @@ import { SessionStatusSchema } from './ipc.js';
 
 export const CONTROL_PROTOCOL_VERSION = 1;
 
+// ---- from inside a pane (`larkmux where` / `larkmux send`, DESIGN §11) ----
+
+/** Who is asking: a pid the daemon checks itself (tty, lineage) and the nonce that pid shows in its process title. */
+export const CallerClaimSchema = z.strictObject({
+  pid: z.number().int().positive(),
+  proof: z.string().regex(/^[0-9a-f]{16}$/),
+});
+
+/**
+ * Limits of one `larkmux send`. The text cap keeps a request under CONTROL_MAX_LINE even when every character is a
+ * control character JSON escapes as `\u00XX` (6 characters each); the platform's own text cap is 150 KB.
+ */
+export const SEND_REQUEST_LIMITS = { items: 20, textChars: 40_000, pathChars: 4096 } as const;
+
+export const SendItemSchema = z.discriminatedUnion('kind', [
+  /** A file by absolute path (the command resolves relative ones); `image` sends it as a picture, `file` as an attachment. */
+  z.strictObject({ kind: z.enum(['file', 'image']), path: z.string().min(1).max(SEND_REQUEST_LIMITS.pathChars).startsWith('/') }),
+  z.strictObject({ kind: z.literal('text'), text: z.string().min(1).max(SEND_REQUEST_LIMITS.textChars) }),
+]);
+export type SendItem = z.infer<typeof SendItemSchema>;
+export type CallerClaim = z.infer<typeof CallerClaimSchema>;
+export const SendItemsSchema = z.array(SendItemSchema).min(1).max(SEND_REQUEST_LIMITS.items);
+
+/** `where`: the caller's session, or `inPane: false` (the command exits 3 with "not in a larkmux pane"). */
+export const WhereResultSchema = z.discriminatedUnion('inPane', [
+  z.strictObject({ inPane: z.literal(false) }),
+  z.strictObject({
+    inPane: z.literal(true),
+    session: z.string(),
+    bot: z.string(),
+    cli: z.string(),
+    cwd: z.string(),
+    topic: z.strictObject({ chatId: z.string(), anchorId: z.string(), scope: z.enum(['thread', 'chat']) }),
+    pane: z.strictObject({ tmuxSession: z.string(), paneId: z.string(), tty: z.string() }),
+  }),
+]);
+export type WhereResult = z.infer<typeof WhereResultSchema>;
+
+export const SendOutcomeSchema = z.strictObject({
+  item: z.string(),
+  ok: z.boolean(),
+  /** The message posted, or why not. */
+  messageId: z.string().optional(),
+  error: z.string().optional(),
+});
+export const SendResultSchema = z.discriminatedUnion('inPane', [
+  z.strictObject({ inPane: z.literal(false) }),
+  z.strictObject({ inPane: z.literal(true), session: z.string(), outcomes: z.array(SendOutcomeSchema) }),
+]);
+export type SendResult = z.infer<typeof SendResultSchema>;
+
 export const ControlRequestSchema = z.discriminatedUnion('cmd', [
   z.strictObject({ id: z.number().int(), cmd: z.literal('ping') }),
   z.strictObject({ id: z.number().int(), cmd: z.literal('status') }),
@@ -14,6 +65,8 @@ export const ControlRequestSchema = z.discriminatedUnion('cmd', [
   z.strictObject({ id: z.number().int(), cmd: z.literal('orphans') }),
   /** A fresh one-time login URL of the local console (DESIGN §11). */
   z.strictObject({ id: z.number().int(), cmd: z.literal('console_link') }),
+  z.strictObject({ id: z.number().int(), cmd: z.literal('where'), caller: CallerClaimSchema }),
+  z.strictObject({ id: z.number().int(), cmd: z.literal('send'), caller: CallerClaimSchema, items: SendItemsSchema }),
 ]);
 export type ControlRequest = z.infer<typeof ControlRequestSchema>;
 export type ControlCommand = ControlRequest['cmd'];
@@ -73,5 +126,5 @@ export type ControlResponse = z.infer<typeof ControlResponseSchema>;
 
 export const ConsoleLinkSchema = z.object({ url: z.string() });
 
-/** A control line longer than this is refused: requests are tiny. */
-export const CONTROL_MAX_LINE = 64 * 1024;
+/** A control line longer than this is refused: requests are small; the largest is `send --text` (see SEND_REQUEST_LIMITS). */
+export const CONTROL_MAX_LINE = 256 * 1024;

@@ -1,64 +1,17 @@
 // The real daemon with the real Claude Code CLI: selection cards answered from Feishu, and a simulated reboot resumed.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
-import { adapterFor } from '../../src/worker/cli/registry.js';
-import { applySeedFiles } from '../../src/worker/cli/seed.js';
 import { buttons, cardsFor, markdownText, textsIn } from '../support/cards.js';
-import { cleanCliEnv, skipWithoutCli } from '../support/clis.js';
-import { killTmuxAndPanes, nsenterTmux, writeBin } from '../support/cli-rig.js';
-import { startRig, type E2eRig } from '../support/e2e-daemon.js';
-import { startFakeModelProcess, type IsolatedFakeServer } from '../support/fake-models/index.js';
+import { disposeClaudeWorld, startClaudeWorld, type ClaudeWorld } from '../support/claude-world.js';
+import { skipWithoutCli } from '../support/clis.js';
 import { runLarkmux } from '../support/larkmux-cli.js';
-
-/** Claude 2.1.332 runs in auto mode (never asking) unless settings say otherwise. */
-const ASKING = JSON.stringify({ permissions: { defaultMode: 'default' } });
-
-interface ClaudeWorld {
-  rig: E2eRig;
-  fake: IsolatedFakeServer;
-  cwd: string;
-  root: string;
-  /** Starts (again) the tmux server inside the model fake's loopback-only network namespace. */
-  startTmuxServer(): Promise<void>;
-}
-
-async function startClaudeWorld(opts: { askPermissions: boolean; seed?: boolean; bot?: Record<string, unknown> }): Promise<ClaudeWorld> {
-  const root = mkdtempSync(join(tmpdir(), 'lmx-e2e-dclaude-'));
-  const [home, cwd, tmp, bin] = ['home', 'work', 'tmp', 'bin'].map((d) => join(root, d)) as [string, string, string, string];
-  for (const d of [home, cwd, tmp, bin]) mkdirSync(d, { recursive: true });
-  writeBin(bin, 'claude');
-  const fake = await startFakeModelProcess('anthropic', { isolate: true });
-  const env = {
-    HOME: home, TMPDIR: tmp, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, LANG: 'C.UTF-8',
-    ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_AUTH_TOKEN: 'sk-fake', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  };
-  const adapter = adapterFor('claude-code');
-  if (!adapter.ok) throw new Error(adapter.message);
-  if (opts.seed !== false) {
-    const seeded = await applySeedFiles(adapter.adapter.seedFiles({ cwd, home, baseUrl: fake.url, env }));
-    if (!seeded.ok) throw new Error(seeded.message);
-  }
-  if (opts.askPermissions) {
-    mkdirSync(join(home, '.claude'), { recursive: true });
-    writeFileSync(join(home, '.claude', 'settings.json'), ASKING);
-  }
-  const rig = await startRig({ botOverrides: { cli: 'claude-code', workingDir: cwd, env, ...opts.bot } });
-  const startTmuxServer = () =>
-    nsenterTmux(fake.netnsPid, rig.tmux.socket, ['new-session', '-d', '-s', 'keepalive', '-x', '20', '-y', '5', 'sleep', '100000'], cleanCliEnv({ HOME: home, TMPDIR: tmp }));
-  await startTmuxServer();
-  return { rig, fake, cwd, root, startTmuxServer };
-}
 
 describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code', () => {
   let world: ClaudeWorld | undefined;
   afterEach(async () => {
     if (!world) return;
-    const w = world;
-    await killTmuxAndPanes(w.rig.tmux, () => w.rig.cleanup());
-    await world.fake.close();
-    rmSync(world.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    await disposeClaudeWorld(world);
     world = undefined;
   });
 

@@ -94,7 +94,7 @@ describe('lark long connection', () => {
     const p = h.makeAdapter();
     await connectProbe(p);
     await h.fake.injectMessage({ content: 'this is {not json', chatType: 'p2p' });
-    await h.fake.injectMessage({ messageType: 'image', content: JSON.stringify({ image_key: 'img_x' }) });
+    await h.fake.injectMessage({ messageType: 'sticker', content: JSON.stringify({ file_key: 'file_x' }) });
     await h.fake.injectRaw(JSON.stringify({ schema: '2.0', header: { event_id: 'ev_broken', event_type: 'im.message.receive_v1' }, event: { message: { chat_type: 'p2p' } } }));
     const raw = await h.fake.injectRaw('this is not an envelope at all', { ackTimeoutMs: 500 });
     expect(raw).toBeNull();
@@ -106,8 +106,8 @@ describe('lark long connection', () => {
     ]);
     expect(p.rejected[0]!.place?.chatType).toBe('p2p');
     expect(p.rejected[1]!.eventId).toBe('ev_broken');
-    const image = messages(p.events).find((e) => e.unsupportedType);
-    expect(image).toMatchObject({ unsupportedType: 'image', text: '' });
+    const sticker = messages(p.events).find((e) => e.unsupportedType);
+    expect(sticker).toMatchObject({ unsupportedType: 'sticker', text: '' });
     expect(h.logText()).toContain('inbound event rejected');
   });
 

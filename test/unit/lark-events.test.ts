@@ -1,6 +1,6 @@
 // Table-driven tests for parsing raw Feishu events into InboundMessage / InboundCardAction.
 import { describe, expect, it } from 'vitest';
-import { parseCardActionEvent, parseMessageEvent, postToText, resolveMentions, type ParseContext } from '../../src/daemon/im/lark/events.js';
+import { forwardedContent, parseCardActionEvent, parseMessageEvent, postToText, resolveMentions, type ParseContext } from '../../src/daemon/im/lark/events.js';
 
 const BOT = 'ou_bot0000000000000000000000000001';
 const ctx: ParseContext = { appId: 'cli_a1b2c3d4e5f60718', botOpenId: BOT, botName: 'FakeBot', now: 1234 };
@@ -23,8 +23,11 @@ describe('parseMessageEvent', () => {
     { name: 'other mention rendered as @name', raw: ev({ chat_type: 'group', content: '{"text":"@_user_1 ask @_user_2 please"}', mentions: [botMention, annMention] }), want: { ok: true, text: 'ask @Ann please', mentionsBot: true } },
     { name: 'only someone else mentioned', raw: ev({ chat_type: 'group', content: '{"text":"@_user_2 hi"}', mentions: [annMention] }), want: { ok: true, text: '@Ann hi', mentionsBot: false } },
     { name: 'post flattened', raw: ev({ message_type: 'post', content: JSON.stringify({ title: 'T', content: [[{ tag: 'at', user_id: '@_user_1' }, { tag: 'text', text: ' run tests' }], [{ tag: 'a', text: 'link', href: 'x' }]] }), mentions: [botMention] }), want: { ok: true, text: 'T\nrun tests\nlink', mentionsBot: true } },
-    { name: 'image flagged unsupported', raw: ev({ message_type: 'image', content: '{"image_key":"img_1"}' }), want: { ok: true, text: '', unsupportedType: 'image' } },
-    { name: 'file flagged unsupported even with odd content', raw: ev({ message_type: 'file', content: 'not json' }), want: { ok: true, unsupportedType: 'file' } },
+    { name: 'image becomes an attachment', raw: ev({ message_type: 'image', content: '{"image_key":"img_1"}' }), want: { ok: true, text: '', attachments: [{ kind: 'image', key: 'img_1', messageId: 'om_1' }] } },
+    { name: 'file keeps its name', raw: ev({ message_type: 'file', content: '{"file_key":"file_1","file_name":"a.pdf"}' }), want: { ok: true, text: '', attachments: [{ kind: 'file', key: 'file_1', name: 'a.pdf', messageId: 'om_1' }] } },
+    { name: 'file without a key is unreadable', raw: ev({ message_type: 'file', content: 'not json' }), want: { ok: false, reason: expect.stringContaining('no key') } },
+    { name: 'post images become attachments beside the text', raw: ev({ message_type: 'post', content: JSON.stringify({ content: [[{ tag: 'text', text: 'look' }, { tag: 'img', image_key: 'img_a' }], [{ tag: 'img', image_key: 'img_b' }]] }) }), want: { ok: true, text: 'look', attachments: [{ kind: 'image', key: 'img_a', messageId: 'om_1' }, { kind: 'image', key: 'img_b', messageId: 'om_1' }] } },
+    { name: 'sticker flagged unsupported', raw: ev({ message_type: 'sticker', content: '{"file_key":"f"}' }), want: { ok: true, text: '', unsupportedType: 'sticker' } },
     { name: 'bot sender type kept', raw: ev({}, { sender: { sender_id: { open_id: 'ou_b' }, sender_type: 'bot' } }), want: { ok: true, senderType: 'bot', senderId: 'ou_b' } },
     { name: 'missing create_time falls back to now', raw: ev({ create_time: undefined }), want: { ok: true, createTime: 1234 } },
     { name: 'content not JSON', raw: ev({ content: '{oops' }), want: { ok: false, reason: expect.stringContaining('not a JSON object'), messageId: 'om_1', place: { chatId: 'oc_1', chatType: 'p2p' } } },
@@ -86,4 +89,28 @@ describe('parseCardActionEvent', () => {
       expect(r.ok ? { ok: true, ...r.event } : r).toMatchObject(c.want);
     });
   }
+});
+
+describe('forwardedContent', () => {
+  it("takes only the parent's children; pictures and files go through the parent's id; text becomes lines", () => {
+    const child = (id: string, msg_type: string, content: unknown, upper = 'om_p') => ({ message_id: id, msg_type, upper_message_id: upper, body: { content: JSON.stringify(content) } });
+    const items = [
+      { message_id: 'om_p', msg_type: 'merge_forward', body: { content: '{"content":"Merged and Forwarded Message"}' } },
+      child('c1', 'text', { text: 'hello' }),
+      child('c2', 'file', { file_key: 'fk', file_name: 'a.pdf' }),
+      child('c3', 'image', { image_key: 'ik' }),
+      child('c4', 'post', { content: [[{ tag: 'text', text: 'see' }, { tag: 'img', image_key: 'pk' }]] }),
+      child('x', 'text', { text: 'elsewhere' }, 'om_other'),
+      child('c5', 'sticker', { file_key: 's' }),
+    ];
+    expect(forwardedContent(items, 'om_p')).toEqual({
+      text: 'hello\nsee',
+      attachments: [
+        { kind: 'file', key: 'fk', name: 'a.pdf', messageId: 'om_p' },
+        { kind: 'image', key: 'ik', messageId: 'om_p' },
+        { kind: 'image', key: 'pk', messageId: 'om_p' },
+      ],
+    });
+    expect(forwardedContent('garbage', 'om_p')).toEqual({ text: '', attachments: [] });
+  });
 });

@@ -9,5 +9,7 @@ import { start } from './start.js';
 import { status } from './status.js';
 import { stop } from './stop.js';
 import { sessions } from './sessions.js';
+import { send } from './send.js';
+import { where } from './where.js';
 
-export const COMMANDS: CliCommand[] = [setup, start, stop, restart, status, logs, doctor, fonts, sessions];
+export const COMMANDS: CliCommand[] = [setup, start, stop, restart, status, logs, doctor, fonts, sessions, where, send];

@@ -11,6 +11,17 @@ export interface ChatPlace {
   threadId?: string;
 }
 
+/** A picture or file carried by an inbound message, fetched later with `ImAdapter.downloadAttachment`. */
+export interface InboundAttachment {
+  kind: 'image' | 'file';
+  /** The platform's resource key (Feishu: image_key / file_key). */
+  key: string;
+  /** The sender's file name, when the platform gives one. */
+  name?: string;
+  /** The message that owns the resource (a merged-forward child differs from the event's message). */
+  messageId: string;
+}
+
 /** An inbound user message, already validated and normalised by the adapter. */
 export interface InboundMessage {
   kind: 'message';
@@ -25,8 +36,10 @@ export interface InboundMessage {
   text: string;
   /** True when this bot was @-mentioned. */
   mentionsBot: boolean;
-  /** Message types we do not handle (image, file, …) arrive with text '' and this set. */
+  /** Message types we do not handle (audio, sticker, …) arrive with text '' and this set. */
   unsupportedType?: string;
+  /** Pictures and files (image and file messages, images in rich text). */
+  attachments?: InboundAttachment[];
   createTime: number;
   /**
    * What the person chose for the session this message opens, on platforms where a topic is created with a form
@@ -80,6 +93,13 @@ export interface CardRef {
   messageId: string;
 }
 
+export type OutboundMedia = { kind: 'image'; imageRef: string } | { kind: 'file'; fileRef: string };
+
+export interface MediaLimits {
+  imageBytes: number;
+  fileBytes: number;
+}
+
 export interface ImAdapter {
   readonly appId: string;
   readonly botName: string;
@@ -92,6 +112,14 @@ export interface ImAdapter {
   /** The card that now stands for `ref`: itself, or the new card that replaced it when it could no longer be patched. */
   resolveCard?(ref: CardRef): CardRef;
   uploadImage(png: Uint8Array): Promise<ImResult<{ imageRef: string }>>;
+  /** Uploads a file attachment. Optional: a chat that cannot carry files says so where one is sent. */
+  uploadFile?(data: Uint8Array, fileName: string): Promise<ImResult<{ fileRef: string }>>;
+  /** Posts an uploaded picture or file as a message of its own. */
+  sendMedia?(place: ChatPlace, media: OutboundMedia, replyTo?: string): Promise<ImResult<{ messageId: string }>>;
+  /** Downloads an inbound attachment; more than `maxBytes` is refused without keeping the rest. */
+  downloadAttachment?(att: InboundAttachment, maxBytes: number): Promise<ImResult<Uint8Array>>;
+  /** What the platform accepts, so the core can refuse early with a clear reason. */
+  readonly mediaLimits?: MediaLimits;
   react(messageId: string, emoji: string): Promise<ImResult<void>>;
   dmUser(userId: string, text: string): Promise<ImResult<{ messageId: string }>>;
   dispose(): Promise<void>;

@@ -250,4 +250,11 @@ export const en = {
   'console.direct': 'Message for you',
   'console.remoteRefused': 'The console opens only on the machine larkmux runs on. To open it from elsewhere, set "console": { "allowRemote": true } in config.json (and prefer a TLS reverse proxy with web.publicUrl).',
   'console.you': 'You',
+  'http.methodNotAllowed': 'Method not allowed',
+  'http.writeLinkInvalid': 'Forbidden: this write link is not valid (links work once and expire after 5 minutes). Ask for a new one with /term.',
+  'http.writeGranted': 'Write access granted. Opening the terminal…',
+  // files both ways: links in a final answer that were not uploaded
+  'files.notSent': 'Not sent: {path} ({reason})',
+  'files.reasonOutside': 'outside the working folder',
+  'files.reasonFailed': 'upload failed: {detail}',
 } as const satisfies Record<string, string>;

@@ -252,4 +252,11 @@ export const zhCN: Record<keyof typeof en, string> = {
   'console.direct': '给你的消息',
   'console.remoteRefused': '控制台只能在运行 larkmux 的机器上打开。如需从其他设备访问，请在 config.json 中设置 "console": { "allowRemote": true }（建议同时配置 TLS 反向代理和 web.publicUrl）。',
   'console.you': '你',
+  'http.methodNotAllowed': '不支持该请求方法',
+  'http.writeLinkInvalid': '无权访问：这个写权限链接无效（只能用一次，5 分钟后失效）。请用 /term 重新获取。',
+  'http.writeGranted': '已获得写权限，正在打开终端…',
+  // files both ways: links in a final answer that were not uploaded
+  'files.notSent': '未发送：{path}（{reason}）',
+  'files.reasonOutside': '不在工作目录内',
+  'files.reasonFailed': '上传失败：{detail}',
 };

@@ -59,7 +59,7 @@ export class PtyBackend implements SessionBackend {
     try {
       child = nodePty.spawn(program, args, {
         name: 'xterm-256color', cols: launch.cols, rows: launch.rows, cwd: launch.cwd,
-        env: { ...baseEnv, ...env }, encoding: null,
+        env: { ...baseEnv, ...env, ...launch.larkmuxEnv }, encoding: null,
       });
     } catch (err) {
       return fail('launch_failed', `cannot start ${program}: ${(err as Error).message}`);

@@ -167,7 +167,10 @@ export class TmuxBackend implements SessionBackend {
 
   /** new-session from an argv, observed from its first byte. Returns the env warnings. */
   private async create(launch: LaunchSpec): Promise<BackendResult<string[]>> {
-    const { env, warnings } = filterLaunchEnv(launch.env);
+    const filtered = filterLaunchEnv(launch.env);
+    const warnings = filtered.warnings;
+    // larkmux's own variables (LARKMUX_HOME for `larkmux where`/`send` in the pane) pass the bot-env filter by design.
+    const env = { ...filtered.env, ...launch.larkmuxEnv };
     if (launch.argv.length === 0) throw new Error('LaunchSpec.argv is empty');
     // The env goes through a 0600 file, never the command line (see launch-file.ts). A server someone else started
     // may hold anything in its global environment: what is neither inherited nor the bot's is unset first.

@@ -30,6 +30,8 @@ export interface LaunchSpec {
   cwd: string;
   /** Extra environment for this CLI only; reserved keys are refused with a warning. */
   env: Readonly<Record<string, string>>;
+  /** Set by larkmux itself and passed unfiltered: LARKMUX_HOME, so `larkmux where`/`send` in the pane find the daemon. */
+  larkmuxEnv?: Readonly<Record<string, string>>;
   cols: number;
   rows: number;
 }

@@ -103,6 +103,7 @@ export function claudeLaunch(ctx: LaunchContext): LaunchSpec {
   const argv = [...(ctx.command ?? ['claude'])];
   if (ctx.mode === 'resume' && ctx.nativeSessionId) argv.push('--resume', ctx.nativeSessionId);
   else if (ctx.nativeSessionId) argv.push('--session-id', ctx.nativeSessionId);
+  if (ctx.paneHint) argv.push('--append-system-prompt', ctx.paneHint);
   argv.push(...(ctx.extraArgs ?? []));
   // The auto-updater would replace the binary under a running bridge session; the operator updates deliberately.
   return { argv, env: { HOME: ctx.home, DISABLE_AUTOUPDATER: '1', ...ctx.botEnv } };

@@ -94,6 +94,8 @@ export function codexChoiceKeys(sel: SelectionState, optionIndex: number): KeySt
 
 export function codexLaunch(ctx: LaunchContext): LaunchSpec {
   const argv = [...(ctx.command ?? ['codex'])];
+  // A config override is a TOML value: a JSON string literal of plain text is a valid TOML basic string.
+  if (ctx.paneHint) argv.push('-c', `developer_instructions=${JSON.stringify(ctx.paneHint)}`);
   // --no-daemon: otherwise an app-server daemon is started that outlives the TUI and tmux kill-server.
   if (ctx.mode === 'resume' && ctx.nativeSessionId) argv.push('resume', '--no-daemon', ...(ctx.extraArgs ?? []), ctx.nativeSessionId);
   else argv.push('--no-daemon', ...(ctx.extraArgs ?? []));

@@ -54,6 +54,8 @@ export interface LaunchContext {
   command?: readonly string[];
   /** Extra arguments appended after the adapter's own (e.g. `--permission-mode default`). */
   extraArgs?: readonly string[];
+  /** Told to the model where the CLI has a place for it (see pane-hint.ts): how to send files into the chat. */
+  paneHint?: string;
 }
 
 export interface LaunchSpec {

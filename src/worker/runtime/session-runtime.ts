@@ -13,6 +13,8 @@ import { applySeedFiles } from '../cli/seed.js';
 import { deliver } from './deliverer.js';
 import { GateRunner } from './gate-runner.js';
 import { Monitor } from './monitor.js';
+import { paneHint } from '../cli/pane-hint.js';
+import { larkmuxCommandLine } from './larkmux-command.js';
 import { resolveProgram } from './resolve-program.js';
 import { literalChatText } from '../../shared/chat-text.js';
 
@@ -218,7 +220,10 @@ export class SessionRuntime {
           : { how: 'new' };
     if (launchMode === 'new' && a.nativeId.kind === 'chosen') this.nativeSessionId = randomUUID();
     if (launchMode === 'new' && a.nativeId.kind === 'discovered') this.nativeSessionId = undefined;
-    const spec = a.launch({ cwd: this.deps.init.cwd, home: this.home, mode: launchMode, nativeSessionId: this.nativeSessionId, botEnv: this.env });
+    const spec = a.launch({
+      cwd: this.deps.init.cwd, home: this.home, mode: launchMode, nativeSessionId: this.nativeSessionId, botEnv: this.env,
+      paneHint: paneHint(larkmuxCommandLine()),
+    });
     const [program, ...args] = spec.argv;
     if (program !== undefined) spec.argv = [resolveProgram(program, spec.env.PATH ?? this.env.PATH ?? process.env.PATH), ...args];
     if (!isFolder(this.deps.init.cwd)) {
@@ -243,7 +248,7 @@ export class SessionRuntime {
   private async startTmux(create: boolean): Promise<void> {
     const { init } = this.deps;
     const launch = create && this.pendingLaunch
-      ? { argv: this.pendingLaunch.argv, env: this.pendingLaunch.env, cwd: init.cwd, cols: init.cols, rows: init.rows }
+      ? { argv: this.pendingLaunch.argv, env: this.pendingLaunch.env, larkmuxEnv: { LARKMUX_HOME: init.home }, cwd: init.cwd, cols: init.cols, rows: init.rows }
       : undefined;
     if (create) {
       this.counters.launches += 1;

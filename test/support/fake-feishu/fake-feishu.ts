@@ -128,6 +128,23 @@ export class FakeFeishu {
   get calls() { return this.state.calls; }
   get messages() { return this.state.messages; }
   get uploads() { return this.state.uploads; }
+  get fileUploads() { return this.state.fileUploads; }
+  /**
+   * Registers a merged-forward message `parentId` (inject it with messageType merge_forward) whose children are these
+   * files/pictures; their bytes download only through the parent's id, as on the real platform.
+   */
+  addMergeForward(parentId: string, chatId: string, children: { kind: 'image' | 'file'; key: string; name?: string; bytes: Buffer }[]): void {
+    this.state.forwards.set(parentId, {
+      chatId,
+      children: children.map((c, i) => ({
+        messageId: `${parentId}_child${i}`, msgType: c.kind,
+        content: JSON.stringify(c.kind === 'image' ? { image_key: c.key } : { file_key: c.key, file_name: c.name ?? 'file' }),
+      })),
+    });
+    for (const c of children) this.addResource(parentId, c.key, c.kind, c.bytes);
+  }
+  /** Makes `bytes` downloadable as resource `key` of message `messageId` (inject the message with that id). */
+  addResource(messageId: string, key: string, type: 'image' | 'file', bytes: Buffer): void { this.state.resources.set(key, { messageId, type, bytes }); }
   get reactions() { return this.state.reactions; }
   get acks() { return this.hub.acks; }
   get pingsReceived() { return this.hub.pingsReceived; }

@@ -52,6 +52,9 @@ const ROUTES: Route[] = [
   { endpoint: 'reply', method: 'POST', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)\/reply$/, authed: true },
   { endpoint: 'patch', method: 'PATCH', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)$/, authed: true },
   { endpoint: 'upload', method: 'POST', re: /^\/open-apis\/im\/v1\/images$/, authed: true },
+  { endpoint: 'upload_file', method: 'POST', re: /^\/open-apis\/im\/v1\/files$/, authed: true },
+  { endpoint: 'get_message', method: 'GET', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)$/, authed: true },
+  { endpoint: 'resource', method: 'GET', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)\/resources\/([^/]+)$/, authed: true },
   { endpoint: 'reaction', method: 'POST', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)\/reactions$/, authed: true },
   { endpoint: 'bot_info', method: 'GET', re: /^\/open-apis\/bot\/v3\/info\/?$/, authed: true },
 ];
@@ -65,6 +68,10 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx:
   }
   const param = route.re.exec(url.pathname)?.[1];
   const body = await readBody(req);
+  if (route.endpoint === 'resource') {
+    serveResource(req, res, url, ctx, route.re.exec(url.pathname)!);
+    return;
+  }
   let appId: string | undefined;
   let reply: Reply;
   let messageId = param;
@@ -99,12 +106,36 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx:
   send(res, reply);
 }
 
+/**
+ * GET /im/v1/messages/:message_id/resources/:file_key?type=image|file: the bytes, as the real platform streams them.
+ * The key must belong to that very message (a merged-forward child's resource is refused through the parent).
+ */
+function serveResource(req: IncomingMessage, res: ServerResponse, url: URL, ctx: HttpContext, m: RegExpExecArray): void {
+  const [messageId, key] = [decodeURIComponent(m[1]!), decodeURIComponent(m[2]!)];
+  const auth = ctx.state.checkToken(req.headers.authorization);
+  const type = url.searchParams.get('type');
+  const r = ctx.state.resources.get(key);
+  let reply: Reply | null = null;
+  if (!auth.ok) reply = refuse(auth.code, auth.msg, 400);
+  else if (type !== 'image' && type !== 'file') reply = refuse(CODES.invalidParam, 'type must be image or file');
+  else if (!r || r.messageId !== messageId) reply = refuse(CODES.resourceNotFound, 'resource not found in this message', 400);
+  else if (r.type !== type && !(r.type === 'image' && type === 'file')) reply = refuse(CODES.invalidParam, 'type does not match the resource');
+  ctx.state.calls.push({
+    endpoint: 'resource', appId: auth.ok ? auth.appId : undefined, method: 'GET', path: url.pathname + url.search,
+    status: reply?.status ?? 200, code: Number(reply?.body.code ?? 0), msg: String(reply?.body.msg ?? ''), messageId, at: Date.now(),
+  });
+  if (reply) return send(res, reply);
+  res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': String(r!.bytes.length) });
+  res.end(r!.bytes);
+}
+
 /** Side effects happen before the failure check; an injected failure rolls them back so state stays truthful. */
 function undoSideEffect(endpoint: EndpointName, reply: Reply, ctx: HttpContext, messageId: string | undefined): void {
   void reply;
   const s = ctx.state;
   if (endpoint === 'send' || endpoint === 'reply') s.messages.pop();
   if (endpoint === 'upload') s.uploads.pop();
+  if (endpoint === 'upload_file') s.fileUploads.pop();
   if (endpoint === 'reaction') s.reactions.pop();
   if (endpoint === 'patch' && messageId) {
     const m = s.message(messageId);
@@ -137,6 +168,7 @@ function handleAuthed(endpoint: EndpointName, appId: string, param: string | und
   const s = ctx.state;
   const app = s.apps.get(appId)!;
   const known = (key: string) => s.knownImage(appId, key);
+  const knownFile = (key: string) => s.knownFile(appId, key);
   switch (endpoint) {
     case 'bot_info':
       return { status: 200, body: { code: 0, msg: 'ok', bot: { activate_status: 2, app_name: app.botName, avatar_url: '', ip_white_list: [], open_id: app.botOpenId } } };
@@ -152,6 +184,31 @@ function handleAuthed(endpoint: EndpointName, appId: string, param: string | und
       s.uploads.push({ imageKey, appId, imageType, size: image.data.length, bytes: image.data });
       return ok({ data: { image_key: imageKey } });
     }
+    case 'upload_file': {
+      const parts = parseMultipart(raw, String(req.headers['content-type'] ?? ''));
+      const file = parts?.get('file');
+      const fileType = parts?.get('file_type')?.data.toString('utf8') ?? '';
+      const fileName = parts?.get('file_name')?.data.toString('utf8') ?? '';
+      if (!file) return refuse(CODES.invalidParam, 'file is required');
+      if (!['opus', 'mp4', 'pdf', 'doc', 'xls', 'ppt', 'stream'].includes(fileType)) return refuse(CODES.invalidParam, 'file_type must be opus, mp4, pdf, doc, xls, ppt or stream');
+      if (!fileName) return refuse(CODES.invalidParam, 'file_name is required');
+      if (file.data.length === 0) return refuse(CODES.fileEmpty, 'file size is 0');
+      if (file.data.length > PLATFORM_LIMITS.fileBytes) return refuse(CODES.fileTooLarge, 'file over 30 MB');
+      const fileKey = nextId('file_v3_fake_');
+      s.fileUploads.push({ fileKey, appId, fileType, fileName, size: file.data.length, bytes: file.data });
+      return ok({ data: { file_key: fileKey } });
+    }
+    case 'get_message': {
+      // A merged-forward message lists itself, then its children (upper_message_id = the parent), as the platform does.
+      const fwd = s.forwards.get(param!);
+      const inbound = s.inbound.get(param!);
+      if (!fwd || !inbound) return refuse(CODES.messageNotFound, 'message not found');
+      const item = (id: string, msgType: string, content: string, upper?: string) => ({
+        message_id: id, msg_type: msgType, chat_id: fwd.chatId, create_time: String(Date.now()), deleted: false, updated: false,
+        sender: { id: 'ou_forwarded', id_type: 'open_id', sender_type: 'user' }, body: { content }, ...(upper ? { upper_message_id: upper } : {}),
+      });
+      return ok({ data: { items: [item(param!, 'merge_forward', JSON.stringify({ content: 'Merged and Forwarded Message' })), ...fwd.children.map((c) => item(c.messageId, c.msgType, c.content, param))] } });
+    }
     case 'reaction': {
       const body = parseJson(raw);
       const emoji = (body?.reaction_type as Record<string, unknown> | undefined)?.emoji_type;
@@ -166,7 +223,7 @@ function handleAuthed(endpoint: EndpointName, appId: string, param: string | und
       const body = parseJson(raw);
       if (!body) return refuse(CODES.invalidParam, 'body must be JSON');
       const msgType = String(body.msg_type ?? '');
-      const checked = checkContent(msgType, body.content, known);
+      const checked = checkContent(msgType, body.content, known, knownFile);
       if (!checked.ok) return refuse(checked.refusal.code, checked.refusal.msg);
       let place: Pick<FakeMessage, 'chatId' | 'chatType' | 'parentId' | 'rootId' | 'threadId' | 'replyInThread'>;
       if (endpoint === 'send') {

@@ -20,7 +20,7 @@ export interface FakeApp {
   webhook?: { url: string; encryptKey?: string; verificationToken?: string };
 }
 
-export type EndpointName = 'token' | 'ws_endpoint' | 'send' | 'reply' | 'patch' | 'upload' | 'reaction' | 'bot_info';
+export type EndpointName = 'token' | 'ws_endpoint' | 'send' | 'reply' | 'patch' | 'upload' | 'upload_file' | 'resource' | 'get_message' | 'reaction' | 'bot_info';
 
 export interface Failure {
   status: number;
@@ -82,6 +82,16 @@ export interface FakeUpload {
   bytes: Buffer;
 }
 
+/** A file uploaded through POST /im/v1/files (file_type, file_name and the bytes, as the platform keeps them). */
+export interface FakeFileUpload {
+  fileKey: string;
+  appId: string;
+  fileType: string;
+  fileName: string;
+  size: number;
+  bytes: Buffer;
+}
+
 export interface FakeReaction {
   reactionId: string;
   messageId: string;
@@ -107,6 +117,11 @@ export class FakeState {
   readonly messages: FakeMessage[] = [];
   readonly inbound = new Map<string, InboundRecord>();
   readonly uploads: FakeUpload[] = [];
+  readonly fileUploads: FakeFileUpload[] = [];
+  /** Resources of inbound messages, served by GET /im/v1/messages/:id/resources/:key (key → owner and bytes). */
+  /** Merged-forward messages: parent id → its children (msg_type and content), as GET /im/v1/messages/:id lists them. */
+  readonly forwards = new Map<string, { chatId: string; children: { messageId: string; msgType: string; content: string }[] }>();
+  readonly resources = new Map<string, { messageId: string; type: 'image' | 'file'; bytes: Buffer }>();
   readonly reactions: FakeReaction[] = [];
   private readonly tokens = new Map<string, TokenInfo>();
   private readonly failures = new Map<EndpointName, Failure[]>();
@@ -165,6 +180,10 @@ export class FakeState {
 
   message(id: string): FakeMessage | undefined {
     return this.messages.find((m) => m.messageId === id);
+  }
+
+  knownFile(appId: string, key: string): boolean {
+    return this.fileUploads.some((u) => u.appId === appId && u.fileKey === key);
   }
 
   knownImage(appId: string, key: string): boolean {

@@ -7,6 +7,8 @@ export const PLATFORM_LIMITS = {
   cardBytes: 30 * 1024,
   /** Image upload ≤ 10 MB and not empty. */
   imageBytes: 10 * 1024 * 1024,
+  /** File upload (POST /im/v1/files) ≤ 30 MB and not empty. */
+  fileBytes: 30 * 1024 * 1024,
   /** PATCH /im/v1/messages/:id: 5 updates per second per message. */
   patchPerMessagePerSecond: 5,
 } as const;
@@ -25,6 +27,9 @@ export const CODES = {
   tokenMissing: 99991661,
   imageEmpty: 234010,
   imageTooLarge: 234006,
+  fileEmpty: 232096,
+  fileTooLarge: 232097,
+  resourceNotFound: 234003,
   messageNotFound: 230032,
 } as const;
 
@@ -102,7 +107,9 @@ export function cardIsUpdatable(card: Record<string, unknown>): boolean {
 }
 
 /** Parses and checks a message body for msg_type; returns the parsed content or a refusal. */
-export function checkContent(msgType: string, content: unknown, knownImage: (key: string) => boolean): { ok: true; parsed: unknown } | { ok: false; refusal: Refusal } {
+export function checkContent(
+  msgType: string, content: unknown, knownImage: (key: string) => boolean, knownFile: (key: string) => boolean = () => false,
+): { ok: true; parsed: unknown } | { ok: false; refusal: Refusal } {
   if (typeof content !== 'string') return { ok: false, refusal: { code: CODES.invalidParam, msg: 'content must be a JSON string' } };
   const bytes = Buffer.byteLength(content);
   let parsed: unknown;
@@ -129,6 +136,11 @@ export function checkContent(msgType: string, content: unknown, knownImage: (key
     case 'image': {
       const key = (parsed as Record<string, unknown> | null)?.image_key;
       if (typeof key !== 'string' || !knownImage(key)) return { ok: false, refusal: { code: CODES.invalidParam, msg: 'image message needs a known image_key' } };
+      return { ok: true, parsed };
+    }
+    case 'file': {
+      const key = (parsed as Record<string, unknown> | null)?.file_key;
+      if (typeof key !== 'string' || !knownFile(key)) return { ok: false, refusal: { code: CODES.invalidParam, msg: 'file message needs a known file_key' } };
       return { ok: true, parsed };
     }
     default:

@@ -4,15 +4,23 @@ import { APP_ID_RE, botLocale, type BotConfig } from '../../../shared/config.js'
 import { t, type Locale } from '../../../shared/i18n.js';
 import type { CardModel } from '../../../shared/card-model.js';
 import { scrubSecrets, type Logger } from '../../../shared/log.js';
-import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundEvent } from '../types.js';
+import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundAttachment, InboundEvent, InboundMessage, MediaLimits, OutboundMedia } from '../types.js';
 import { renderCard } from './cards.js';
 import { LarkApi, type ApiResult } from './client.js';
 import { WebhookConnection, WsConnection, type LarkConnection, type RawEventSink } from './connection.js';
 import { AppBudget, CardPatcher, DELIVERY_LIMITS, realClock, withRetries, type ApiKind, type Clock, type DeliveryLimits } from './delivery.js';
 import type { LarkFailure } from './errors.js';
-import { parseCardActionEvent, parseMessageEvent, type Parsed } from './events.js';
+import { forwardedContent, parseCardActionEvent, parseMessageEvent, type Parsed } from './events.js';
 import { fetchBotIdentity, type BotIdentity } from './identity.js';
 import { neutralizeTextTags } from './lark-escape.js';
+
+/** Feishu's upload limits (open platform docs): images ≤ 10 MB, files ≤ 30 MB, neither may be empty. */
+export const LARK_MEDIA_LIMITS = { imageBytes: 10 * 1024 * 1024, fileBytes: 30 * 1024 * 1024 } as const satisfies MediaLimits;
+
+/** Feishu's file_type for an upload, by extension; everything else is a generic `stream`. */
+const LARK_FILE_TYPES: Record<string, 'opus' | 'mp4' | 'pdf' | 'doc' | 'xls' | 'ppt'> = {
+  opus: 'opus', mp4: 'mp4', pdf: 'pdf', doc: 'doc', docx: 'doc', xls: 'xls', xlsx: 'xls', ppt: 'ppt', pptx: 'ppt',
+};
 
 export const ADAPTER_TIMING = {
   /** Feishu shows error 200340 when a card callback is not answered within 3 s; we answer by 2.5 s whatever happens. */
@@ -50,6 +58,7 @@ export class LarkAdapter implements ImAdapter {
   /** Cards are rendered in the bot's locale (status names, key and button words). */
   private readonly locale: Locale;
   readonly api: LarkApi;
+  readonly mediaLimits: MediaLimits = LARK_MEDIA_LIMITS;
   private identity: BotIdentity | null = null;
   private connection: LarkConnection | null = null;
   private handlers: ImHandlers | null = null;
@@ -156,9 +165,27 @@ export class LarkAdapter implements ImAdapter {
     const r = parseMessageEvent(data, this.parseCtx());
     if (!r.ok) { this.rejected('message', r); return undefined; }
     this.log.debug({ eventId: r.event.eventId, messageId: r.event.messageId, chatType: r.event.place.chatType }, 'message received');
-    // Messages need no answer: do not hold the ACK for the whole turn.
-    void this.dispatch(r.event);
+    // Messages need no answer: do not hold the ACK for the whole turn (a merged forward first fetches its children).
+    if (r.event.unsupportedType === 'merge_forward') void this.expandForward(r.event).then((ev) => this.dispatch(ev));
+    else void this.dispatch(r.event);
     return undefined;
+  }
+
+  /** A merged-forward message with its children's text and attachments; left as unsupported when they cannot be read. */
+  private async expandForward(ev: InboundMessage): Promise<InboundMessage> {
+    const r = await this.retry('send', () => this.api.call<{ code?: number; data?: { items?: unknown } }>(
+      'get merged forward',
+      (c, auth) => c.im.v1.message.get({ path: { message_id: ev.messageId } }, auth) as Promise<{ code?: number; data?: { items?: unknown } }>,
+    ));
+    if (!r.ok) {
+      this.log.warn({ code: r.code, messageId: ev.messageId }, 'could not read a merged-forward message');
+      return ev;
+    }
+    const { text, attachments } = forwardedContent(r.value.data?.items, ev.messageId);
+    if (!text && attachments.length === 0) return ev;
+    const { unsupportedType: _dropped, ...rest } = ev;
+    // Forwarded words are someone else's: a leading label keeps a forwarded "/close" from being taken as a command.
+    return { ...rest, text: text ? `Forwarded messages:\n${text}` : '', ...(attachments.length ? { attachments } : {}) };
   }
 
   private async onRawCardAction(data: unknown): Promise<unknown> {
@@ -240,6 +267,40 @@ export class LarkAdapter implements ImAdapter {
     return { ok: true, value: { imageRef: r.value!.image_key! } };
   }
 
+  async uploadFile(data: Uint8Array, fileName: string): Promise<ImResult<{ fileRef: string }>> {
+    if (data.byteLength === 0) return { ok: false, code: 'empty_file', message: 'refusing to upload an empty file', retryable: false };
+    const file = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const ext = /\.([A-Za-z0-9]+)$/.exec(fileName)?.[1]?.toLowerCase() ?? '';
+    const r = await this.retry('upload', () => this.api.call<{ file_key?: string } | null>(
+      'upload file',
+      (c, auth) => c.im.v1.file.create({ data: { file_type: LARK_FILE_TYPES[ext] ?? 'stream', file_name: fileName, file } }, auth),
+      (body) => !!body?.file_key,
+    ));
+    if (!r.ok) return toIm(r.code === 'invalid_response' ? { ...r, code: 'upload_failed', message: 'file upload refused (the platform answered without a file_key)' } : r);
+    return { ok: true, value: { fileRef: r.value!.file_key! } };
+  }
+
+  async downloadAttachment(att: InboundAttachment, maxBytes: number): Promise<ImResult<Uint8Array>> {
+    const r = await this.retry('upload', () => this.api.call<{ data?: Buffer; tooLarge?: boolean }>(
+      'download attachment',
+      async (c, auth) => {
+        const res = await c.im.v1.messageResource.get({ path: { message_id: att.messageId, file_key: att.key }, params: { type: att.kind } }, auth);
+        return readCapped(res.getReadableStream(), maxBytes);
+      },
+      (body) => !!body?.data || !!body?.tooLarge,
+    ));
+    if (!r.ok) return toIm(r);
+    if (r.value.tooLarge || !r.value.data) return { ok: false, code: 'too_large', message: `larger than ${Math.floor(maxBytes / (1024 * 1024))} MB`, retryable: false };
+    return { ok: true, value: r.value.data };
+  }
+
+  async sendMedia(place: ChatPlace, media: OutboundMedia, replyTo?: string): Promise<ImResult<{ messageId: string }>> {
+    const r = media.kind === 'image'
+      ? await this.post(place, 'image', JSON.stringify({ image_key: media.imageRef }), replyTo)
+      : await this.post(place, 'file', JSON.stringify({ file_key: media.fileRef }), replyTo);
+    return r.ok ? { ok: true, value: { messageId: r.value } } : toIm(r);
+  }
+
   async react(messageId: string, emoji: string): Promise<ImResult<void>> {
     const r = await this.retry('reaction', () => this.api.call('react', (c, auth) => c.im.v1.messageReaction.create({ path: { message_id: messageId }, data: { reaction_type: { emoji_type: emoji } } }, auth)));
     return r.ok ? { ok: true, value: undefined } : toIm(r);
@@ -260,6 +321,25 @@ export class LarkAdapter implements ImAdapter {
     this.connection = null;
     this.handlers = null;
   }
+}
+
+/** Reads a download stream, stopping (and dropping what came) once it passes maxBytes. */
+function readCapped(stream: NodeJS.ReadableStream, maxBytes: number): Promise<{ data?: Buffer; tooLarge?: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    stream.on('data', (c: Buffer) => {
+      total += c.length;
+      if (total > maxBytes) {
+        (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+        resolve({ tooLarge: true });
+        return;
+      }
+      chunks.push(c);
+    });
+    stream.on('end', () => resolve({ data: Buffer.concat(chunks) }));
+    stream.on('error', reject);
+  });
 }
 
 function toIm(f: LarkFailure): { ok: false; code: string; message: string; retryable: boolean } {

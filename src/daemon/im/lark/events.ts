@@ -1,7 +1,7 @@
 // Parses raw Feishu events (as the SDK's dispatcher hands them over) into InboundMessage / InboundCardAction, never throwing.
 import { z } from 'zod';
 import { CardActionValueSchema } from '../../../shared/card-model.js';
-import type { ChatPlace, InboundCardAction, InboundMessage } from '../types.js';
+import type { InboundAttachment, ChatPlace, InboundCardAction, InboundMessage } from '../types.js';
 
 export interface ParseContext {
   appId: string;
@@ -74,10 +74,14 @@ function parseJsonObject(s: string): Record<string, unknown> | null {
 /** Message types we turn into text; anything else arrives with `unsupportedType`. */
 const TEXT_TYPES = new Set(['text', 'post']);
 
+/** Received posts are {title, content:[[…]]}; some clients wrap them per locale ({zh_cn:{…}}). */
+function postBody(content: Record<string, unknown>): Record<string, unknown> | undefined {
+  return Array.isArray(content.content) ? content : (Object.values(content).find((v) => v && typeof v === 'object' && Array.isArray((v as Record<string, unknown>).content)) as Record<string, unknown> | undefined);
+}
+
 /** Flattens a rich-text (post) body: paragraphs of text/a/at/code elements → plain lines. */
 export function postToText(content: Record<string, unknown>): string {
-  // Received posts are {title, content:[[…]]}; some clients wrap them per locale ({zh_cn:{…}}).
-  const body = Array.isArray(content.content) ? content : (Object.values(content).find((v) => v && typeof v === 'object' && Array.isArray((v as Record<string, unknown>).content)) as Record<string, unknown> | undefined);
+  const body = postBody(content);
   if (!body) return '';
   const lines: string[] = [];
   if (typeof body.title === 'string' && body.title) lines.push(body.title);
@@ -95,6 +99,41 @@ export function postToText(content: Record<string, unknown>): string {
 function isThisBot(m: Mention, ctx: ParseContext): boolean {
   if (ctx.botOpenId) return m.id?.open_id === ctx.botOpenId;
   return !!ctx.botName && m.name === ctx.botName;
+}
+
+/** The image keys of `img` elements in a rich-text (post) body, in order. */
+export function postImageKeys(content: Record<string, unknown>): string[] {
+  const body = postBody(content);
+  const keys: string[] = [];
+  for (const para of (body?.content as unknown[] | undefined) ?? []) {
+    if (!Array.isArray(para)) continue;
+    for (const el of para as Record<string, unknown>[]) if (el?.tag === 'img' && typeof el.image_key === 'string' && el.image_key) keys.push(el.image_key);
+  }
+  return keys;
+}
+
+/**
+ * The children of a merged-forward message, from GET /im/v1/messages/:id (`items`: the parent, then children with
+ * `upper_message_id`). Pictures and files become attachments downloaded *through the parent* (the resource API refuses
+ * a child's id); text and rich text become lines of the prompt.
+ */
+export function forwardedContent(items: unknown, parentId: string): { text: string; attachments: InboundAttachment[] } {
+  const lines: string[] = [];
+  const attachments: InboundAttachment[] = [];
+  for (const it of Array.isArray(items) ? (items as Record<string, unknown>[]) : []) {
+    if (!it || it.upper_message_id !== parentId) continue;
+    const content = parseJsonObject(String((it.body as Record<string, unknown> | undefined)?.content ?? ''));
+    if (!content) continue;
+    if (it.msg_type === 'image' && typeof content.image_key === 'string') attachments.push({ kind: 'image', key: content.image_key, messageId: parentId });
+    else if (it.msg_type === 'file' && typeof content.file_key === 'string') {
+      attachments.push({ kind: 'file', key: content.file_key, messageId: parentId, ...(typeof content.file_name === 'string' ? { name: content.file_name } : {}) });
+    } else if (it.msg_type === 'text' && typeof content.text === 'string') lines.push(content.text);
+    else if (it.msg_type === 'post') {
+      lines.push(postToText(content));
+      for (const key of postImageKeys(content)) attachments.push({ kind: 'image', key, messageId: parentId });
+    }
+  }
+  return { text: lines.join('\n'), attachments };
 }
 
 /** Replaces @_user_N placeholders: this bot's are removed, others become @name. */
@@ -137,6 +176,13 @@ export function parseMessageEvent(raw: unknown, ctx: ParseContext): Parsed<Inbou
     createTime: Number(msg.create_time) || ctx.now,
   };
   if (eventId) base.eventId = eventId;
+  if (msg.message_type === 'image' || msg.message_type === 'file') {
+    const content = parseJsonObject(msg.content);
+    const key = msg.message_type === 'image' ? content?.image_key : content?.file_key;
+    if (typeof key !== 'string' || !key) return fail(`${msg.message_type} message content has no key`);
+    const name = typeof content?.file_name === 'string' && content.file_name ? { name: content.file_name } : {};
+    return { ok: true, event: { ...base, attachments: [{ kind: msg.message_type, key, ...name, messageId: msg.message_id }] } };
+  }
   if (!TEXT_TYPES.has(msg.message_type)) return { ok: true, event: { ...base, unsupportedType: msg.message_type } };
 
   const content = parseJsonObject(msg.content);
@@ -149,7 +195,8 @@ export function parseMessageEvent(raw: unknown, ctx: ParseContext): Parsed<Inbou
     text = postToText(content);
   }
   const resolved = resolveMentions(text, mentions, ctx);
-  return { ok: true, event: { ...base, text: resolved.text, mentionsBot: base.mentionsBot || resolved.mentionsBot } };
+  const images = msg.message_type === 'post' ? postImageKeys(content).map((key) => ({ kind: 'image' as const, key, messageId: msg.message_id })) : [];
+  return { ok: true, event: { ...base, text: resolved.text, mentionsBot: base.mentionsBot || resolved.mentionsBot, ...(images.length ? { attachments: images } : {}) } };
 }
 
 export function parseCardActionEvent(raw: unknown, ctx: ParseContext): Parsed<InboundCardAction> {

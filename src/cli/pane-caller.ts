@@ -1,0 +1,33 @@
+// What `larkmux where` and `larkmux send` share: proving to the daemon which process is asking.
+import { randomBytes } from 'node:crypto';
+import { controlCall } from '../shared/control-client.js';
+import type { CallerClaim } from '../shared/control-protocol.js';
+import { proofTitle } from '../daemon/panes/pane-identity.js';
+
+/** What a caller outside any larkmux pane is told (DESIGN §11); the exit code is EXIT.notInPane. */
+export const NOT_IN_PANE = 'not in a larkmux pane';
+
+/**
+ * The daemon reads this process's tty and ancestors itself; the nonce in the process title proves the pid is ours
+ * (the daemon reads it back from /proc/<pid>/cmdline). Nothing from the environment ($TMUX, $TMUX_PANE) is used.
+ */
+export function proveCaller(): CallerClaim {
+  const proof = randomBytes(8).toString('hex');
+  process.title = proofTitle(proof);
+  return { pid: process.pid, proof };
+}
+
+export type PaneAnswer<T> = { kind: 'answer'; data: T } | { kind: 'no_daemon' } | { kind: 'error'; message: string };
+
+/** One control request from a pane command, its answer checked against `schema`. */
+export async function askFromPane<T>(
+  socketPath: string,
+  req: Parameters<typeof controlCall>[1],
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  timeoutMs?: number,
+): Promise<PaneAnswer<T>> {
+  const res = await controlCall(socketPath, req, timeoutMs);
+  if (!res.ok) return res.code === 'not_running' ? { kind: 'no_daemon' } : { kind: 'error', message: res.message };
+  const parsed = schema.safeParse(res.data);
+  return parsed.success ? { kind: 'answer', data: parsed.data } : { kind: 'error', message: 'the daemon sent an unexpected answer' };
+}

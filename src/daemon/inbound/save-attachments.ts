@@ -1,0 +1,41 @@
+// Downloads a message's attachments into the session's folder (`.larkmux/uploads/<date>/`), within INBOUND_LIMITS.
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ImAdapter, InboundAttachment } from '../im/types.js';
+import { INBOUND_LIMITS, imageExtension, storedName, uploadFolder } from './attachment-plan.js';
+
+export interface SavedAttachments {
+  /** Paths relative to the working directory, in message order. */
+  saved: string[];
+  /** What could not be saved, in words (for the prompt and the log). */
+  refused: string[];
+}
+
+export async function saveAttachments(im: ImAdapter, cwd: string, atts: readonly InboundAttachment[], now = new Date()): Promise<SavedAttachments> {
+  const out: SavedAttachments = { saved: [], refused: [] };
+  if (!im.downloadAttachment) return { saved: [], refused: atts.map(() => 'this chat cannot download attachments') };
+  const folder = uploadFolder(now);
+  await mkdir(join(cwd, folder), { recursive: true, mode: 0o700 });
+  const list = atts.slice(0, INBOUND_LIMITS.maxFiles);
+  if (atts.length > list.length) out.refused.push(`${atts.length - list.length} more attachment(s) beyond ${INBOUND_LIMITS.maxFiles}`);
+  const single = list.length === 1;
+  let budget = single ? INBOUND_LIMITS.maxFileBytes : INBOUND_LIMITS.maxMessageBytes;
+  for (const att of list) {
+    const r = await im.downloadAttachment(att, Math.min(budget, INBOUND_LIMITS.maxFileBytes));
+    const label = att.name ?? att.kind;
+    if (!r.ok) {
+      out.refused.push(`${label}: ${r.message}`);
+      continue;
+    }
+    budget -= r.value.byteLength;
+    const prefix = `${now.toISOString().slice(11, 19).replace(/:/g, '')}-${randomBytes(3).toString('hex')}`;
+    const name = att.kind === 'image' ? `${prefix}.${imageExtension(r.value)}` : storedName(prefix, att.name, 'bin');
+    const rel = `${folder}/${name}`;
+    // Written aside, then renamed: whoever watches the folder (the CLI, a test) never sees half a file.
+    await writeFile(join(cwd, `${rel}.part`), r.value, { mode: 0o600 });
+    await rename(join(cwd, `${rel}.part`), join(cwd, rel));
+    out.saved.push(rel);
+  }
+  return out;
+}

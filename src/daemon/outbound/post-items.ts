@@ -1,0 +1,93 @@
+// Posts local files and text into a session's topic (the effects shell over media-plan.ts).
+import { open } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { ChatPlace, ImAdapter, MediaLimits } from '../im/types.js';
+import type { SessionCore } from '../session-core.js';
+import { mediaRefusal, planMedia } from './media-plan.js';
+
+export type OutboundItem = { kind: 'file' | 'image'; path: string } | { kind: 'text'; text: string };
+
+export interface PostTarget {
+  im: ImAdapter;
+  place: ChatPlace;
+  replyTo?: string;
+}
+
+export interface PostOutcome {
+  item: string;
+  ok: boolean;
+  messageId?: string;
+  error?: string;
+}
+
+/** The topic a session posts into: the thread it lives in, or the chat itself for a chat-scoped session. */
+export function sessionTopic(im: ImAdapter, s: Pick<SessionCore, 'scope' | 'chatId' | 'chatType' | 'anchorId'>): PostTarget {
+  const thread = s.scope === 'thread';
+  return {
+    im,
+    place: { chatId: s.chatId, chatType: s.chatType, ...(thread ? { rootId: s.anchorId } : {}) },
+    ...(thread ? { replyTo: s.anchorId } : {}),
+  };
+}
+
+/** Without limits from the adapter, the strictest platform we know (Feishu) applies. */
+const DEFAULT_LIMITS: MediaLimits = { imageBytes: 10 * 1024 * 1024, fileBytes: 30 * 1024 * 1024 };
+
+function describe(item: OutboundItem): string {
+  return item.kind === 'text' ? 'text' : item.path;
+}
+
+/** Reads at most `limit + 1` bytes, so an enormous (or endless, like /dev/zero) file costs no more than that. */
+async function readCapped(path: string, limit: number): Promise<{ ok: true; data: Buffer } | { ok: false; error: string }> {
+  let fh;
+  try {
+    fh = await open(path, 'r');
+    const st = await fh.stat();
+    if (!st.isFile()) return { ok: false, error: 'not a regular file' };
+    const buf = Buffer.alloc(Math.min(st.size, limit) + 1);
+    let total = 0;
+    while (total < buf.length) {
+      const { bytesRead } = await fh.read(buf, total, buf.length - total, total);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+    }
+    return { ok: true, data: buf.subarray(0, total) };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { ok: false, error: code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message };
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
+}
+
+async function postOne(target: PostTarget, item: OutboundItem): Promise<PostOutcome> {
+  const { im, place, replyTo } = target;
+  const name = describe(item);
+  if (item.kind === 'text') {
+    const r = await im.sendText(place, item.text, replyTo);
+    return r.ok ? { item: name, ok: true, messageId: r.value.messageId } : { item: name, ok: false, error: r.message };
+  }
+  if (!im.sendMedia || !im.uploadFile) return { item: name, ok: false, error: 'this chat cannot receive files' };
+  const limits = im.mediaLimits ?? DEFAULT_LIMITS;
+  const read = await readCapped(item.path, Math.max(limits.imageBytes, limits.fileBytes));
+  if (!read.ok) return { item: name, ok: false, error: read.error };
+  const plan = planMedia(item.path, read.data.length, item.kind, limits);
+  if (!plan.ok) return { item: name, ok: false, error: mediaRefusal(plan) };
+  if (plan.as === 'image') {
+    const up = await im.uploadImage(read.data);
+    if (!up.ok) return { item: name, ok: false, error: up.message };
+    const sent = await im.sendMedia(place, { kind: 'image', imageRef: up.value.imageRef }, replyTo);
+    return sent.ok ? { item: name, ok: true, messageId: sent.value.messageId } : { item: name, ok: false, error: sent.message };
+  }
+  const up = await im.uploadFile(read.data, basename(item.path));
+  if (!up.ok) return { item: name, ok: false, error: up.message };
+  const sent = await im.sendMedia(place, { kind: 'file', fileRef: up.value.fileRef }, replyTo);
+  return sent.ok ? { item: name, ok: true, messageId: sent.value.messageId } : { item: name, ok: false, error: sent.message };
+}
+
+/** Posts the items in order, one message each; a failing item is reported and the rest still go out. */
+export async function postItems(target: PostTarget, items: readonly OutboundItem[]): Promise<PostOutcome[]> {
+  const out: PostOutcome[] = [];
+  for (const item of items) out.push(await postOne(target, item));
+  return out;
+}

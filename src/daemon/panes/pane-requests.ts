@@ -1,0 +1,61 @@
+// The control socket's `where` and `send`: find the caller's session by its tty, then answer or post into its topic.
+import type { CallerClaim, SendItem, SendResult, WhereResult } from '../../shared/control-protocol.js';
+import type { Logger } from '../../shared/log.js';
+import type { BotRuntime } from '../bot-runtime.js';
+import type { SessionCore } from '../session-core.js';
+import { postItems, sessionTopic } from '../outbound/post-items.js';
+import { locateCaller, type CallerLocation } from './caller-locator.js';
+
+interface Owned {
+  bot: BotRuntime;
+  session: SessionCore;
+}
+
+
+export class PaneRequests {
+  constructor(
+    private readonly bots: readonly BotRuntime[],
+    /** The tmux socket larkmux's sessions live on (one function resolves it; see Daemon.tmuxSocket). */
+    private readonly tmuxSocket: () => string | null,
+    private readonly log: Logger,
+  ) {}
+
+  private ownerOf(tmuxSession: string): Owned | undefined {
+    for (const bot of this.bots) {
+      const session = bot.sessions.all().find((s) => s.tmuxName === tmuxSession && s.lifecycle !== 'closed');
+      if (session) return { bot, session };
+    }
+    return undefined;
+  }
+
+  private async locate(caller: CallerClaim): Promise<CallerLocation<Owned>> {
+    const loc = await locateCaller(caller, this.tmuxSocket(), (name) => this.ownerOf(name));
+    if (!loc.ok) this.log.info({ pid: caller.pid, reason: loc.reason, detail: loc.detail }, 'pane caller not recognised');
+    return loc;
+  }
+
+  async where(caller: CallerClaim): Promise<WhereResult> {
+    const loc = await this.locate(caller);
+    if (!loc.ok) return { inPane: false };
+    const { bot, session: s } = loc.session;
+    return {
+      inPane: true,
+      session: s.id,
+      bot: bot.bot.name,
+      cli: typeof s.cli === 'string' ? s.cli : s.cli.command,
+      cwd: s.cwd,
+      topic: { chatId: s.chatId, anchorId: s.anchorId, scope: s.scope },
+      pane: { tmuxSession: loc.pane.tmuxSession, paneId: loc.pane.paneId, tty: loc.pane.ttyPath },
+    };
+  }
+
+  /** Posts only into the caller's own session's topic: the target comes from the located session, never the request. */
+  async send(caller: CallerClaim, items: readonly SendItem[]): Promise<SendResult> {
+    const loc = await this.locate(caller);
+    if (!loc.ok) return { inPane: false };
+    const { bot, session } = loc.session;
+    const outcomes = await postItems(sessionTopic(bot.opts.im, session), items);
+    this.log.info({ session: session.id.slice(0, 8), sent: outcomes.filter((o) => o.ok).length, failed: outcomes.filter((o) => !o.ok).length }, 'larkmux send from a pane');
+    return { inPane: true, session: session.id, outcomes };
+  }
+}

@@ -1,0 +1,37 @@
+// Inbound attachments: folder per day, safe names, picture types, and how each CLI is pointed at the files.
+import { describe, expect, it } from 'vitest';
+import { imageExtension, promptWithAttachments, storedName, uploadFolder } from '../../src/daemon/inbound/attachment-plan.js';
+
+describe('attachment plan', () => {
+  it('keeps one folder per day', () => {
+    expect(uploadFolder(new Date('2026-12-01T23:59:00Z'))).toBe('.larkmux/uploads/2026-12-01');
+  });
+  it.each([
+    ['report.pdf', 'p-report.pdf'],
+    ['../../etc/passwd', 'p-passwd'],
+    ['..\\evil.exe', 'p-evil.exe'],
+    ['.bashrc', 'p-bashrc'],
+    ['a\u0000b\u001b[31m.txt', 'p-ab[31m.txt'],
+    [undefined, 'p-attachment.bin'],
+    ['', 'p-attachment.bin'],
+  ])('stores %j as %j', (name, expected) => {
+    expect(storedName('p', name, 'bin')).toBe(expected);
+  });
+  it.each([
+    ['89504e470d0a1a0a', 'png'],
+    ['ffd8ffe0', 'jpg'],
+    ['474946383961', 'gif'],
+    ['524946460000000057454250', 'webp'],
+    ['00000000', 'img'],
+  ])('%s is %s', (hex, ext) => {
+    expect(imageExtension(Buffer.from(hex, 'hex'))).toBe(ext);
+  });
+  it('Claude gets @paths, other CLIs plain paths; a picture alone gets the default instruction', () => {
+    expect(promptWithAttachments('what is this?', 'claude-code', ['.larkmux/uploads/d/a.png', '.larkmux/uploads/d/my file.txt'], [])).toBe(
+      'what is this?\n\n@.larkmux/uploads/d/a.png\n@".larkmux/uploads/d/my file.txt"',
+    );
+    expect(promptWithAttachments('', 'codex', ['.larkmux/uploads/d/a.png'], ['big.zip: larger than 20 MB'])).toBe(
+      'Please look at the attached file(s).\n\n.larkmux/uploads/d/a.png\n(not saved: big.zip: larger than 20 MB)',
+    );
+  });
+});
