@@ -41,7 +41,7 @@ describe('local console (no Feishu app)', () => {
     browser = await launchChromium();
     home = makeTestHome('lmx-con-');
     tmux = makeTmuxServer();
-    home.writeConfig({ web: { port: 0, host: '127.0.0.1' }, tmux: { socket: tmux.socket }, console: { cli: 'shell', workingDir: home.dir } });
+    home.writeConfig({ web: { port: 0, host: '127.0.0.1' }, tmux: { socket: tmux.socket }, console: { cli: 'shell', workingDir: home.dir, locale: 'en' } });
     const res = await runLarkmux(['start'], home.env, { from: 'built' });
     expect(res.code, res.stdout + res.stderr).toBe(0);
     const m = LINK_RE.exec(res.stdout);
