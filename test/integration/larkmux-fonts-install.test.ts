@@ -16,14 +16,14 @@ afterEach(() => home.cleanup());
 const fontLines = (stdout: string) => (JSON.parse(stdout) as DoctorLine[]).filter((l) => l.label.startsWith('font '));
 
 describe('larkmux fonts', () => {
-  it('before install the doctor names the Japanese .ttc serving CJK and the command that fixes it', async () => {
+  it('before install the doctor serves CJK from the system .ttc in Simplified Chinese forms (the SC face is taken out of it on the first screenshot; no fonts step needed)', async () => {
     const r = await runLarkmux(['doctor', '--json'], home.env);
     const lines = fontLines(r.stdout);
     expect(lines.map((l) => l.label)).toEqual(['font latin', 'font symbols', 'font cjk', 'font emoji']);
     const cjk = lines.find((l) => l.label === 'font cjk')!;
-    expect(cjk.level).toBe('WARN');
-    expect(cjk.detail).toMatch(/NotoSansCJK-Regular\.ttc/);
-    expect(cjk.fix).toBe('larkmux fonts install');
+    expect(cjk.level).toBe('OK');
+    expect(cjk.detail).toMatch(/NotoSansCJK-Regular\.ttc, Simplified Chinese/);
+    expect(cjk.fix).toBeUndefined();
   });
 
   it('install extracts the Simplified Chinese face into LARKMUX_HOME/fonts and the doctor then serves CJK from it', async () => {

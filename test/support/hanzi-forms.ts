@@ -23,7 +23,8 @@ export interface Crop {
 export async function renderHanzi(home: string): Promise<Crop> {
   const thread = new RenderThread(home);
   try {
-    const r = await thread.render({ ansi: `${HANZI}\n`, cursor: { x: 0, y: 1, visible: false }, cols: 20, rows: 2 });
+    // The full frame (every cell at scale 1, no margin): the crop is the glyphs themselves, as the references were made.
+    const r = await thread.render({ ansi: `${HANZI}\n`, cursor: { x: 0, y: 1, visible: false }, cols: 20, rows: 2 }, 'full');
     if (!r.ok) throw new Error(`render failed: ${r.message}`);
     const img = await decodePng(r.png);
     const data = Buffer.alloc(CROP.width * CROP.height * 4);
