@@ -93,3 +93,31 @@ describe.skipIf(skipWithoutCli('codex'))('a failed delivery never leaves its tex
     expect(arrivals(rig, next).inFirst).toBe(1);
   });
 });
+
+describe.skipIf(skipWithoutCli('codex'))('a message that arrives just after a turn ended (codex)', () => {
+  let rig: CliRig | null = null;
+  afterEach(async () => {
+    await rig?.cleanup();
+    rig = null;
+  });
+
+  // Finding 7: the turn's end used to be noticed only by the next idle look at the screen (every 3 s, and slower
+  // once idle sessions stop polling), so a message right behind an answer waited for it. The transcript's turn-end
+  // record is the authority: the next prompt goes as soon as it is read. The latency is measured by
+  // `npm run bench -- delivery-truth`; here: each prompt sent the moment its predecessor's answer arrived is
+  // delivered once, answered, and never typed while the previous turn was still open (one user turn per prompt).
+  it('five prompts, each sent the moment the previous answer arrived, are each delivered once and answered in order', async () => {
+    rig = await startCliRig({ name: 'codex', seed: true });
+    const w = rig.worker;
+    const ns = Array.from({ length: 5 }, nonce);
+    for (const [i, n] of ns.entries()) {
+      w.input(`q${i}`, `quick follow-up ${i} ${n}`);
+      expect(await verdict(w, `q${i}`)).toBe('delivered');
+      expect(await finalOf(w, `q${i}`)).toContain(n);
+    }
+    for (const n of ns) expect(arrivals(rig, n).inFirst, `${n} reached the model once`).toBe(1);
+    const finals = w.of('final_output').map((m) => m.turnId);
+    expect(finals).toEqual(ns.map((_, i) => `q${i}`));
+    expect(w.of('input_failed')).toEqual([]);
+  });
+});
