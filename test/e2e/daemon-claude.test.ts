@@ -46,6 +46,25 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code', () => {
     await fake.waitFor(() => textsIn(fake, appId, msg.chatId).some((t) => t.includes('FAKE-REPLY')), 60_000, 'final answer');
   }, 300_000);
 
+  // Issue 12 finding 6: with an instant model the final answer often reaches the daemon before the delivery report;
+  // the "delivered" reaction used to be dropped then. Every message gets it, whatever the order.
+  it('fast turns: every message gets the delivered reaction and its own answer, whichever report arrives first', async () => {
+    world = await startClaudeWorld({ askPermissions: false });
+    const { rig } = world;
+    await rig.start();
+    const { fake } = rig;
+    const appId = rig.appIds[0]!;
+    const first = await fake.injectMessage({ chatType: 'p2p', text: 'quick one 0' });
+    const ids = [first.messageId];
+    await fake.waitFor(() => textsIn(fake, appId, first.chatId).some((t) => t.includes('FAKE-REPLY: quick one 0')), 90_000, 'answer 0');
+    for (let i = 1; i < 4; i++) {
+      const m = await fake.injectMessage({ chatType: 'p2p', chatId: first.chatId, text: `quick one ${i}` });
+      ids.push(m.messageId);
+      await fake.waitFor(() => textsIn(fake, appId, first.chatId).some((t) => t.includes(`FAKE-REPLY: quick one ${i}`)), 90_000, `answer ${i}`);
+    }
+    for (const id of ids) await fake.waitFor(() => fake.reactions.some((r) => r.messageId === id && r.emoji === 'DONE'), 20_000, `reaction on ${id}`);
+  }, 300_000);
+
   it('after a simulated reboot (tmux server and daemon gone) the next message resumes the same conversation, and the card says so', async () => {
     world = await startClaudeWorld({ askPermissions: false });
     const { rig } = world;
