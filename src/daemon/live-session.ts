@@ -1,4 +1,5 @@
 // One session as the daemon runs it: turns in flight, the worker's reports turned into card updates and replies.
+import { describeFailure } from '../shared/failure.js';
 import type { SelectionCard } from '../shared/card-model.js';
 import type { Requester, SessionStatus, WorkerToDaemon } from '../shared/ipc.js';
 import type { Translate } from '../shared/i18n.js';
@@ -137,7 +138,7 @@ export class LiveSession {
         const turn = this.turns.get(msg.turnId);
         this.turns.delete(msg.turnId);
         this.awaitingDelivery.delete(msg.turnId);
-        await this.cards.setNotice(this.t('notice.inputFailed', { reason: msg.reason }));
+        await this.cards.setNotice(this.t('notice.inputFailed', { reason: msg.failure ? describeFailure(this.t, msg.failure) : msg.reason }));
         if (turn) this.log.warn({ turn: msg.turnId, reason: msg.reason }, 'input failed');
         return;
       }
@@ -171,7 +172,7 @@ export class LiveSession {
           await this.cards.setStatus('failed');
           return;
         }
-        await this.cards.setNotice(this.t('notice.problem', { message: msg.message }));
+        await this.cards.setNotice(this.t('notice.problem', { message: msg.failure ? describeFailure(this.t, msg.failure) : msg.message }));
         return;
       case 'heartbeat':
         return;

@@ -1,5 +1,6 @@
 // The daemon ⇄ worker protocol (DESIGN §5): two discriminated unions, defined once, parsed on receipt.
 import { z } from 'zod';
+import { FailureSchema } from './failure.js';
 import { CliSpecSchema } from './cli-spec.js';
 import { KeyNameSchema } from './keys.js';
 
@@ -113,7 +114,8 @@ export const InputDeliveredMsg = z.strictObject({
   evidence: z.enum(['transcript', 'busy', 'composer_cleared', 'echo']),
   enterRetries: z.number().int().min(0).max(10).default(0),
 });
-export const InputFailedMsg = z.strictObject({ type: z.literal('input_failed'), turnId: id, reason: z.string().max(1024) });
+/** `reason` is English for logs; `failure` lets the daemon say it in the bot's language. */
+export const InputFailedMsg = z.strictObject({ type: z.literal('input_failed'), turnId: id, reason: z.string().max(1024), failure: FailureSchema.optional() });
 export const FinalOutputMsg = z.strictObject({ type: z.literal('final_output'), turnId: id.optional(), text });
 export const CliIdentityMsg = z.strictObject({
   type: z.literal('cli_identity'),
@@ -131,7 +133,7 @@ export const CliStartedMsg = z.strictObject({
   /** The same as a code, so the daemon can say it in the bot's language. */
   freshCode: z.enum(['cannot_resume', 'no_native_id']).optional(),
 });
-export const ErrorMsg = z.strictObject({ type: z.literal('error'), code: z.string().min(1).max(64), message: z.string().max(4096) });
+export const ErrorMsg = z.strictObject({ type: z.literal('error'), code: z.string().min(1).max(64), message: z.string().max(4096), failure: FailureSchema.optional() });
 export const HeartbeatMsg = z.strictObject({ type: z.literal('heartbeat'), at: z.number() });
 
 export const WorkerToDaemonSchema = z.discriminatedUnion('type', [

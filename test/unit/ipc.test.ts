@@ -29,6 +29,7 @@ const workerToDaemon: WorkerToDaemon[] = [
   { type: 'selection', promptId: 'p1', title: 'Do you want to proceed?', options: [{ label: 'Yes' }, { label: 'No' }], defaultIndex: 0, kind: 'permission' },
   { type: 'input_delivered', turnId: 't1', evidence: 'transcript', enterRetries: 1 },
   { type: 'input_failed', turnId: 't1', reason: 'text still in the composer after a second Enter' },
+  { type: 'input_failed', turnId: 't1', reason: 'a dialog is showing', failure: { code: 'dialog_showing', detail: 'Trust this folder?' } },
   { type: 'final_output', turnId: 't1', text: 'FAKE-REPLY: hi' },
   { type: 'cli_identity', nativeSessionId: 'f00', transcriptPath: '/h/.claude/projects/x/f00.jsonl', pid: 123 },
   { type: 'cli_exit', code: 1, logTail: 'panic' },
@@ -37,6 +38,7 @@ const workerToDaemon: WorkerToDaemon[] = [
   { type: 'cli_started', how: 'new', freshReason: 'Shell cannot resume a conversation', freshCode: 'cannot_resume' },
   { type: 'ready', webPort: 0 },
   { type: 'error', code: 'tmux_missing', message: 'tmux is not installed' },
+  { type: 'error', code: 'cli_start_failed', message: 'not ready', failure: { code: 'not_ready', detail: 'timeout: no ready screen' } },
   { type: 'heartbeat', at: 1 },
 ];
 
@@ -81,6 +83,7 @@ describe('IPC schemas', () => {
     ['png not bytes', { type: 'screenshot', png: 'iVBOR', hash: 'deadbeef', cols: 80, rows: 24 }, /png/],
     ['selection without options', { type: 'selection', promptId: 'p', title: 't', options: [], defaultIndex: 0, kind: 'menu' }, /options/],
     ['huge screen text', { type: 'status', status: 'idle', screenText: 'x'.repeat(300_000) }, /screenText/],
+    ['failure code not in the set', { type: 'input_failed', turnId: 't', reason: 'r', failure: { code: 'gremlins' } }, /failure/],
     ['huge extra field', { type: 'heartbeat', at: 1, junk: 'x'.repeat(100_000) }, /Unrecognized|junk/i],
   ];
   it.each(badFromWorker)('worker→daemon rejects %s with a reason', (_name, raw, reason) => {

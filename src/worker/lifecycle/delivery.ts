@@ -1,5 +1,6 @@
 // Proven delivery: after text + Enter, judge from evidence whether the CLI took the message (pure).
 import type { ScreenState } from '../cli/types.js';
+import { failure, failureText, type Failure } from '../../shared/failure.js';
 
 export const DELIVERY_TIMING = {
   /** Screen checks after Enter; evidence (busy, cleared composer) shows within a few hundred ms. */
@@ -52,9 +53,9 @@ export type DeliveryVerdict =
   | { verdict: 'press_enter_again' }
   | { verdict: 'wait' }
   /** Clear the composer and send the text once more. */
-  | { verdict: 'resend'; reason: string }
+  | { verdict: 'resend'; reason: string; failure: Failure }
   /** Not delivered; the composer must be cleared so the text is never glued onto a later prompt. */
-  | { verdict: 'failed'; reason: string };
+  | { verdict: 'failed'; reason: string; failure: Failure };
 
 function textIsLeft(o: DeliveryObservation): boolean {
   return o.composer !== null && o.composer !== '';
@@ -65,10 +66,15 @@ function shouldRepress(o: DeliveryObservation, timing: DeliveryTiming): boolean 
   return textIsLeft(o) && o.screen.kind !== 'selection' && o.enterRetries < timing.maxEnterRetries && o.sinceEnterMs >= timing.repressAfterMs;
 }
 
-function noProof(o: DeliveryObservation, what: string): string {
-  if (o.screen.kind === 'selection') return `a dialog is showing instead of the input box: "${o.screen.title}"`;
-  if (textIsLeft(o)) return `the text is still in the input box after ${o.enterRetries + 1} Enter presses`;
+function noProof(o: DeliveryObservation, what: Failure): Failure {
+  if (o.screen.kind === 'selection') return failure('dialog_showing', o.screen.title);
+  if (textIsLeft(o)) return failure('text_left', o.enterRetries + 1);
   return what;
+}
+
+/** A verdict with its reason in English for the log; the daemon words `failure` in the bot's language. */
+function because<V extends 'failed' | 'resend'>(verdict: V, f: Failure): { verdict: V; reason: string; failure: Failure } {
+  return { verdict, reason: failureText('en', f), failure: f };
 }
 
 /** A CLI with a transcript: delivered only when the transcript records this text as a user turn. */
@@ -76,18 +82,18 @@ function judgeByTranscript(o: DeliveryObservation, timing: DeliveryTiming): Deli
   if (shouldRepress(o, timing)) return { verdict: 'press_enter_again' };
   const sends = o.sends ?? 1;
   const overall = o.overallMs ?? o.totalMs;
-  if (overall >= timing.transcriptGiveUpMs) return { verdict: 'failed', reason: noProof(o, 'the CLI did not record the message in its transcript') };
+  if (overall >= timing.transcriptGiveUpMs) return because('failed', noProof(o, failure('not_recorded')));
   if (o.totalMs < timing.transcriptProofMs) return { verdict: 'wait' };
   // A busy CLI may be working on it and write the record late: sending again could run it twice.
   if (o.screen.kind === 'busy') return { verdict: 'wait' };
-  const reason = noProof(o, 'the CLI took the Enter but did not record the message in its transcript');
-  if (sends < timing.maxSends && o.screen.kind === 'ready') return { verdict: 'resend', reason };
-  return { verdict: 'failed', reason };
+  const why = noProof(o, failure('enter_not_recorded'));
+  if (sends < timing.maxSends && o.screen.kind === 'ready') return because('resend', why);
+  return because('failed', why);
 }
 
 export function judgeDelivery(o: DeliveryObservation, timing: DeliveryTiming = DELIVERY_TIMING): DeliveryVerdict {
   if (o.userTurnSeen) return { verdict: 'delivered', evidence: 'transcript' };
-  if (o.screen.kind === 'exited') return { verdict: 'failed', reason: 'the CLI exited while the message was being sent' };
+  if (o.screen.kind === 'exited') return because('failed', failure('exited_while_sending'));
   if (o.hasTranscript) return judgeByTranscript(o, timing);
   if (o.newlineAfterEnter) return { verdict: 'delivered', evidence: 'echo' };
   const textLeft = textIsLeft(o);
@@ -96,7 +102,7 @@ export function judgeDelivery(o: DeliveryObservation, timing: DeliveryTiming = D
   if (o.screen.kind === 'busy' && !textLeft) return { verdict: 'delivered', evidence: 'busy' };
   // The box emptied and the CLI is back at its prompt (a very fast turn, or a shell command that finished).
   if (o.composer === '' && o.screen.kind === 'ready') return { verdict: 'delivered', evidence: 'composer_cleared' };
-  if (o.totalMs >= timing.giveUpMs) return { verdict: 'failed', reason: noProof(o, 'no evidence that the CLI received the message (no transcript record, no busy signal)') };
+  if (o.totalMs >= timing.giveUpMs) return because('failed', noProof(o, failure('no_evidence')));
   if (shouldRepress(o, timing)) return { verdict: 'press_enter_again' };
   return { verdict: 'wait' };
 }

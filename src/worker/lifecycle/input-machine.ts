@@ -1,4 +1,5 @@
 // The per-session input state machine (DESIGN §6) as a pure transition function; the runtime executes its effects.
+import { failure, failureText, type Failure } from '../../shared/failure.js';
 import type { WorkerToDaemon } from '../../shared/ipc.js';
 
 export type InputPhase =
@@ -90,8 +91,9 @@ function go(state: InputState, phase: InputPhase, reason: string, patch: Partial
 const BOOTING: readonly InputPhase[] = ['checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection'];
 
 /** Fail every queued message (the CLI could not be brought up for them). */
-function failQueue(queue: readonly QueuedMessage[], reason: string): InputEffect[] {
-  return queue.map((m) => ({ type: 'report', msg: { type: 'input_failed', turnId: m.turnId, reason } }) as InputEffect);
+function failQueue(queue: readonly QueuedMessage[], why: Failure): InputEffect[] {
+  const reason = failureText('en', why);
+  return queue.map((m) => ({ type: 'report', msg: { type: 'input_failed', turnId: m.turnId, reason, failure: why } }) as InputEffect);
 }
 
 /** From `running`: send the next queued message if the CLI can take it. */
@@ -111,7 +113,7 @@ function boot(state: InputState, reason: string): InputStep {
 
 export function inputStep(state: InputState, event: InputEvent, ctx: InputContext): InputStep {
   if (state.phase === 'stopped') {
-    if (event.type === 'input') return { state, effects: failQueue([event.message], 'the session is closed') };
+    if (event.type === 'input') return { state, effects: failQueue([event.message], failure('session_closed')) };
     return { state, effects: [] };
   }
   switch (event.type) {
@@ -138,7 +140,7 @@ export function inputStep(state: InputState, event: InputEvent, ctx: InputContex
       if (state.phase !== 'checking_tmux') return { state, effects: [] };
       if (!event.ok) {
         if (state.takeOverOnly && state.queue.length === 0) return go(state, 'idle', `tmux is not available: ${event.reason ?? 'unknown'}`, { takeOverOnly: false }, []);
-        return fail(state, `tmux is not available: ${event.reason ?? 'unknown'}`);
+        return fail(state, failure('tmux_unavailable', event.reason ?? 'unknown'));
       }
       return go(state, 'checking_session', 'tmux answers', {}, [{ type: 'check_session' }]);
 
@@ -160,12 +162,12 @@ export function inputStep(state: InputState, event: InputEvent, ctx: InputContex
 
     case 'session_prepared':
       if (state.phase !== 'starting_session') return { state, effects: [] };
-      if (!event.ok) return fail(state, event.reason ?? 'could not prepare the launch', event.code);
+      if (!event.ok) return fail(state, failure('launch_prepare_failed', event.reason ?? '?'), event.code);
       return go(state, 'starting_tmux', 'launch prepared', {}, [{ type: 'start_tmux' }]);
 
     case 'tmux_started':
       if (state.phase !== 'starting_tmux') return { state, effects: [] };
-      if (!event.ok) return fail(state, event.reason ?? 'tmux could not start the CLI');
+      if (!event.ok) return fail(state, failure('tmux_start_failed', event.reason ?? '?'));
       return go(state, 'waiting_selection', event.created ? 'CLI launched; readiness gate open' : 'attached; readiness gate open', {}, [{ type: 'run_gate' }]);
 
     case 'gate_done':
@@ -176,7 +178,7 @@ export function inputStep(state: InputState, event: InputEvent, ctx: InputContex
           { type: 'check_session' },
         ]);
       }
-      if (event.outcome !== 'ready') return fail(state, `the CLI did not become ready (${event.outcome}: ${event.reason})`);
+      if (event.outcome !== 'ready') return fail(state, failure('not_ready', `${event.outcome}: ${event.reason}`));
       // From now on the session exists: a later loss resumes the CLI's own conversation.
       return withReadyReport(state, ctx);
 
@@ -186,7 +188,7 @@ export function inputStep(state: InputState, event: InputEvent, ctx: InputContex
       if (event.result === 'lost') {
         if (state.recoveredFor === msg.turnId) {
           const failed = go(state, 'running', 'the CLI was lost again', { inFlight: undefined }, [
-            { type: 'report', msg: { type: 'input_failed', turnId: msg.turnId, reason: 'the CLI exited again right after a restart' } },
+            { type: 'report', msg: { type: 'input_failed', turnId: msg.turnId, reason: failureText('en', failure('exited_after_restart')), failure: failure('exited_after_restart') } },
           ]);
           const next = pump(failed.state, ctx, 'next message');
           return { state: next.state, effects: [...failed.effects, ...next.effects] };
@@ -217,10 +219,11 @@ function withReadyReport(state: InputState, ctx: InputContext): InputStep {
 }
 
 /** `code` tells the daemon which failure this is (cli_missing gets the install command); the reason is for logs. */
-function fail(state: InputState, reason: string, code: 'cli_start_failed' | LaunchFailureCode = 'cli_start_failed'): InputStep {
+function fail(state: InputState, why: Failure, code: 'cli_start_failed' | LaunchFailureCode = 'cli_start_failed'): InputStep {
   const msgs = state.inFlight ? [state.inFlight, ...state.queue] : state.queue;
+  const reason = failureText('en', why);
   return go(state, 'failed', reason, { queue: [], inFlight: undefined, reason, relaunchedInBoot: false }, [
-    ...failQueue(msgs, reason),
-    { type: 'report', msg: { type: 'error', code, message: reason.slice(0, 4000) } },
+    ...failQueue(msgs, why),
+    { type: 'report', msg: { type: 'error', code, message: reason.slice(0, 4000), failure: why } },
   ]);
 }

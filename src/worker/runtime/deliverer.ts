@@ -2,6 +2,7 @@
 // a second send (composer cleared first) when the proof does not come, and a cleared composer after a failure.
 import type { Logger } from '../../shared/log.js';
 import type { KeyName } from '../../shared/keys.js';
+import { failure, failureText, type Failure } from '../../shared/failure.js';
 import type { SessionBackend } from '../backend/types.js';
 import { literalPrompt, transcriptShowsText } from '../cli/literal-text.js';
 import type { CliAdapter } from '../cli/types.js';
@@ -11,7 +12,7 @@ import { lookAt, sleep } from './pane.js';
 
 export type DeliveryResult =
   | { result: 'delivered'; evidence: DeliveryEvidence; enterRetries: number; sends: number }
-  | { result: 'failed'; reason: string }
+  | { result: 'failed'; reason: string; failure: Failure }
   | { result: 'lost'; reason: string };
 
 export interface DelivererDeps {
@@ -86,7 +87,7 @@ export async function deliver(deps: DelivererDeps, message: QueuedMessage): Prom
       const outcome = await confirm(sends);
       if (outcome !== 'resend') return outcome;
       deps.log.info({ turnId: message.turnId }, 'delivery: no transcript record of the message; clearing the input box and sending it once more');
-      if (!(await clearComposer(deps.backend, deps.adapter))) return await failed('the input box could not be cleared for a second try');
+      if (!(await clearComposer(deps.backend, deps.adapter))) return await failed(failure('box_not_cleared'));
     }
   } finally {
     watch?.dispose();
@@ -95,20 +96,20 @@ export async function deliver(deps: DelivererDeps, message: QueuedMessage): Prom
   async function typeIt(): Promise<DeliveryResult | null> {
     // The adapter's submit method: `paste` sends even a short line as one bracketed paste (multi-line always is).
     const typed = await deps.backend.sendText(text, { paste: deps.adapter.submit.method === 'paste' });
-    if (!typed.ok) return typed.code === 'missing' ? { result: 'lost', reason: typed.message } : await failed(`typing failed: ${typed.message}`);
+    if (!typed.ok) return typed.code === 'missing' ? { result: 'lost', reason: typed.message } : await failed(failure('typing_failed', typed.message));
     await sleep(deps.adapter.submit.enterDelayMs);
     // One look before Enter: a dialog that came up meanwhile would take the Enter as its answer.
     const look = await lookAt(deps.backend, deps.adapter);
-    if (!message.raw && look.ok && look.look.screen.kind === 'selection') return failed(`a dialog is showing instead of the input box: "${look.look.screen.title}"`);
+    if (!message.raw && look.ok && look.look.screen.kind === 'selection') return failed(failure('dialog_showing', look.look.screen.title));
     newlineAfterEnter = false;
     return null;
   }
 
   /** Not delivered: the text must not stay in the composer to be sent with a later prompt. */
-  async function failed(reason: string): Promise<DeliveryResult> {
+  async function failed(why: Failure): Promise<DeliveryResult> {
     const cleared = await clearComposer(deps.backend, deps.adapter).catch(() => false);
     if (!cleared) deps.log.warn({ turnId: message.turnId }, 'delivery failed and the input box could not be cleared');
-    return { result: 'failed', reason };
+    return { result: 'failed', reason: failureText('en', why), failure: why };
   }
 
   async function confirm(sends: number): Promise<DeliveryResult | 'resend'> {
@@ -116,7 +117,7 @@ export async function deliver(deps: DelivererDeps, message: QueuedMessage): Prom
     let lastEnterAt = sendAt;
     let enterRetries = 0;
     const enter = await deps.backend.sendKey('enter');
-    if (!enter.ok) return failed(`Enter failed: ${enter.message}`);
+    if (!enter.ok) return failed(failure('enter_failed', enter.message));
     for (;;) {
       await sleep(timing.checkEveryMs);
       if (deps.adapter.transcript) await deps.pollTranscript();
@@ -142,14 +143,14 @@ export async function deliver(deps: DelivererDeps, message: QueuedMessage): Prom
         case 'delivered':
           return { result: 'delivered', evidence: verdict.evidence, enterRetries, sends };
         case 'failed':
-          return failed(verdict.reason);
+          return failed(verdict.failure);
         case 'resend':
           return 'resend';
         case 'press_enter_again': {
           enterRetries += 1;
           deps.log.info({ turnId: message.turnId }, 'delivery: text still in the input box; pressing Enter again');
           const again = await deps.backend.sendKey('enter');
-          if (!again.ok) return failed(`Enter failed: ${again.message}`);
+          if (!again.ok) return failed(failure('enter_failed', again.message));
           lastEnterAt = Date.now();
           break;
         }

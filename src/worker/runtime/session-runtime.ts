@@ -297,7 +297,7 @@ export class SessionRuntime {
       this.deps.log.info({ turnId: message.turnId, evidence: res.evidence, enterRetries: res.enterRetries }, 'input delivered');
     } else {
       this.monitor.noteResult(message.turnId, false);
-      if (res.result === 'failed') this.deps.send({ type: 'input_failed', turnId: message.turnId, reason: res.reason });
+      if (res.result === 'failed') this.deps.send({ type: 'input_failed', turnId: message.turnId, reason: res.reason, failure: res.failure });
       this.deps.log.warn({ turnId: message.turnId, result: res.result, reason: res.reason }, 'input not delivered');
       if (res.result === 'lost') await this.monitor.reportLost(res.reason);
     }
