@@ -10,7 +10,7 @@ function scripted(hashes: string[]) {
       const hash = hashes[Math.min(calls.length - 1, hashes.length - 1)]!;
       const timings = { captureMs: 0, parseMs: 0, paintMs: 0, encodeMs: 0, totalMs: 0 };
       if (hash === previousHash) return { ok: true, changed: false, hash, cols: 10, rows: 2, timings };
-      return { ok: true, changed: true, png: Buffer.from(hash), hash, cols: 10, rows: 2, timings };
+      return { ok: true, changed: true, png: Buffer.from(hash), hash, cols: 10, rows: 2, timings, frame: { cols: 10, rows: 2, marginPx: 0, scale: 1 } };
     },
   };
   return { renderer, calls };

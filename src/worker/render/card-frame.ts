@@ -1,5 +1,6 @@
 // Where a card screenshot's pixels go: the used part of the screen (trailing blank rows/columns cropped), a margin, and a pixel scale for phones.
-import { CELL, type ScreenGrid } from './screen-model.js';
+import { cellShows, type ScreenGrid } from './screen-model.js';
+import { phoneWrap, type Cursor } from './phone-wrap.js';
 
 /**
  * How a card image is shown: Feishu draws it `fit_horizontal`, i.e. at the card's width, which on a 390 px phone is
@@ -7,8 +8,22 @@ import { CELL, type ScreenGrid } from './screen-model.js';
  * image holds (see textCssPx), and the pixel scale decides only how sharp it is on a 2–3× phone screen.
  */
 export const CARD_IMAGE = {
-  /** The narrow end of a Feishu card's image width on a 390 CSS px phone (measured range 340–360). */
+  /**
+   * The image width Feishu gives a card image on a 390 CSS px phone. Feishu's docs give no number (the image component
+   * page only says `fit_horizontal` shows the whole image at the card's width); 340 is the narrow end of the 340–360 CSS
+   * px measured on phone cards (card inset + padding), so every size computed from it is a lower bound.
+   */
   cardCssPx: 340,
+  /**
+   * Glyph height (font size as displayed) the phone mode aims at: the acceptance floor is 11 CSS px; 1 px more leaves
+   * room for a card a little narrower than cardCssPx (a smaller phone, a wider avatar column).
+   */
+  targetGlyphCssPx: 12,
+  /**
+   * Feishu's image component recommends height:width ≤ 16:9 "for clarity" in the chat window (open.feishu.cn, card
+   * image component, 注意事项); taller phone frames keep their bottom rows.
+   */
+  maxHeightToWidth: 16 / 9,
   /**
    * Columns a card image keeps at least (when the pane has them): a two-word screen would otherwise fill the card with
    * 20+ CSS px letters, and text size would jump between frames of one turn. 40 columns show 14 px text at ~13.5 CSS px.
@@ -37,16 +52,6 @@ export interface FrameLayout {
 /** The full grid, no margin, scale 1: what the reference-painter tests and goldens draw. */
 export function fullFrame(grid: Pick<ScreenGrid, 'cols' | 'rows'>): FrameLayout {
   return { cols: grid.cols, rows: grid.rows, marginPx: 0, scale: 1 };
-}
-
-/** Whether a cell shows anything: a glyph, a background other than the theme's, or an underline/strikethrough. */
-function cellShows(grid: ScreenGrid, i: number): boolean {
-  const flags = grid.flags[i]!;
-  if (grid.bg[i] !== grid.defaultBg) return true;
-  if (flags & CELL.invisible) return false;
-  if (flags & (CELL.underline | CELL.strike)) return true;
-  const ch = grid.chars[i]!;
-  return ch !== '' && ch !== ' ';
 }
 
 /**
@@ -81,7 +86,7 @@ export function phoneScale(widthPx: number, heightPx: number): number {
   return scale;
 }
 
-/** The card frame of a screen: cropped to its used extent (at least minCols wide), with a margin, at the phone scale. */
+/** The wide card frame of a screen: cropped to its used extent (at least minCols wide), with a margin, at the phone scale. */
 export function cardFrame(
   grid: ScreenGrid,
   cursor: { x: number; y: number; visible: boolean },
@@ -106,4 +111,28 @@ export function framePixels(f: FrameLayout, cell: { cellWidth: number; cellHeigh
 /** The CSS px a glyph of `fontPx` measures on the phone once Feishu fits the image's width to the card. */
 export function textCssPx(fontPx: number, imageWidthPx: number, scale: number, cardCssPx: number = CARD_IMAGE.cardCssPx): number {
   return (fontPx * scale * cardCssPx) / imageWidthPx;
+}
+
+type CellSize = { cellWidth: number; cellHeight: number; fontPx: number };
+
+/** Columns a phone card image may hold so its text shows at targetGlyphCssPx or more: 45 for 14 px text in 8.4 px cells. */
+export function phoneColumns(cell: CellSize): number {
+  const maxImagePx = (cell.fontPx * CARD_IMAGE.cardCssPx) / CARD_IMAGE.targetGlyphCssPx;
+  return Math.max(CARD_IMAGE.minCols, Math.floor((maxImagePx - 2 * CARD_IMAGE.marginPx) / cell.cellWidth));
+}
+
+/** Rows a phone card image of `cols` columns may hold within Feishu's recommended height:width (38 for 45 columns). */
+export function phoneRows(cols: number, cell: CellSize): number {
+  const widthPx = Math.round(cols * cell.cellWidth) + 2 * CARD_IMAGE.marginPx;
+  return Math.max(1, Math.floor((widthPx * CARD_IMAGE.maxHeightToWidth - 2 * CARD_IMAGE.marginPx) / cell.cellHeight));
+}
+
+/**
+ * The phone card frame (the default for card images): the screen soft-wrapped at phoneColumns, its bottom kept within
+ * phoneRows, then cropped, framed and scaled like the wide frame. Returns the grid to paint with its layout.
+ */
+export function phoneCardFrame(grid: ScreenGrid, cursor: Cursor, cell: CellSize): { grid: ScreenGrid; frame: FrameLayout; cutRows: number } {
+  const cols = Math.min(grid.cols, phoneColumns(cell));
+  const wrapped = phoneWrap(grid, cursor, { cols, maxRows: phoneRows(cols, cell) });
+  return { grid: wrapped.grid, frame: cardFrame(wrapped.grid, wrapped.cursor, cell), cutRows: wrapped.cutRows };
 }

@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { LoadedFonts } from './fonts.js';
 import type { CapturedScreen } from './screen-model.js';
+import type { FrameLayout } from './card-frame.js';
 import type { FrameKind, FromRenderThread, RenderThreadInit, ThreadTimings, ToRenderThread } from './render-thread-protocol.js';
 
 export const RENDER_THREAD_LIMITS = {
@@ -12,7 +13,7 @@ export const RENDER_THREAD_LIMITS = {
 } as const;
 
 export type ThreadRenderResult =
-  | { ok: true; png: Buffer; timings: ThreadTimings }
+  | { ok: true; png: Buffer; timings: ThreadTimings; frame: FrameLayout }
   | { ok: false; code: 'render-failed' | 'render-thread-failed' | 'closed'; message: string };
 
 interface Pending {
@@ -86,7 +87,7 @@ export class RenderThread {
     this.pending.delete(m.id);
     clearTimeout(p.timer);
     if (m.type === 'failed') p.resolve({ ok: false, code: 'render-failed', message: m.message });
-    else p.resolve({ ok: true, png: Buffer.from(m.png.buffer, m.png.byteOffset, m.png.byteLength), timings: m.timings });
+    else p.resolve({ ok: true, png: Buffer.from(m.png.buffer, m.png.byteOffset, m.png.byteLength), timings: m.timings, frame: m.frame });
   }
 
   /** Fails every pending frame and drops the thread; the next render starts a new one. */

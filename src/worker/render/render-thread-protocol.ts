@@ -1,6 +1,7 @@
 // Messages between the worker's main thread and its render thread (one module, imported by both sides).
 import type { LoadedFonts } from './fonts.js';
 import type { CapturedScreen } from './screen-model.js';
+import type { FrameLayout } from './card-frame.js';
 
 /** workerData of the render thread. */
 export interface RenderThreadInit {
@@ -15,13 +16,17 @@ export interface ThreadTimings {
   encodeMs: number;
 }
 
-/** `card`: cropped to the used cells, with a margin, scaled for a phone (card-frame.ts); `full`: every cell at scale 1 (goldens). */
-export type FrameKind = 'card' | 'full';
+/**
+ * `card` (the default for card images): soft-wrapped to a phone card's readable width, bottom kept (phoneCardFrame);
+ * `wide`: the full-width screen cropped to the used cells, with a margin and phone scale (cardFrame);
+ * `full`: every cell at scale 1, no margin (goldens).
+ */
+export type FrameKind = 'card' | 'wide' | 'full';
 
 export type ToRenderThread = { type: 'render'; id: number; screen: CapturedScreen; frame: FrameKind };
 
 export type FromRenderThread =
   | { type: 'ready'; fonts: LoadedFonts }
   /** `png` is transferred (its ArrayBuffer moves to the main thread without a copy). */
-  | { type: 'rendered'; id: number; png: Uint8Array; timings: ThreadTimings }
+  | { type: 'rendered'; id: number; png: Uint8Array; timings: ThreadTimings; frame: FrameLayout }
   | { type: 'failed'; id: number; message: string };

@@ -6,7 +6,8 @@ import { RunPainter } from './painter.js';
 import { PngEncoder } from './png-writer.js';
 import { ScreenModel, type CapturedScreen } from './screen-model.js';
 import type { FrameKind, FromRenderThread, RenderThreadInit, ToRenderThread } from './render-thread-protocol.js';
-import { cardFrame, fullFrame } from './card-frame.js';
+import { cardFrame, fullFrame, phoneCardFrame, type FrameLayout } from './card-frame.js';
+import type { ScreenGrid } from './screen-model.js';
 
 const port = parentPort;
 if (!port) throw new Error('render-thread.ts must run as a worker thread');
@@ -19,16 +20,26 @@ const model = new ScreenModel();
 const painter = new RunPainter();
 const encoder = new PngEncoder();
 
+/** The grid to paint and its frame for a frame kind (see FrameKind). */
+function layout(grid: ScreenGrid, screen: CapturedScreen, kind: FrameKind): { paint: ScreenGrid; frame: FrameLayout } {
+  if (kind === 'card') {
+    const phone = phoneCardFrame(grid, screen.cursor, painter.metrics);
+    return { paint: phone.grid, frame: phone.frame };
+  }
+  return { paint: grid, frame: kind === 'wide' ? cardFrame(grid, screen.cursor, painter.metrics) : fullFrame(grid) };
+}
+
 async function render(id: number, screen: CapturedScreen, kind: FrameKind): Promise<void> {
   const t0 = performance.now();
   const grid = await model.load(screen);
   const t1 = performance.now();
-  const canvas = painter.paint(grid, kind === 'card' ? cardFrame(grid, screen.cursor, painter.metrics) : fullFrame(grid));
+  const { paint, frame } = layout(grid, screen, kind);
+  const canvas = painter.paint(paint, frame);
   const t2 = performance.now();
   // Encoding starts with reading the pixels back (canvas.data() copies them: ~1-2 ms at 120x40, 3-9 ms at 200x60).
   const png = await encoder.encode(canvas.data(), canvas.width, canvas.height);
   const t3 = performance.now();
-  send({ type: 'rendered', id, png, timings: { parseMs: t1 - t0, paintMs: t2 - t1, encodeMs: t3 - t2 } }, [png.buffer as ArrayBuffer]);
+  send({ type: 'rendered', id, png, frame, timings: { parseMs: t1 - t0, paintMs: t2 - t1, encodeMs: t3 - t2 } }, [png.buffer as ArrayBuffer]);
 }
 
 // One frame at a time: the model's terminal, the painter's canvas and the encoder's buffers are reused between frames.

@@ -38,6 +38,16 @@ export interface ScreenGrid {
   defaultBg: number;
 }
 
+/** Whether a cell shows anything: a glyph, a background other than the theme's, or an underline/strikethrough. */
+export function cellShows(grid: ScreenGrid, i: number): boolean {
+  const flags = grid.flags[i]!;
+  if (grid.bg[i] !== grid.defaultBg) return true;
+  if (flags & CELL.invisible) return false;
+  if (flags & (CELL.underline | CELL.strike)) return true;
+  const ch = grid.chars[i]!;
+  return ch !== '' && ch !== ' ';
+}
+
 /** Turns capture-pane output into terminal input: each row placed with CUP (never \r\n, which scrolls off the top row). */
 export function frameToVt(screen: CapturedScreen): string {
   const lines = screen.ansi.split('\n');

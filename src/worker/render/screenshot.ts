@@ -7,6 +7,7 @@ import type { LoadedFonts } from './fonts.js';
 import { RenderThread } from './render-thread-host.js';
 import type { CapturedScreen } from './screen-model.js';
 import type { FrameKind } from './render-thread-protocol.js';
+import type { FrameLayout } from './card-frame.js';
 
 export interface RenderTimings {
   captureMs: number;
@@ -19,7 +20,7 @@ export interface RenderTimings {
 }
 
 export type RenderResult =
-  | { ok: true; changed: true; png: Buffer; hash: string; cols: number; rows: number; timings: RenderTimings }
+  | { ok: true; changed: true; png: Buffer; hash: string; cols: number; rows: number; timings: RenderTimings; frame: FrameLayout }
   | { ok: true; changed: false; hash: string; cols: number; rows: number; timings: RenderTimings }
   | { ok: false; code: 'pane-gone' | 'tmux-failed' | 'bad-reply' | 'render-failed' | 'render-thread-failed' | 'closed'; message: string };
 
@@ -36,7 +37,7 @@ export class ScreenRenderer {
   }
 
   /** Captures `target`; when its hash equals `previousHash` nothing is painted (`changed: false`). */
-  async render(target: string, previousHash?: string | null): Promise<RenderResult> {
+  async render(target: string, previousHash?: string | null, kind: FrameKind = 'card'): Promise<RenderResult> {
     const t0 = performance.now();
     const cap = await capturePane(this.opts.runner, target);
     if (!cap.ok) return cap;
@@ -48,20 +49,20 @@ export class ScreenRenderer {
       const mainThreadMs = performance.now() - t1;
       return { ok: true, changed: false, hash, cols, rows, timings: { captureMs, parseMs: 0, paintMs: 0, encodeMs: 0, totalMs: captureMs, mainThreadMs } };
     }
-    const pending = this.thread.render(cap.screen);
+    const pending = this.thread.render(cap.screen, kind);
     let mainThreadMs = performance.now() - t1;
     const r = await pending;
     const t2 = performance.now();
     if (!r.ok) return r;
     mainThreadMs += performance.now() - t2;
-    return { ok: true, changed: true, png: r.png, hash, cols, rows, timings: { captureMs, ...r.timings, totalMs: performance.now() - t0, mainThreadMs } };
+    return { ok: true, changed: true, png: r.png, hash, cols, rows, frame: r.frame, timings: { captureMs, ...r.timings, totalMs: performance.now() - t0, mainThreadMs } };
   }
 
   /** Parses, paints and encodes an already captured screen (fixtures, tests); `full` paints every cell unframed (goldens). */
-  async renderScreen(screen: CapturedScreen, frame: FrameKind = 'card'): Promise<{ png: Buffer; timings: Omit<RenderTimings, 'captureMs' | 'totalMs'> }> {
+  async renderScreen(screen: CapturedScreen, frame: FrameKind = 'card'): Promise<{ png: Buffer; frame: FrameLayout; timings: Omit<RenderTimings, 'captureMs' | 'totalMs'> }> {
     const r = await this.thread.render(screen, frame);
     if (!r.ok) throw new Error(`${r.code}: ${r.message}`);
-    return { png: r.png, timings: r.timings };
+    return { png: r.png, frame: r.frame, timings: r.timings };
   }
 
   dispose(): void {

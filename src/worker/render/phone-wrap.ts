@@ -1,0 +1,159 @@
+// Phone mode of a card image: the screen's cells soft-wrapped at a column count a phone card shows at a readable size.
+import { cellShows, type ScreenGrid } from './screen-model.js';
+
+export interface Cursor {
+  x: number;
+  y: number;
+  visible: boolean;
+}
+
+export interface WrapOptions {
+  /** Columns of the wrapped grid: a row longer than this continues on the next row. */
+  cols: number;
+  /** Rows kept at most; when more are needed the top goes (the prompt, composer and last output are at the bottom). */
+  maxRows: number;
+}
+
+export interface WrappedScreen {
+  grid: ScreenGrid;
+  /** Where the source cursor landed (hidden when it was hidden or cut). */
+  cursor: Cursor;
+  /** Wrapped rows dropped from the top by the height cap (0 when everything fits). */
+  cutRows: number;
+}
+
+/** Horizontal box-drawing lines: a run of one of them is a rule that can be shortened without losing anything. */
+const RULE_CHARS = new Set(['─', '━', '═', '┄', '┅', '┈', '┉', '╌', '╍', '▔', '▁']);
+
+/** Runs of identical filler cells this long or longer may shrink; shorter ones are alignment a reader relies on. */
+const SQUEEZABLE_RUN = 4;
+/** A shrunk blank run keeps this many cells, so two right-aligned fields never touch. */
+const KEPT_GAP = 2;
+
+function isFiller(grid: ScreenGrid, i: number): boolean {
+  if (grid.widths[i] !== 1) return false;
+  const ch = grid.chars[i]!;
+  return ch === '' || ch === ' ' || RULE_CHARS.has(ch);
+}
+
+function sameCell(grid: ScreenGrid, a: number, b: number): boolean {
+  const blank = (c: string) => c === '' || c === ' ';
+  const ca = grid.chars[a]!;
+  const cb = grid.chars[b]!;
+  return (ca === cb || (blank(ca) && blank(cb))) && grid.fg[a] === grid.fg[b] && grid.bg[a] === grid.bg[b] && grid.flags[a] === grid.flags[b];
+}
+
+/** The used length of a source row: up to its last cell that shows (both halves of a wide one) or the cursor. */
+function usedLength(grid: ScreenGrid, row: number, cursor: Cursor): number {
+  const base = row * grid.cols;
+  let len = 0;
+  for (let col = grid.cols - 1; col >= 0; col--) {
+    if (!cellShows(grid, base + col)) continue;
+    len = Math.min(grid.cols, col + Math.max(1, grid.widths[base + col]!));
+    break;
+  }
+  if (cursor.visible && cursor.y === row) len = Math.max(len, Math.min(grid.cols, cursor.x + 1));
+  return len;
+}
+
+/**
+ * Pure: the source cells (indices) of one row, with long runs of identical filler (padding blanks, box rules) shrunk,
+ * rightmost first, until the row fits `cols` or nothing more can shrink. So a full-width TUI frame (╭───╮, │ … │) stays
+ * a frame at the phone's width instead of wrapping into pieces, and right-aligned fields move left.
+ */
+export function squeezeRow(grid: ScreenGrid, row: number, len: number, cols: number): number[] {
+  const base = row * grid.cols;
+  const cells = Array.from({ length: len }, (_, c) => base + c);
+  let excess = len - cols;
+  if (excess <= 0) return cells;
+  // Runs of identical filler cells: [start, end) in row columns.
+  const runs: { start: number; end: number }[] = [];
+  for (let c = 0; c < len; ) {
+    if (!isFiller(grid, base + c)) { c++; continue; }
+    let end = c + 1;
+    while (end < len && isFiller(grid, base + end) && sameCell(grid, base + c, base + end)) end++;
+    if (end - c >= SQUEEZABLE_RUN) runs.push({ start: c, end });
+    c = end;
+  }
+  const drop = new Set<number>();
+  for (let r = runs.length - 1; r >= 0 && excess > 0; r--) {
+    const { start, end } = runs[r]!;
+    const n = Math.min(excess, end - start - KEPT_GAP);
+    for (let c = end - n; c < end; c++) drop.add(c);
+    excess -= n;
+  }
+  return cells.filter((_, c) => !drop.has(c));
+}
+
+/** Pure: splits a row's cells into lines of at most `cols` columns; a wide cell never straddles two lines. */
+export function wrapCells(grid: ScreenGrid, cells: readonly number[], cols: number): number[][] {
+  const lines: number[][] = [[]];
+  for (const i of cells) {
+    const w = grid.widths[i]!;
+    if (w === 0) continue; // a right half travels with its wide cell
+    let line = lines[lines.length - 1]!;
+    const width = w === 2 ? 2 : 1;
+    if (line.length + width > cols) {
+      line = [];
+      lines.push(line);
+    }
+    line.push(i);
+    if (width === 2) line.push(i + 1);
+  }
+  return lines;
+}
+
+/** An empty grid of `cols` × `rows` in the source's theme. */
+function blankGrid(source: ScreenGrid, cols: number, rows: number): ScreenGrid {
+  const n = cols * rows;
+  return {
+    cols,
+    rows,
+    chars: new Array<string>(n).fill(''),
+    widths: new Uint8Array(n).fill(1),
+    fg: new Uint32Array(n),
+    bg: new Uint32Array(n).fill(source.defaultBg),
+    flags: new Uint8Array(n),
+    defaultBg: source.defaultBg,
+  };
+}
+
+/**
+ * Pure: the screen soft-wrapped at `opts.cols` (colours and wide cells kept, trailing blanks trimmed), then cut to
+ * `opts.maxRows` from the bottom — moved up only as far as needed to keep the cursor's row.
+ */
+export function phoneWrap(grid: ScreenGrid, cursor: Cursor, opts: WrapOptions): WrappedScreen {
+  const lines: number[][] = [];
+  let cursorLine = -1;
+  let lastUsed = -1;
+  const cursorCell = cursor.visible && cursor.y < grid.rows ? cursor.y * grid.cols + Math.min(cursor.x, grid.cols - 1) : -1;
+  for (let row = 0; row < grid.rows; row++) {
+    const len = usedLength(grid, row, cursor);
+    const wrapped = len === 0 ? [[]] : wrapCells(grid, squeezeRow(grid, row, len, opts.cols), opts.cols);
+    for (const line of wrapped) {
+      if (cursorCell >= 0 && line.includes(cursorCell)) cursorLine = lines.length;
+      if (line.length > 0) lastUsed = lines.length;
+      lines.push(line);
+    }
+    if (cursorCell >= 0 && cursor.y === row && cursorLine < 0) cursorLine = lines.length - 1;
+  }
+  const used = Math.max(lastUsed, cursorLine) + 1;
+  let start = Math.max(0, used - opts.maxRows);
+  if (cursorLine >= 0 && cursorLine < start) start = cursorLine;
+  const kept = lines.slice(start, Math.min(used, start + opts.maxRows));
+  const out = blankGrid(grid, opts.cols, Math.max(1, kept.length));
+  let mapped: Cursor = { x: 0, y: 0, visible: false };
+  kept.forEach((line, y) => {
+    line.forEach((src, x) => {
+      const o = y * opts.cols + x;
+      out.chars[o] = grid.chars[src]!;
+      out.widths[o] = grid.widths[src]!;
+      out.fg[o] = grid.fg[src]!;
+      out.bg[o] = grid.bg[src]!;
+      out.flags[o] = grid.flags[src]!;
+      if (src === cursorCell) mapped = { x, y, visible: true };
+    });
+    if (start + y === cursorLine && !mapped.visible) mapped = { x: Math.min(line.length, opts.cols - 1), y, visible: true };
+  });
+  return { grid: out, cursor: mapped, cutRows: start };
+}

@@ -1,0 +1,110 @@
+// Phone mode of card images: the screen soft-wrapped at a column count a phone card shows at ≥ 11 CSS px, bottom kept.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CARD_IMAGE, framePixels, phoneCardFrame, phoneColumns, phoneRows, textCssPx } from '../../src/worker/render/card-frame.js';
+import { phoneWrap, type Cursor } from '../../src/worker/render/phone-wrap.js';
+import { ScreenModel, type ScreenGrid } from '../../src/worker/render/screen-model.js';
+
+const model = new ScreenModel();
+afterAll(() => model.dispose());
+
+const HIDDEN: Cursor = { x: 0, y: 0, visible: false };
+/** The painter's cell for 14 px DejaVu Sans Mono (RunPainter.metrics). */
+const CELL = { cellWidth: 8.4, cellHeight: 18, fontPx: 14 };
+
+async function grid(rows: string[], cols = 120, height = 40, cursor = HIDDEN): Promise<ScreenGrid> {
+  return model.load({ ansi: rows.join('\n'), cursor, cols, rows: height });
+}
+
+/** What a reader sees on each row of a grid (right halves of wide cells skipped, trailing blanks trimmed). */
+function text(g: ScreenGrid): string[] {
+  const out: string[] = [];
+  for (let y = 0; y < g.rows; y++) {
+    let line = '';
+    for (let x = 0; x < g.cols; x++) {
+      const i = y * g.cols + x;
+      if (g.widths[i] === 0) continue;
+      line += g.chars[i] || ' ';
+    }
+    out.push(line.trimEnd());
+  }
+  return out;
+}
+
+const fixture = (name: string) => readFileSync(join(import.meta.dirname, '..', 'fixtures', 'screens', `${name}.esc.txt`), 'utf8').replace(/\n$/, '');
+
+describe('phoneWrap', () => {
+  it.each<[string, string[], number, string[]]>([
+    ['a short row stays as it is', ['hello'], 10, ['hello']],
+    ['a long row continues on the next rows', ['abcdefghijklmnopqrstuvwxy'], 10, ['abcdefghij', 'klmnopqrst', 'uvwxy']],
+    ['a wide cell that would straddle the edge moves to the next row', ['abcdefghi你好'], 10, ['abcdefghi', '你好']],
+    ['CJK rows wrap on cell pairs', ['汉字汉字汉字汉字'], 10, ['汉字汉字汉', '字汉字']],
+    ['an emoji is never split', ['123456789🚀x'], 10, ['123456789', '🚀x']],
+    ['blank rows between content stay; trailing blank rows go', ['a', '', 'b', '', ''], 10, ['a', '', 'b']],
+    ['a full-width rule shrinks to the width instead of wrapping', ['╭' + '─'.repeat(30) + '╮'], 10, ['╭────────╮']],
+    ['a framed row keeps its border at the edge', ['│ hi' + ' '.repeat(30) + '│'], 10, ['│ hi     │']],
+    ['right-aligned fields move left just enough', ['left' + ' '.repeat(30) + 'right'], 12, ['left   right']],
+    ['a gap never shrinks below two blanks', ['left' + ' '.repeat(30) + 'right'], 10, ['left  righ', 't']],
+    ['short gaps (alignment) are kept; the row wraps', ['a b c d e f g h i j k l'], 10, ['a b c d e', 'f g h i j', 'k l']],
+  ])('%s', async (_name, rows, cols, expected) => {
+    const w = phoneWrap(await grid(rows), HIDDEN, { cols, maxRows: 40 });
+    expect(text(w.grid)).toEqual(expected);
+    expect(w.cutRows).toBe(0);
+  });
+
+  it('keeps colours and attributes with their cells', async () => {
+    const g = await grid([`${'x'.repeat(12)}\x1b[1;31mRED\x1b[0m`]);
+    const w = phoneWrap(g, HIDDEN, { cols: 10, maxRows: 40 });
+    expect(text(w.grid)).toEqual(['xxxxxxxxxx', 'xxRED']);
+    const red = 1 * 10 + 2;
+    expect(w.grid.chars[red]).toBe('R');
+    expect(w.grid.fg[red]).toBe(g.fg[12]);
+    expect(w.grid.fg[red]).not.toBe(g.fg[0]);
+    expect(w.grid.flags[red]).toBe(g.flags[12]);
+  });
+
+  it('a height cap keeps the bottom rows (prompt, composer, last output)', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => `line ${i}`);
+    const w = phoneWrap(await grid(rows), HIDDEN, { cols: 10, maxRows: 5 });
+    expect(text(w.grid)).toEqual(['line 25', 'line 26', 'line 27', 'line 28', 'line 29']);
+    expect(w.cutRows).toBe(25);
+  });
+
+  it('the cursor row stays visible even when it is above the kept bottom', async () => {
+    const rows = ['$ typing here', ...Array.from({ length: 20 }, (_, i) => `out ${i}`)];
+    const cursor = { x: 13, y: 0, visible: true };
+    const w = phoneWrap(await grid(rows, 120, 40, cursor), cursor, { cols: 20, maxRows: 5 });
+    expect(text(w.grid)[0]).toBe('$ typing here');
+    expect(w.cursor).toEqual({ x: 13, y: 0, visible: true });
+  });
+
+  it('maps the cursor to where its cell wrapped', async () => {
+    const cursor = { x: 25, y: 1, visible: true };
+    const w = phoneWrap(await grid(['top', 'x'.repeat(25)], 120, 40, cursor), cursor, { cols: 10, maxRows: 40 });
+    expect(w.cursor).toEqual({ x: 5, y: 3, visible: true });
+  });
+});
+
+describe('phone card frame', () => {
+  it.each([
+    // [pane, fixture] a 120-column screen of long CJK lines and a TUI frame; a Claude reply with its composer at the bottom
+    ['synthetic-cjk-emoji', '提示：按 Ctrl+C 两次退出'],
+    ['claude-18-multiline-reply', '⏸ manual mode on · ? for shortcuts'],
+  ])('%s: text at ≥ 11 CSS px on a 340 px card, its last line kept', async (name, lastLine) => {
+    const g = await model.load({ ansi: fixture(name), cursor: HIDDEN, cols: 120, rows: 40 });
+    const { grid: painted, frame } = phoneCardFrame(g, HIDDEN, CELL);
+    const px = framePixels(frame, CELL);
+    expect(textCssPx(CELL.fontPx, px.width, frame.scale)).toBeGreaterThanOrEqual(11);
+    expect(px.height / px.width).toBeLessThanOrEqual(CARD_IMAGE.maxHeightToWidth + 0.05);
+    const lines = text(painted).slice(0, frame.rows);
+    expect(lines.join('\n')).toContain(lastLine);
+    for (const line of lines) expect(line).not.toMatch(/\uFFFD/);
+  });
+
+  it('the wrap width and height follow from the card width and the glyph target', () => {
+    expect(phoneColumns(CELL)).toBe(45);
+    expect(textCssPx(CELL.fontPx, Math.round(45 * CELL.cellWidth) + 2 * CARD_IMAGE.marginPx, 1)).toBeGreaterThanOrEqual(CARD_IMAGE.targetGlyphCssPx);
+    expect(phoneRows(45, CELL)).toBe(38);
+  });
+});
