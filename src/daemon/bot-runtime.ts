@@ -1,4 +1,5 @@
 // One configured bot at run time: its IM connection, sessions, grants and the path from a chat event to a worker.
+import type { LegacyTmuxSessions } from './legacy-tmux.js';
 import { cliInstallFor } from '../shared/cli-install.js';
 import { literalChatText } from '../shared/chat-text.js';
 import { botLocale, type BotConfig, type CliSpec } from '../shared/config.js';
@@ -40,6 +41,8 @@ export interface BotRuntimeOptions {
   pool: WorkerPool;
   im: ImAdapter;
   tmuxSocket: string | null;
+  /** Open sessions still on the pre-per-home tmux server: located at start, their workers pointed there. */
+  legacyTmux?: LegacyTmuxSessions;
   backend: BackendKind;
   web?: WebAccess;
   /** Open ids of the other configured bots (peer bots may talk). */
@@ -106,6 +109,7 @@ export class BotRuntime {
       if (!res.ok) this.storeProblems.push(`${what}: ${res.message}${res.movedTo ? ` (kept aside as ${res.movedTo})` : ''}`);
     }
     for (const s of this.sessions.all()) this.opts.web?.restore(s);
+    await this.opts.legacyTmux?.locate(this.bot.name, this.sessions.all());
     const code = this.state.pairingCode(this.routerBot());
     if (code) this.log.warn(`bot "${this.bot.name}" has no allowlist and no owner: send this pairing code to it in a direct chat to become its owner: ${code}`);
     const res = await this.opts.im.connect({
@@ -345,7 +349,7 @@ export class BotRuntime {
       cwd: session.cwd,
       env: this.bot.env,
       backend: session.backend,
-      tmuxSocket: this.opts.tmuxSocket,
+      tmuxSocket: this.opts.legacyTmux?.socketFor(session) ?? this.opts.tmuxSocket,
       tmuxName: session.tmuxName,
       resume: { mode, ...(session.nativeSessionId ? { nativeSessionId: session.nativeSessionId } : {}) },
       startupDialogs: this.bot.startupDialogs,

@@ -6,7 +6,8 @@ import type { Logger } from '../shared/log.js';
 import type { LarkmuxPaths } from '../shared/paths.js';
 import { LARKMUX_VERSION } from '../shared/version.js';
 import { larkmuxCommand } from '../shared/larkmux-command.js';
-import { tmuxSocketName } from '../shared/tmux-socket.js';
+import { legacyTmuxSocket, tmuxSocketName } from '../shared/tmux-socket.js';
+import { LegacyTmuxSessions } from './legacy-tmux.js';
 import { which } from '../shared/which.js';
 import { BotRuntime } from './bot-runtime.js';
 import { ControlServer } from './control.js';
@@ -69,13 +70,14 @@ export class Daemon {
     }, log);
     // Without tmux the CLI runs under a plain pty in the worker and does not survive a restart (doctor says so).
     const backend: BackendKind = which('tmux') ? 'tmux' : 'pty';
+    const legacyTmux = new LegacyTmuxSessions({ homeSocket: this.tmuxSocket, legacySocket: legacyTmuxSocket(config.tmux.socket, process.env), log });
     for (const bot of config.bots) {
       const im = new LarkAdapter({
         bot,
         logger: log.child({ bot: bot.name }),
         ...(bot.events === 'webhook' ? { webhook: { port: bot.webhookPort, path: bot.webhookPath } } : {}),
       });
-      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, backend, web: this.web }));
+      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web }));
     }
     const consoleCfg = consoleSettings(config);
     if (consoleCfg) {
@@ -88,7 +90,7 @@ export class Daemon {
         },
       });
       this.web.mount(this.console.server);
-      this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, backend, web: this.web }));
+      this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web }));
     }
     this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, log);
     this.notice = nextStepNotice(config, opts.configExists, paths.config);

@@ -23,3 +23,28 @@ export function tmuxSocketName(configured: string | null | undefined, resolvedHo
 export function tmuxAttachHint(socket: string, session = '<name>'): string {
   return `tmux -L ${socket} attach -t ${session}`;
 }
+
+/**
+ * The tmux server sessions lived on before a socket per home (DESIGN §11): tmux's own default server, whose `-L` name
+ * is `default`. Tests point LARKMUX_LEGACY_TMUX_SOCKET at an isolated server so they never touch a person's real one.
+ */
+export const LEGACY_TMUX_SOCKET = 'default' as const;
+
+/**
+ * Where sessions from before the per-home socket may still run, or null when there is no such place: a configured
+ * `tmux.socket` was always used as is, so only homes that rely on the derived name have a legacy server to look at.
+ */
+export function legacyTmuxSocket(configured: string | null | undefined, env: Readonly<Record<string, string | undefined>>): string | null {
+  if (configured) return null;
+  return env.LARKMUX_LEGACY_TMUX_SOCKET || LEGACY_TMUX_SOCKET;
+}
+
+/**
+ * Pure: the names this home's open sessions own that run on the legacy server and not on the home's own, i.e. the
+ * sessions that must be served where they are (a session cannot move between tmux servers; a new CLI on the home
+ * server would start a second conversation while the first kept running unseen).
+ */
+export function sessionsOnLegacyServer(owned: ReadonlySet<string>, onHome: readonly string[], onLegacy: readonly string[]): string[] {
+  const home = new Set(onHome);
+  return onLegacy.filter((n) => owned.has(n) && !home.has(n)).sort();
+}

@@ -2,7 +2,7 @@
 import { controlCall } from '../../shared/control-client.js';
 import { classifyTmuxSessions, damagedStoreFiles, listTmuxSessions, ownedTmuxNamesOnDisk, type OrphanReport } from '../../daemon/orphans.js';
 import { larkmuxCommand } from '../../shared/larkmux-command.js';
-import { tmuxAttachHint, tmuxSocketName } from '../../shared/tmux-socket.js';
+import { legacyTmuxSocket, sessionsOnLegacyServer, tmuxAttachHint, tmuxSocketName } from '../../shared/tmux-socket.js';
 import type { DoctorCheck, DoctorLine } from './types.js';
 
 export const sessionsCheck: DoctorCheck = async ({ paths, env, config }) => {
@@ -23,6 +23,27 @@ export const sessionsCheck: DoctorCheck = async ({ paths, env, config }) => {
     if (report.diag.length) lines.push({ level: 'WARN', label: 'tmux diagnostics', detail: `failed launches kept for inspection: ${report.diag.join(', ')}`, fix: `look with \`${tmuxAttachHint(tmuxSocketName(config?.tmux.socket, paths.home))}\`, then ${larkmuxCommand(env)} sessions prune` });
     if (!report.orphans.length && !report.diag.length) lines.push({ level: 'OK', label: 'tmux sessions', detail: 'no orphaned larkmux sessions' });
   }
+  if (config) lines.push(...(await legacyServerLines(tmuxSocketName(config.tmux.socket, paths.home), legacyTmuxSocket(config.tmux.socket, env), paths.home)));
   if (!lines.some((l) => l.label === 'store')) lines.push({ level: 'OK', label: 'stores', detail: 'no damaged store files' });
   return lines;
 };
+
+/**
+ * This home's open sessions that still run on the default tmux server (from before a server per home): the daemon
+ * serves them there; doctor names them and how to look at them, since `tmux ls` on the home's server never shows them.
+ */
+async function legacyServerLines(homeSocket: string, legacySocket: string | null, home: string): Promise<DoctorLine[]> {
+  if (!legacySocket) return [];
+  const owned = ownedTmuxNamesOnDisk(home);
+  if (owned.names.size === 0) return [];
+  const [onHome, onLegacy] = await Promise.all([listTmuxSessions(homeSocket), listTmuxSessions(legacySocket)]);
+  if (!onHome.ok || !onLegacy.ok) return [];
+  const names = sessionsOnLegacyServer(owned.names, onHome.names, onLegacy.names);
+  if (!names.length) return [];
+  return [{
+    level: 'WARN',
+    label: 'old tmux server',
+    detail: `${names.length} session(s) of this home still run on the default tmux server, from before larkmux used a server per home: ${names.join(', ')}; larkmux serves them there (nothing is killed)`,
+    fix: `look with \`${tmuxAttachHint(legacySocket, names[0])}\`; close one (/close in its topic) when its work is done, and its chat starts the next CLI on this home's server`,
+  }];
+}
