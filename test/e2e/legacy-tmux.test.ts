@@ -64,6 +64,17 @@ describe('sessions on the old default tmux server', () => {
     const st = await r.status();
     expect(st.sessions).toHaveLength(1);
     expect(st.sessions[0].id).toBe(session!.id);
+
+    // Closed by the person, the old CLI goes; the chat's next CLI starts on the home's own server.
+    await r.fake.injectMessage({ chatType: 'p2p', chatId, text: '/close' });
+    for (let i = 0; (await r.tmux.run(['has-session', '-t', `=${session!.tmuxName}`])).code === 0; i++) {
+      if (i > 300) throw new Error('the old session was never closed');
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    await say(r, chatId, 'echo "fresh-$((1+1)) [$LEGACY_MARK]"', 'fresh-2 []');
+    const next = ((await r.status()).sessions as { id: string; tmuxName: string; lifecycle: string }[]).find((s) => s.lifecycle !== 'closed');
+    expect(next?.id).not.toBe(session!.id);
+    expect((await homeServer.run(['has-session', '-t', `=${next!.tmuxName}`])).code).toBe(0);
   }, 300_000);
 
   it("doctor leaves the old server's sessions of other homes (or none) alone", async () => {
