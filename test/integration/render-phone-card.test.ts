@@ -78,7 +78,7 @@ beforeAll(async () => {
   tmux = makeTmuxServer();
   // 120×40 fixtures without their final newline, so nothing scrolls: long CJK lines, colours, rules and the composer at
   // the bottom; and Claude's box-drawing welcome frame above a permission prompt.
-  for (const [session, name, ready] of [['wide', 'synthetic-cjk-emoji', '提示：按'], ['box', 'claude197-02-permission', 'Esc to cancel']] as const) {
+  for (const [session, name, ready] of [['wide', 'synthetic-cjk-emoji', '提示：按'], ['box', 'claude197-02-permission', 'Esc to cancel'], ['reply', 'claude-18-multiline-reply', 'manual mode on']] as const) {
     const fixture = readFileSync(join(import.meta.dirname, '..', 'fixtures', 'screens', `${name}.esc.txt`), 'utf8');
     writeFileSync(join(home, `${session}.txt`), fixture.replace(/\n+$/, ''));
     await showInPane(session, 120, 40, `cat ${join(home, `${session}.txt`)}; exec sleep 600\n`, ready);
@@ -113,6 +113,11 @@ describe('card image on a 390×844 phone', () => {
 
   it('a box-drawing TUI frame above a prompt shows at ≥ 11 CSS px', async () => {
     const shown = await onPhone('box', 'card', 'box-120-phone');
+    expect(shown.glyphCssPx).toBeGreaterThanOrEqual(READABLE_CSS_PX);
+  });
+
+  it('a Claude reply keeps its composer and status line (⏸) at the bottom, at ≥ 11 CSS px', async () => {
+    const shown = await onPhone('reply', 'card', 'reply-120-phone');
     expect(shown.glyphCssPx).toBeGreaterThanOrEqual(READABLE_CSS_PX);
   });
 
