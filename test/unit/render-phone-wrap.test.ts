@@ -71,6 +71,17 @@ describe('phoneWrap', () => {
     expect(w.cutRows).toBe(25);
   });
 
+  it.each<[string, string[], number, string[], number]>([
+    ['an empty middle shrinks before anything is cut', ['top', ...Array(20).fill(''), 'composer'], 5, ['top', '', '', '', 'composer'], 0],
+    ['short gaps stay; the top is cut', ['a', '', '', 'b', '', 'c', 'd'], 4, ['b', '', 'c', 'd'], 3],
+    ['gaps are not touched when everything fits', ['a', '', '', '', '', 'b'], 10, ['a', '', '', '', '', 'b'], 0],
+    ['the lowest gap shrinks first, only as much as needed', ['a', '', '', '', '', 'b', '', '', '', '', 'c'], 9, ['a', '', '', '', '', 'b', '', '', 'c'], 0],
+  ])('%s', async (_name, rows, maxRows, expected, cut) => {
+    const w = phoneWrap(await grid(rows), HIDDEN, { cols: 20, maxRows });
+    expect(text(w.grid)).toEqual(expected);
+    expect(w.cutRows).toBe(cut);
+  });
+
   it('the cursor row stays visible even when it is above the kept bottom', async () => {
     const rows = ['$ typing here', ...Array.from({ length: 20 }, (_, i) => `out ${i}`)];
     const cursor = { x: 13, y: 0, visible: true };

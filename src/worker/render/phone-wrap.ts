@@ -29,6 +29,8 @@ const RULE_CHARS = new Set(['─', '━', '═', '┄', '┅', '┈', '┉', '�
 const SQUEEZABLE_RUN = 4;
 /** A shrunk blank run keeps this many cells, so two right-aligned fields never touch. */
 const KEPT_GAP = 2;
+/** A shrunk run of blank rows keeps this many, so output and the composer below it still read as apart. */
+const KEPT_BLANK_ROWS = 2;
 
 function isFiller(grid: ScreenGrid, i: number): boolean {
   if (grid.widths[i] !== 1) return false;
@@ -103,6 +105,26 @@ export function wrapCells(grid: ScreenGrid, cells: readonly number[], cols: numb
   return lines;
 }
 
+/**
+ * Pure: when the lines need more than `maxRows`, runs of blank lines longer than KEPT_BLANK_ROWS shrink first, the
+ * lowest first (a TUI's empty middle, between its output and the composer pinned at the bottom), before rows are cut.
+ */
+export function squeezeBlankLines(lines: number[][], cursorLine: number, maxRows: number): { lines: number[][]; cursorLine: number } {
+  let excess = lines.length - maxRows;
+  if (excess <= 0) return { lines, cursorLine };
+  const drop = new Set<number>();
+  for (let end = lines.length; end > 0 && excess > 0; ) {
+    let start = end;
+    while (start > 0 && lines[start - 1]!.length === 0 && start - 1 !== cursorLine) start--;
+    const n = Math.min(excess, start < end ? end - start - KEPT_BLANK_ROWS : 0);
+    for (let i = 0; i < n; i++) drop.add(end - 1 - i);
+    excess -= Math.max(0, n);
+    end = start < end ? start : end - 1;
+  }
+  const before = (i: number) => [...drop].filter((d) => d < i).length;
+  return { lines: lines.filter((_, i) => !drop.has(i)), cursorLine: cursorLine < 0 ? cursorLine : cursorLine - before(cursorLine) };
+}
+
 /** An empty grid of `cols` × `rows` in the source's theme. */
 function blankGrid(source: ScreenGrid, cols: number, rows: number): ScreenGrid {
   const n = cols * rows;
@@ -137,7 +159,10 @@ export function phoneWrap(grid: ScreenGrid, cursor: Cursor, opts: WrapOptions): 
     }
     if (cursorCell >= 0 && cursor.y === row && cursorLine < 0) cursorLine = lines.length - 1;
   }
-  const used = Math.max(lastUsed, cursorLine) + 1;
+  const squeezed = squeezeBlankLines(lines.slice(0, Math.max(lastUsed, cursorLine) + 1), cursorLine, opts.maxRows);
+  lines.splice(0, lines.length, ...squeezed.lines);
+  cursorLine = squeezed.cursorLine;
+  const used = lines.length;
   let start = Math.max(0, used - opts.maxRows);
   if (cursorLine >= 0 && cursorLine < start) start = cursorLine;
   const kept = lines.slice(start, Math.min(used, start + opts.maxRows));
