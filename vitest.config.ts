@@ -17,7 +17,8 @@ export default defineConfig({
     reporters: ['default', './test/support/retry-reporter.ts'],
     hookTimeout: 120_000,
     // The user's real LARKMUX_HOME is never touched: every test sets its own (test/support/home.ts).
-    env: { LARKMUX_HOME: '/nonexistent/larkmux-tests-must-set-their-own-home' },
+    // Nor the user's default tmux server: the pre-per-home server larkmux looks at is a name no test server uses.
+    env: { LARKMUX_HOME: '/nonexistent/larkmux-tests-must-set-their-own-home', LARKMUX_LEGACY_TMUX_SOCKET: 'lmx-t-no-legacy-server' },
     projects: [
       // test/.clis holds the installed CLIs' own packages (with their own *.test.ts files): never ours to run.
       { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/.clis/**', ...REAL_CLI_TESTS] } },
