@@ -5,6 +5,7 @@ import { CARD_KEY_ROW } from '../shared/keys.js';
 import type { MessageKey, Translate } from '../shared/i18n.js';
 import type { Logger } from '../shared/log.js';
 import type { CardRef, ChatPlace, ImAdapter } from './im/types.js';
+import { deliverAnswer } from './outbound/answer-stream.js';
 import { emptyRenderState, withFrozenCard, type RenderState } from './render-state.js';
 
 export const CARD_PACING = {
@@ -12,8 +13,6 @@ export const CARD_PACING = {
   screenshotIntervalMs: 2000,
   /** Screen text on a card is cut to its last lines: cards are capped at 30 KB. */
   screenTextMaxChars: 6000,
-  /** Final answers longer than this are split into several messages (text messages are capped at 150 KB). */
-  finalChunkChars: 20_000,
 } as const;
 
 export interface SessionCardsOptions {
@@ -220,15 +219,11 @@ export class SessionCards {
     });
   }
 
-  /** The turn's final answer, as plain text message(s) in the topic. */
+  /** The turn's final answer in the topic: streamed into answer cards (or text messages), whole, in order. */
   sendFinal(text: string): Promise<void> {
-    return this.enqueue(async () => {
-      const body = text.trim() ? text : this.opts.t('final.empty');
-      for (let i = 0; i < body.length; i += CARD_PACING.finalChunkChars) {
-        const res = await this.opts.im.sendText(this.opts.place, body.slice(i, i + CARD_PACING.finalChunkChars), this.opts.replyTo);
-        if (!res.ok) this.opts.log.warn({ code: res.code }, 'final answer could not be sent');
-      }
-    });
+    return this.enqueue(() => deliverAnswer(text.trim() ? text : this.opts.t('final.empty'), {
+      im: this.opts.im, place: this.opts.place, replyTo: this.opts.replyTo, t: this.opts.t, log: this.opts.log,
+    }));
   }
 
   /** Waits for every queued card operation (tests and shutdown). */

@@ -1,6 +1,6 @@
 // The main path end to end: real daemon process, real SDK, fake Feishu, a real shell in real tmux.
 import { afterEach, describe, expect, it } from 'vitest';
-import { buttons, cardsFor, colourHistory, headerColour, imageKey, markdownText, textsIn } from '../support/cards.js';
+import { answerText, buttons, cardsFor, colourHistory, headerColour, imageKey, markdownText, textsIn } from '../support/cards.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
 
 describe('Feishu → daemon → worker → tmux and back', () => {
@@ -66,7 +66,8 @@ describe('Feishu → daemon → worker → tmux and back', () => {
     const [a, b] = rig.appIds as [string, string];
     const msg = await fake.injectMessage({ appId: a, chatType: 'group', text: 'echo topic-$((1+1))', mentionBot: [a] });
     await fake.waitFor(() => textsIn(fake, a, msg.chatId).some((t) => t.includes('topic-2')), 30_000, 'answer in topic');
-    const answer = fake.messages.find((m) => m.appId === a && m.msgType === 'text' && String((m.content as any).text).includes('topic-2'));
+    // The answer streams into an answer card (a CardKit entity) replied in the topic.
+    const answer = fake.messages.find((m) => m.appId === a && !!m.cardId && answerText(m).includes('topic-2'));
     expect(answer?.rootId ?? answer?.parentId).toBe(msg.messageId);
     // A message in that topic without a mention still reaches the session.
     const inTopic = await fake.injectMessage({ appId: a, chatType: 'group', chatId: msg.chatId, rootId: msg.messageId, text: 'echo again-$((3+3))' });

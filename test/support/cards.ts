@@ -45,11 +45,29 @@ export function colourHistory(m: FakeMessage): string[] {
   return out;
 }
 
-/** Interactive messages a bot sent in reply to (or in the thread of) a given message. */
+/** Turn and selection cards a bot sent in reply to (or in the thread of) a given message (streamed answer cards are not). */
 export function cardsFor(fake: FakeFeishu, appId: string, parentOrRoot: string): FakeMessage[] {
-  return fake.messages.filter((m) => m.appId === appId && m.msgType === 'interactive' && (m.parentId === parentOrRoot || m.rootId === parentOrRoot));
+  return fake.messages.filter((m) => m.appId === appId && m.msgType === 'interactive' && !m.cardId && (m.parentId === parentOrRoot || m.rootId === parentOrRoot));
 }
 
+/** Answer cards (CardKit entities the answer streamed into) in a chat, oldest first. */
+export function answerCardsIn(fake: FakeFeishu, appId: string, chatId: string): FakeMessage[] {
+  return fake.messages.filter((m) => m.appId === appId && m.chatId === chatId && m.msgType === 'interactive' && !!m.cardId);
+}
+
+/** Text a person reads from card markdown: the numeric entities escapeLarkMarkdown writes decode to their characters. */
+export function decodeEntities(s: string): string {
+  return s.replace(/&#(\d+);/g, (_m, n: string) => String.fromCodePoint(Number(n)));
+}
+
+/** A streamed answer card (a CardKit entity): its text as shown. */
+export function answerText(m: FakeMessage): string {
+  return decodeEntities(markdownText(m.content));
+}
+
+/** Messages a bot posted as text, and the final answers it streamed into answer cards (CardKit entities), in order. */
 export function textsIn(fake: FakeFeishu, appId: string, chatId: string): string[] {
-  return fake.messages.filter((m) => m.appId === appId && m.chatId === chatId && m.msgType === 'text').map((m) => String((m.content as Json)?.text ?? ''));
+  return fake.messages
+    .filter((m) => m.appId === appId && m.chatId === chatId && (m.msgType === 'text' || (m.msgType === 'interactive' && m.cardId)))
+    .map((m) => (m.msgType === 'text' ? String((m.content as Json)?.text ?? '') : answerText(m)));
 }

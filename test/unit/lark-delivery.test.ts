@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { AppBudget, CardPatcher, DELIVERY_LIMITS, RateWindow, backoffMs, type Clock, type Outcome } from '../../src/daemon/im/lark/delivery.js';
 import { classify } from '../../src/daemon/im/lark/errors.js';
-import { splitBytes } from '../../src/daemon/im/lark/adapter.js';
+import { splitByBytes as splitBytes } from '../../src/shared/utf8-parts.js';
 import { decodeFrame, encodeFrame } from '../support/fake-feishu/index.js';
 
 describe('classify', () => {

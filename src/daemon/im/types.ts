@@ -1,6 +1,7 @@
 // The IM adapter contract: what the daemon's core needs from a chat platform (Feishu/Lark now, others later).
 import type { CardActionValue, CardModel } from '../../shared/card-model.js';
 import type { CliSpec } from '../../shared/config.js';
+import type { CodePointCost } from '../../shared/utf8-parts.js';
 
 /** Where a message lives: the chat, and the topic root when it is in a thread. */
 export interface ChatPlace {
@@ -100,6 +101,24 @@ export interface MediaLimits {
   fileBytes: number;
 }
 
+/** A card whose text grows in place while a reader watches (Feishu: a CardKit entity in streaming mode). */
+export interface TextStream {
+  readonly messageId: string;
+  /** Shows the whole text so far; each call extends the previous one. */
+  update(text: string): Promise<ImResult<void>>;
+  /** Shows the final text and ends streaming. */
+  close(text: string): Promise<ImResult<void>>;
+}
+
+/** What one streamed card holds and how fast it may change. */
+export interface TextStreamLimits {
+  /** Largest text one stream carries, as counted by `cost` (escaping included). */
+  partBytes: number;
+  cost: CodePointCost;
+  /** Least time between two updates of one stream (the platform's per-card pace). */
+  minIntervalMs: number;
+}
+
 export interface ImAdapter {
   readonly appId: string;
   readonly botName: string;
@@ -120,6 +139,12 @@ export interface ImAdapter {
   downloadAttachment?(att: InboundAttachment, maxBytes: number): Promise<ImResult<Uint8Array>>;
   /** What the platform accepts, so the core can refuse early with a clear reason. */
   readonly mediaLimits?: MediaLimits;
+  /**
+   * Opens a streamed text card (the typewriter answer). Optional: without it, or when it fails, text goes as messages.
+   * `unsupported` means the platform or app cannot stream at all (remembered; later calls fail at once).
+   */
+  openTextStream?(place: ChatPlace, opts: { title: string; replyTo?: string }): Promise<ImResult<TextStream>>;
+  readonly textStreamLimits?: TextStreamLimits;
   react(messageId: string, emoji: string): Promise<ImResult<void>>;
   dmUser(userId: string, text: string): Promise<ImResult<{ messageId: string }>>;
   dispose(): Promise<void>;

@@ -273,4 +273,7 @@ export const en = {
   'failure.tmux_start_failed': 'tmux could not start the CLI: {detail}',
   'failure.not_ready': 'the CLI did not become ready ({detail})',
   'failure.session_closed': 'the session is closed',
+  // stream: the final answer streamed into cards (typewriter), split when long
+  'answer.title': 'Answer',
+  'answer.titlePart': 'Answer ({n}/{total})',
 } as const satisfies Record<string, string>;

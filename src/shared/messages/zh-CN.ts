@@ -275,4 +275,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'failure.tmux_start_failed': 'tmux 无法启动 CLI：{detail}',
   'failure.not_ready': 'CLI 没有进入就绪状态（{detail}）',
   'failure.session_closed': '会话已关闭',
+  // stream: the final answer streamed into cards (typewriter), split when long
+  'answer.title': '回答',
+  'answer.titlePart': '回答（{n}/{total}）',
 };

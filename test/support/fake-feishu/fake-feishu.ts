@@ -129,6 +129,8 @@ export class FakeFeishu {
   get messages() { return this.state.messages; }
   get uploads() { return this.state.uploads; }
   get fileUploads() { return this.state.fileUploads; }
+  /** CardKit card entities by card_id (streamed text updates, settings, the message each was sent as). */
+  get cardEntities() { return this.state.cardkit.entities; }
   /**
    * Registers a merged-forward message `parentId` (inject it with messageType merge_forward) whose children are these
    * files/pictures; their bytes download only through the parent's id, as on the real platform.

@@ -56,6 +56,9 @@ const ROUTES: Route[] = [
   { endpoint: 'get_message', method: 'GET', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)$/, authed: true },
   { endpoint: 'resource', method: 'GET', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)\/resources\/([^/]+)$/, authed: true },
   { endpoint: 'reaction', method: 'POST', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)\/reactions$/, authed: true },
+  { endpoint: 'card_create', method: 'POST', re: /^\/open-apis\/cardkit\/v1\/cards$/, authed: true },
+  { endpoint: 'card_content', method: 'PUT', re: /^\/open-apis\/cardkit\/v1\/cards\/([^/]+)\/elements\/([^/]+)\/content$/, authed: true },
+  { endpoint: 'card_settings', method: 'PATCH', re: /^\/open-apis\/cardkit\/v1\/cards\/([^/]+)\/settings$/, authed: true },
   { endpoint: 'bot_info', method: 'GET', re: /^\/open-apis\/bot\/v3\/info\/?$/, authed: true },
 ];
 
@@ -81,7 +84,9 @@ export async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx:
       reply = refuse(auth.code, auth.msg, 400);
     } else {
       appId = auth.appId;
-      reply = handleAuthed(route.endpoint, appId, param, url, body, req, ctx);
+      reply = route.endpoint.startsWith('card_')
+        ? cardkitReply(route.endpoint, appId, route.re.exec(url.pathname)!, body, ctx)
+        : handleAuthed(route.endpoint, appId, param, url, body, req, ctx);
     }
   } else {
     const parsed = parseJson(body);
@@ -223,7 +228,8 @@ function handleAuthed(endpoint: EndpointName, appId: string, param: string | und
       const body = parseJson(raw);
       if (!body) return refuse(CODES.invalidParam, 'body must be JSON');
       const msgType = String(body.msg_type ?? '');
-      const checked = checkContent(msgType, body.content, known, knownFile);
+      const entityRef = msgType === 'interactive' ? cardEntityRef(body.content) : undefined;
+      const checked = entityRef !== undefined ? { ok: true as const, parsed: {} } : checkContent(msgType, body.content, known, knownFile);
       if (!checked.ok) return refuse(checked.refusal.code, checked.refusal.msg);
       let place: Pick<FakeMessage, 'chatId' | 'chatType' | 'parentId' | 'rootId' | 'threadId' | 'replyInThread'>;
       if (endpoint === 'send') {
@@ -248,6 +254,13 @@ function handleAuthed(endpoint: EndpointName, appId: string, param: string | und
         messageId: nextId('om_'), appId, msgType, content: checked.parsed, history: [checked.parsed],
         deleted: false, expired: false, createdAt: Date.now(), patchTimes: [], ...place,
       };
+      if (entityRef !== undefined) {
+        const attached = s.cardkit.attach(appId, entityRef, m.messageId);
+        if (!attached.ok) return refuse(attached.refusal.code, attached.refusal.msg);
+        m.cardId = String(entityRef);
+        m.content = structuredClone(attached.card);
+        m.history = [m.content];
+      }
       s.messages.push(m);
       return ok({
         data: {
@@ -280,6 +293,26 @@ function handleAuthed(endpoint: EndpointName, appId: string, param: string | und
     default:
       return refuse(404, 'unknown', 404);
   }
+}
+
+/** The card_id of an interactive body `{"type":"card","data":{"card_id"}}` (a CardKit entity), else undefined. */
+function cardEntityRef(content: unknown): unknown {
+  if (typeof content !== 'string') return undefined;
+  try {
+    const v = JSON.parse(content) as Record<string, unknown>;
+    return v?.type === 'card' ? ((v.data as Record<string, unknown> | undefined)?.card_id ?? null) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function cardkitReply(endpoint: EndpointName, appId: string, m: RegExpExecArray, raw: Buffer, ctx: HttpContext): Reply {
+  const body = parseJson(raw);
+  const ck = ctx.state.cardkit;
+  const r = endpoint === 'card_create' ? ck.create(appId, body)
+    : endpoint === 'card_content' ? ck.content(appId, decodeURIComponent(m[1]!), decodeURIComponent(m[2]!), body)
+      : ck.settings(appId, decodeURIComponent(m[1]!), body);
+  return r.ok ? ok({ data: r.data }) : refuse(r.refusal.code, r.refusal.msg);
 }
 
 function chatTypeOf(s: FakeState, chatId: string): 'p2p' | 'group' {

@@ -1,5 +1,6 @@
 // The fake platform's recorded state: apps, tokens, messages, uploads, reactions, calls, injected failures.
 import { hexId } from './envelopes.js';
+import { FakeCardkit } from './cardkit.js';
 
 export interface FakeAppSpec {
   appId: string;
@@ -20,7 +21,8 @@ export interface FakeApp {
   webhook?: { url: string; encryptKey?: string; verificationToken?: string };
 }
 
-export type EndpointName = 'token' | 'ws_endpoint' | 'send' | 'reply' | 'patch' | 'upload' | 'upload_file' | 'resource' | 'get_message' | 'reaction' | 'bot_info';
+export type EndpointName = 'token' | 'ws_endpoint' | 'send' | 'reply' | 'patch' | 'upload' | 'upload_file' | 'resource' | 'get_message' | 'reaction' | 'bot_info'
+  | 'card_create' | 'card_content' | 'card_settings';
 
 export interface Failure {
   status: number;
@@ -63,6 +65,8 @@ export interface FakeMessage {
   createdAt: number;
   /** Patch times, for the per-message 5/s limit. */
   patchTimes: number[];
+  /** Sent as a CardKit entity (`{"type":"card","data":{"card_id"}}`): content then follows the entity. */
+  cardId?: string;
 }
 
 export interface InboundRecord {
@@ -127,6 +131,14 @@ export class FakeState {
   private readonly failures = new Map<EndpointName, Failure[]>();
   /** Counts how many tenant tokens were issued per app (token cache tests). */
   readonly tokensIssued = new Map<string, number>();
+
+  /** CardKit entities; a message sent by card_id shows the entity's card, every change a new history version. */
+  readonly cardkit = new FakeCardkit((appId, key) => this.knownImage(appId, key), (e) => {
+    const m = e.sentAs ? this.message(e.sentAs) : undefined;
+    if (!m) return;
+    m.content = structuredClone(e.card);
+    m.history.push(m.content);
+  });
 
   constructor(private readonly tokenTtlSec: () => number) {}
 

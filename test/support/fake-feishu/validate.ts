@@ -39,7 +39,7 @@ export interface Refusal {
 }
 
 const V2_TOP_KEYS = new Set(['schema', 'config', 'header', 'body', 'card_link']);
-const V2_CONFIG_KEYS = new Set(['update_multi', 'streaming_mode', 'summary', 'enable_forward', 'width_mode', 'locales', 'style']);
+const V2_CONFIG_KEYS = new Set(['update_multi', 'streaming_mode', 'streaming_config', 'summary', 'enable_forward', 'width_mode', 'locales', 'style']);
 
 function walkElements(elements: unknown, visit: (el: Record<string, unknown>) => Refusal | null): Refusal | null {
   if (!Array.isArray(elements)) return { code: CODES.cardContentFailed, msg: 'card: elements must be an array' };

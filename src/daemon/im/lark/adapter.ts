@@ -4,8 +4,10 @@ import { APP_ID_RE, botLocale, type BotConfig } from '../../../shared/config.js'
 import { t, type Locale } from '../../../shared/i18n.js';
 import type { CardModel } from '../../../shared/card-model.js';
 import { scrubSecrets, type Logger } from '../../../shared/log.js';
-import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundAttachment, InboundEvent, InboundMessage, MediaLimits, OutboundMedia } from '../types.js';
+import { splitByBytes } from '../../../shared/utf8-parts.js';
+import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundAttachment, InboundEvent, InboundMessage, MediaLimits, OutboundMedia, TextStream, TextStreamLimits } from '../types.js';
 import { renderCard } from './cards.js';
+import { CARDKIT_LIMITS, CardkitStreams } from './cardkit-stream.js';
 import { LarkApi, type ApiResult } from './client.js';
 import { WebhookConnection, WsConnection, type LarkConnection, type RawEventSink } from './connection.js';
 import { AppBudget, CardPatcher, DELIVERY_LIMITS, realClock, withRetries, type ApiKind, type Clock, type DeliveryLimits } from './delivery.js';
@@ -59,6 +61,8 @@ export class LarkAdapter implements ImAdapter {
   private readonly locale: Locale;
   readonly api: LarkApi;
   readonly mediaLimits: MediaLimits = LARK_MEDIA_LIMITS;
+  readonly textStreamLimits: TextStreamLimits = CARDKIT_LIMITS;
+  private readonly cardkit: CardkitStreams;
   private identity: BotIdentity | null = null;
   private connection: LarkConnection | null = null;
   private handlers: ImHandlers | null = null;
@@ -85,6 +89,11 @@ export class LarkAdapter implements ImAdapter {
       patch: (id, content) => this.api.call('patch card', (c, auth) => c.im.v1.message.patch({ path: { message_id: id }, data: { content } }, auth)),
       replace: (id, content) => this.replaceCard(id, content),
       budget: this.budget, limits: this.limits, clock: this.clock, log: this.log,
+    });
+    this.cardkit = new CardkitStreams({
+      api: this.api, log: this.log,
+      retry: (kind, op) => this.retry(kind, op),
+      post: (place, content, replyTo) => this.post(place, 'interactive', content, replyTo),
     });
   }
 
@@ -219,7 +228,7 @@ export class LarkAdapter implements ImAdapter {
 
   async sendText(place: ChatPlace, text: string, replyTo?: string): Promise<ImResult<{ messageId: string }>> {
     let first: string | undefined;
-    for (const part of splitBytes(text, ADAPTER_TIMING.maxTextBytes)) {
+    for (const part of splitByBytes(text, ADAPTER_TIMING.maxTextBytes)) {
       // A CLI's answer is text: an `<at user_id="all">` in it must not ping the group (lark-escape.ts).
       const r = await this.post(place, 'text', JSON.stringify({ text: neutralizeTextTags(part) }), replyTo);
       if (!r.ok) return toIm(r);
@@ -252,6 +261,10 @@ export class LarkAdapter implements ImAdapter {
     if (!r.ok && origin.replyTo) r = await this.post(origin.place, 'interactive', content);
     if (r.ok) this.origins.set(r.value, origin);
     return r;
+  }
+
+  openTextStream(place: ChatPlace, opts: { title: string; replyTo?: string }): Promise<ImResult<TextStream>> {
+    return this.cardkit.open(place, opts.title, opts.replyTo);
   }
 
   async uploadImage(png: Uint8Array): Promise<ImResult<{ imageRef: string }>> {
@@ -344,21 +357,4 @@ function readCapped(stream: NodeJS.ReadableStream, maxBytes: number): Promise<{ 
 
 function toIm(f: LarkFailure): { ok: false; code: string; message: string; retryable: boolean } {
   return { ok: false, code: f.code, message: f.message, retryable: f.retryable };
-}
-
-/** Splits text into parts of at most maxBytes UTF-8 bytes, preferring line breaks. */
-export function splitBytes(text: string, maxBytes: number): string[] {
-  if (Buffer.byteLength(text) <= maxBytes) return [text];
-  const parts: string[] = [];
-  let rest = text;
-  while (Buffer.byteLength(rest) > maxBytes) {
-    let cut = Math.min(rest.length, maxBytes);
-    while (Buffer.byteLength(rest.slice(0, cut)) > maxBytes) cut = Math.floor(cut * 0.9);
-    const nl = rest.lastIndexOf('\n', cut - 1);
-    if (nl > cut / 2) cut = nl + 1;
-    parts.push(rest.slice(0, cut));
-    rest = rest.slice(cut);
-  }
-  if (rest) parts.push(rest);
-  return parts;
 }

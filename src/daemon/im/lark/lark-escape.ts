@@ -26,3 +26,9 @@ export function codeBlock(text: string): string {
 export function neutralizeTextTags(text: string): string {
   return text.replace(/<(?=\s*\/?\s*at[\s>/])/gi, '<\u200b');
 }
+
+/** Bytes a code point takes once escaped by escapeLarkMarkdown (an entity is at most 6 bytes: `&#126;`). */
+export function larkMarkdownCost(cp: number): number {
+  if (cp === 0x26 || cp === 0x3c || cp === 0x3e || cp === 0x5b || cp === 0x5d || cp === 0x2a || cp === 0x7e) return 6;
+  return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
