@@ -46,15 +46,32 @@ export type FakeAction =
  * - after a tool result → `FAKE-REPLY: tool said: <result>`
  * - `MAKE-FILE <name>` → a shell tool call `touch <name>` (escalated on Codex, so an approval prompt appears)
  * - `RUN_TOOL: <command>` → a shell tool call running that command
+ * - `LONG-ANSWER <n>` (or `LONG-ANSWER-CJK <n>`) → an answer of exactly n characters (`longAnswerText`)
  * - anything else → `FAKE-REPLY: <last user text>`
  */
 export function scriptedAction(lastUserText: string, toolResult: string | null): FakeAction {
   if (toolResult !== null) return { kind: 'text', text: `FAKE-REPLY: tool said: ${toolResult.slice(0, 300)}` };
   const make = /MAKE-FILE ([A-Za-z0-9._-]+)/.exec(lastUserText);
   if (make) return { kind: 'tool', text: `FAKE-REPLY: running touch ${make[1]}`, command: `touch ${make[1]}`, escalate: true };
+  const long = /LONG-ANSWER(-CJK)? (\d+)/.exec(lastUserText);
+  if (long) return { kind: 'text', text: longAnswerText(Number(long[2]), !!long[1]) };
   const run = /RUN_TOOL: (.+)$/m.exec(lastUserText);
   if (run) return { kind: 'tool', text: `FAKE-REPLY: running ${run[1]!.trim()}`, command: run[1]!.trim(), escalate: false };
   return { kind: 'text', text: `FAKE-REPLY: ${lastUserText}` };
+}
+
+/**
+ * A long answer whose every piece is distinguishable (numbered lines), so a missing, repeated or reordered part shows:
+ * ASCII lines, or CJK characters (3 bytes each in UTF-8) broken into lines of 100.
+ */
+export function longAnswerText(chars: number, cjk: boolean): string {
+  let s = '';
+  for (let i = 0; s.length < chars; i++) {
+    s += cjk
+      ? `${Array.from({ length: 99 }, (_, k) => String.fromCodePoint(0x4e00 + ((i * 99 + k) % 20_000))).join('')}\n`
+      : `line ${i}: the answer goes on and on, every line numbered\n`;
+  }
+  return s.slice(0, chars);
 }
 
 export function delayFor(lastUserText: string, opts: FakeModelOptions): number {
