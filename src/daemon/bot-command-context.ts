@@ -113,6 +113,15 @@ export class BotCommandContext implements CommandContext {
     return this.sendToWorker(sessionId, { type: 'capture_now' });
   }
 
+  async postChanges(sessionId: string): Promise<'posted' | 'none' | 'not_git' | 'no_turn'> {
+    const live = this.rt.live.get(sessionId);
+    if (!live) return 'no_turn';
+    if (!(await live.changes.inGit())) return 'not_git';
+    const set = await live.changes.current();
+    if (!set) return 'no_turn';
+    return (await live.showChanges(set)) ? 'posted' : 'none';
+  }
+
   async issueWriteLink(sessionId: string, userId: string): Promise<{ ok: true; expiresInMinutes: number } | { ok: false; code: string; message: string }> {
     const link = this.rt.opts.web?.writeLink(sessionId, userId);
     if (!link) return { ok: false, code: 'web_off', message: this.t('cmd.err.webOff') };

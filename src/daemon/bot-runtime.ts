@@ -253,6 +253,7 @@ export class BotRuntime {
     // waiting for Feishu (card operations stay in order behind it, so status updates land on the new card).
     const card = live.beginTurn({ turnId: msg.messageId, messageId: msg.messageId, requester }, decision.text);
     this.ensureWorker(session);
+    await live.changes.begin();
     const payload: DaemonToWorker =
       decision.kind === 'prompt'
         ? { type: 'input', turnId: msg.messageId, text: decision.text, requester }
@@ -307,6 +308,7 @@ export class BotRuntime {
         return undefined;
       },
       onFinal: (text) => this.answerFiles(session, text, log),
+      diffUrl: () => this.opts.web?.diffUrl?.(session.id),
     }, log, this.t);
     this.live.set(session.id, live);
     return live;

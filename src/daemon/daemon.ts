@@ -67,6 +67,7 @@ export class Daemon {
         return bot.ensureWorker(s) ? live : null;
       },
       revokeWorkerWrites: (id) => void this.pool.send(id, { type: 'web_revoke' }),
+      changes: (id) => this.botOf(id)?.live.get(id)?.changes.latest,
     }, log);
     // Without tmux the CLI runs under a plain pty in the worker and does not survive a restart (doctor says so).
     const backend: BackendKind = which('tmux') ? 'tmux' : 'pty';

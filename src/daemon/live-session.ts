@@ -4,6 +4,7 @@ import type { SelectionCard } from '../shared/card-model.js';
 import type { Requester, SessionStatus, WorkerToDaemon } from '../shared/ipc.js';
 import type { Translate } from '../shared/i18n.js';
 import type { Logger } from '../shared/log.js';
+import { ChangeTracker, type ChangeSet } from './changes/change-tracker.js';
 import type { ImAdapter } from './im/types.js';
 import type { SessionCore } from './session-core.js';
 import type { SessionCards } from './session-cards.js';
@@ -29,6 +30,8 @@ export interface LiveSessionHooks {
   describeError?(code: string, message: string): string | undefined;
   /** After the final answer is posted (files the answer links are uploaded here). */
   onFinal?(text: string): Promise<void>;
+  /** The session's web diff page, for the change card's link (undefined: web terminal off). */
+  diffUrl?(): string | undefined;
 }
 
 export class LiveSession {
@@ -44,6 +47,8 @@ export class LiveSession {
   private lastRequester: string | undefined;
   private status: SessionStatus;
   webPort: number | null = null;
+  /** What each turn changed in the working folder's git tree (snapshot at turn start, diff at its end). */
+  readonly changes: ChangeTracker;
   private readyWaiters: ((ok: boolean) => void)[] = [];
 
   constructor(
@@ -55,10 +60,19 @@ export class LiveSession {
     private readonly t: Translate,
   ) {
     this.status = core.status;
+    this.changes = new ChangeTracker(() => this.core.cwd, log);
   }
 
   get currentStatus(): SessionStatus {
     return this.status;
+  }
+
+  /** Posts a change card for a change set with changes; false when there was nothing to show. */
+  async showChanges(set: ChangeSet | null): Promise<boolean> {
+    if (!set || set.files.length === 0) return false;
+    const url = this.hooks.diffUrl?.();
+    await this.cards.showChanges({ ...set.summary, ...(url ? { diffUrl: url } : {}) });
+    return true;
   }
 
   /** Registers a turn before its input goes to the worker, and opens its streaming card. */
@@ -146,6 +160,7 @@ export class LiveSession {
         if (msg.turnId) this.turns.delete(msg.turnId);
         await this.cards.sendFinal(msg.text);
         await this.hooks.onFinal?.(msg.text).catch((err: unknown) => this.log.error({ err }, 'answer files failed'));
+        await this.changes.finish().then((set) => this.showChanges(set)).catch((err: unknown) => this.log.error({ err }, 'change card failed'));
         return;
       case 'cli_identity':
         this.hooks.update({ nativeSessionId: msg.nativeSessionId, ...(msg.transcriptPath ? { transcriptPath: msg.transcriptPath } : {}) });

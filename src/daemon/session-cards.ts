@@ -1,5 +1,5 @@
 // The cards of one session: one streaming card per turn (earlier ones frozen), selection cards, screenshots paced per card.
-import type { CardButton, CardModel, SelectionCard, StreamingCard } from '../shared/card-model.js';
+import type { CardButton, CardModel, ChangesCard, SelectionCard, StreamingCard } from '../shared/card-model.js';
 import type { DisplayMode, SessionStatus } from '../shared/ipc.js';
 import { CARD_KEY_ROW } from '../shared/keys.js';
 import type { MessageKey, Translate } from '../shared/i18n.js';
@@ -224,6 +224,14 @@ export class SessionCards {
     return this.enqueue(() => deliverAnswer(text.trim() ? text : this.opts.t('final.empty'), {
       im: this.opts.im, place: this.opts.place, replyTo: this.opts.replyTo, t: this.opts.t, log: this.opts.log,
     }));
+  }
+
+  /** What a turn changed, as its own card after the answer. */
+  showChanges(card: Omit<ChangesCard, 'kind' | 'sessionId'>): Promise<void> {
+    return this.enqueue(async () => {
+      const res = await this.opts.im.sendCard(this.opts.place, { kind: 'changes', sessionId: this.opts.sessionId, ...card }, this.opts.replyTo);
+      if (!res.ok) this.opts.log.warn({ code: res.code }, 'could not send the change card');
+    });
   }
 
   /** Waits for every queued card operation (tests and shutdown). */

@@ -4,6 +4,8 @@ import type { SessionCore } from './session-core.js';
 export interface WebAccess {
   /** The read-only link for a session's card; undefined when the web terminal is off. */
   viewUrl(sessionId: string): string | undefined;
+  /** The session's web diff page (same view token); undefined when the web terminal is off. */
+  diffUrl?(sessionId: string): string | undefined;
   /** A single-use write link for one user, or null when the web terminal is off. */
   writeLink(sessionId: string, userId: string): { url: string; expiresInMinutes: number } | null;
   /** Ends every write grant (and open write connection) of a session; returns how many grants there were. */

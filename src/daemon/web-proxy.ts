@@ -56,6 +56,8 @@ export interface WebProxyOptions {
   sessionLocale?(sessionId: string): Locale | undefined;
   /** web.publicUrl: its origin is accepted for WebSockets (behind a tunnel the Host header may differ); https → Secure cookies. */
   publicUrl?: string;
+  /** Pages under a session that the daemon answers itself once the grant is checked (the diff page). */
+  sessionPages?: { handles(path: string): boolean; serve(res: ServerResponse, sessionId: string, path: string, method: string | undefined, cookies: string[]): Promise<void> };
 }
 
 export type ProxyRoute =
@@ -205,12 +207,13 @@ export class WebProxy {
       this.opts.log.info({ sessionId: route.sessionId, kind: 'http' }, 'web proxy: refused (no valid grant)');
       return this.notFound(req, res, headers);
     }
-    const worker = await this.worker(route.sessionId);
     const locale = this.localeFor(req, route.sessionId);
-    if (!worker) return page(res, 503, locale, 'http.workerDown');
     // The page reads its language from this cookie (the bot's locale); it is no secret.
     const cookies = [localeCookieHeader(route.sessionId, locale)];
     if (route.viewToken && access.mode === 'read') cookies.push(viewCookieHeader(route.sessionId, route.viewToken, { secure: this.secureCookies }));
+    if (this.opts.sessionPages?.handles(route.path)) return this.opts.sessionPages.serve(res, route.sessionId, route.path, req.method, cookies);
+    const worker = await this.worker(route.sessionId);
+    if (!worker) return page(res, 503, locale, 'http.workerDown');
     const upstream = httpRequest({
       host: '127.0.0.1',
       port: worker.port,

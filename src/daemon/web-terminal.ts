@@ -6,7 +6,9 @@ import type { Locale } from '../shared/i18n.js';
 import type { Logger } from '../shared/log.js';
 import type { LiveSession } from './live-session.js';
 import type { SessionCore } from './session-core.js';
+import type { ChangeSet } from './changes/change-tracker.js';
 import type { WebAccess } from './web-access.js';
+import { DiffPages } from './web-diff.js';
 import { GRANT_TIMES, WebGrants, writeCookieHeader } from './web-grants.js';
 import { WebProxy, type ProxyMount, type WorkerEndpoint } from './web-proxy.js';
 
@@ -21,6 +23,8 @@ export interface SessionDirectory {
   wake(id: string): LiveSession | null;
   /** Tells a live worker to drop its open write connections. */
   revokeWorkerWrites(id: string): void;
+  /** The session's last change set (for the diff page), if a turn has ended with one since the daemon started. */
+  changes?(id: string): ChangeSet | undefined;
 }
 
 export const WEB_TIMING = {
@@ -70,6 +74,7 @@ export class DaemonWeb implements WebAccess {
       sessionLocale: (id) => this.dir.locale(id),
       log: { info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m) },
       ...(web.publicUrl ? { publicUrl: web.publicUrl } : {}),
+      sessionPages: new DiffPages((id) => this.dir.changes?.(id)),
     });
   }
 
@@ -127,13 +132,22 @@ export class DaemonWeb implements WebAccess {
   }
 
   viewUrl(sessionId: string): string | undefined {
+    return this.viewLink(sessionId, '');
+  }
+
+  /** The diff page of a session, with the same view token as the terminal link. */
+  diffUrl(sessionId: string): string | undefined {
+    return this.viewLink(sessionId, 'diff');
+  }
+
+  private viewLink(sessionId: string, page: string): string | undefined {
     if (!this.base) return undefined;
     const s = this.dir.session(sessionId);
     if (!s) return undefined;
     if (s.viewToken) this.grants.setViewToken(sessionId, s.viewToken);
     const token = s.viewToken ?? this.grants.viewToken(sessionId);
     if (!s.viewToken) this.dir.saveViewToken(sessionId, token);
-    return `${this.base}/s/${sessionId}/?v=${token}`;
+    return `${this.base}/s/${sessionId}/${page}?v=${token}`;
   }
 
   writeLink(sessionId: string, userId: string): { url: string; expiresInMinutes: number } | null {

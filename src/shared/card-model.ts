@@ -64,7 +64,21 @@ export const PickerCardSchema = z.strictObject({
 });
 export type PickerCard = z.infer<typeof PickerCardSchema>;
 
-export const CardModelSchema = z.discriminatedUnion('kind', [StreamingCardSchema, SelectionCardSchema, PickerCardSchema]);
+/** What a turn changed in a git working tree: files with +/− lines, the first hunk of the largest change, the whole diff's link. */
+export const ChangesCardSchema = z.strictObject({
+  kind: z.literal('changes'),
+  sessionId: z.string(),
+  /** Lines added and deleted per file; null for a binary file. */
+  files: z.array(z.strictObject({ path: z.string(), added: z.number().int().nullable(), deleted: z.number().int().nullable() })),
+  /** Files changed beyond those listed. */
+  moreFiles: z.number().int().min(0),
+  hunk: z.strictObject({ path: z.string(), text: z.string() }).optional(),
+  /** The web diff page (needs the session's view token); absent when the web terminal is off. */
+  diffUrl: z.string().optional(),
+});
+export type ChangesCard = z.infer<typeof ChangesCardSchema>;
+
+export const CardModelSchema = z.discriminatedUnion('kind', [StreamingCardSchema, SelectionCardSchema, PickerCardSchema, ChangesCardSchema]);
 export type CardModel = z.infer<typeof CardModelSchema>;
 
 /** An option of a selection card as one line: TUI menus often number their options already ("1. Yes"), keep theirs. */

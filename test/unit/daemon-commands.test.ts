@@ -24,7 +24,7 @@ interface Fake extends CommandContext {
   session?: SessionCore;
 }
 
-function fake(opts: { user?: string; grants?: Grants; session?: SessionCore | null; dirs?: string[]; projects?: { label: string; path: string }[]; locale?: Locale } = {}): Fake {
+function fake(opts: { user?: string; grants?: Grants; session?: SessionCore | null; dirs?: string[]; projects?: { label: string; path: string }[]; locale?: Locale; diff?: 'posted' | 'none' | 'not_git' | 'no_turn' } = {}): Fake {
   const s = opts.session === null ? undefined : (opts.session ?? newSessionCore({ appId: APP, anchorId: 'oc_chat', scope: 'chat', chatId: 'oc_chat', chatType: 'p2p', cli: 'claude-code', cwd: '/w/app', ownerId: 'ou_admin', now: NOW - 90_000 }));
   const anchor = anchorOf(
     { kind: 'message', appId: APP, messageId: 'om_1', place: { chatId: 'oc_chat', chatType: 'p2p' }, senderId: opts.user ?? 'ou_admin', senderType: 'user', text: '', mentionsBot: false, createTime: 0 },
@@ -51,6 +51,7 @@ function fake(opts: { user?: string; grants?: Grants; session?: SessionCore | nu
     async listProjects() { return opts.projects ?? [{ label: 'app', path: '/w/app' }, { label: 'lib', path: '/w/lib' }]; },
     async setDisplay(id, mode: DisplayMode) { f.calls.push(`display:${id}:${mode}`); return { ok: true }; },
     async postScreen(id) { f.calls.push(`screen:${id}`); return { ok: true }; },
+    async postChanges(id) { f.calls.push(`diff:${id}`); return opts.diff ?? 'posted'; },
     async issueWriteLink(id, userId) { f.calls.push(`link:${id}:${userId}`); return { ok: true, expiresInMinutes: 5 }; },
     async revokeWriteGrants(id) { f.calls.push(`revoke-term:${id}`); return 2; },
     async rotateViewToken(id) { f.calls.push(`rotate-view:${id}`); return { connections: 3 }; },

@@ -1,6 +1,7 @@
 // The daemon's command table: one entry per commands/<name>.ts; everything else looks commands up here.
 import { cdCommand } from './cd.js';
 import { closeCommand } from './close.js';
+import { diffCommand } from './diff.js';
 import { displayCommand } from './display.js';
 import { grantCommand } from './grant.js';
 import { makeHelpCommand } from './help.js';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   repoCommand,
   displayCommand,
   screenCommand,
+  diffCommand,
   termCommand,
   revokeTermCommand,
   sessionsCommand,

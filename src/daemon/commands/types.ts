@@ -72,6 +72,8 @@ export interface CommandContext {
   setDisplay(sessionId: string, mode: DisplayMode): Promise<CommandResult>;
   /** Posts the current screen once, as an image (or text when images fail). */
   postScreen(sessionId: string): Promise<CommandResult>;
+  /** Posts a change card for what changed since the session's last turn began; says why when there is none. */
+  postChanges(sessionId: string): Promise<'posted' | 'none' | 'not_git' | 'no_turn'>;
 
   /** DMs the invoker a single-use write link for the web terminal. */
   issueWriteLink(sessionId: string, userId: string): Promise<{ ok: true; expiresInMinutes: number } | { ok: false; code: string; message: string }>;

@@ -276,4 +276,18 @@ export const en = {
   // stream: the final answer streamed into cards (typewriter), split when long
   'answer.title': 'Answer',
   'answer.titlePart': 'Answer ({n}/{total})',
+  // stream: what a turn changed (change card, /diff, the web diff page)
+  'changes.title': '{n} files changed',
+  'changes.binary': 'binary',
+  'changes.more': '… and {n} more',
+  'changes.hunkOf': 'First change in {path}:',
+  'changes.fullDiff': 'Full diff',
+  'changes.none': 'No changes since the last turn began.',
+  'changes.notGit': 'The working folder is not in a git repository, so there is no diff.',
+  'changes.noTurn': 'No turn has started in this session yet.',
+  'cmd.summary.diff': 'show what changed since the last turn began',
+  'diff.pageTitle': 'Changes',
+  'diff.empty': 'No changes recorded yet.',
+  'diff.cut': 'The diff is too large to show whole.',
+  'diff.loadFailed': 'Could not load the diff.',
 } as const satisfies Record<string, string>;

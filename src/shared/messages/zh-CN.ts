@@ -278,4 +278,18 @@ export const zhCN: Record<keyof typeof en, string> = {
   // stream: the final answer streamed into cards (typewriter), split when long
   'answer.title': '回答',
   'answer.titlePart': '回答（{n}/{total}）',
+  // stream: what a turn changed (change card, /diff, the web diff page)
+  'changes.title': '改动了 {n} 个文件',
+  'changes.binary': '二进制文件',
+  'changes.more': '……另有 {n} 个文件',
+  'changes.hunkOf': '{path} 的第一处改动：',
+  'changes.fullDiff': '完整改动',
+  'changes.none': '从上一轮开始到现在没有改动。',
+  'changes.notGit': '工作目录不在 git 仓库中，无法显示改动。',
+  'changes.noTurn': '这个会话还没有开始过任何一轮对话。',
+  'cmd.summary.diff': '显示从上一轮开始以来的改动',
+  'diff.pageTitle': '改动',
+  'diff.empty': '还没有记录到改动。',
+  'diff.cut': '改动太大，无法完整显示。',
+  'diff.loadFailed': '无法加载改动。',
 };

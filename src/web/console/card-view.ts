@@ -1,5 +1,5 @@
 // Renders the IM-agnostic card model as DOM for the console (the counterpart of the Feishu adapter's cards.ts).
-import { numberedOption, type CardActionValue, type CardButton, type CardModel, type PickerCard, type SelectionCard, type StreamingCard } from '../../shared/card-model.js';
+import { numberedOption, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SelectionCard, type StreamingCard } from '../../shared/card-model.js';
 import { CONSOLE_PATHS } from '../../shared/console-protocol.js';
 import type { Translate } from '../../shared/i18n.js';
 import { keyLabel } from '../../shared/keys.js';
@@ -112,8 +112,27 @@ function picker(m: PickerCard, press: Press): HTMLElement {
   return root;
 }
 
+/** What a turn changed: files with +/−, the first hunk of the largest change, the full diff's link (all as text). */
+function changes(m: ChangesCard, tr: Translate): HTMLElement {
+  const { root, body } = shell('changes', 'indigo', tr('changes.title', { n: m.files.length + m.moreFiles }), undefined);
+  const list = el('ul', 'card-files');
+  for (const f of m.files) list.append(el('li', undefined, f.added === null || f.deleted === null ? `${f.path} · ${tr('changes.binary')}` : `${f.path} · +${f.added} −${f.deleted}`));
+  if (m.moreFiles) list.append(el('li', undefined, tr('changes.more', { n: m.moreFiles })));
+  body.append(list);
+  if (m.hunk) body.append(el('p', undefined, tr('changes.hunkOf', { path: m.hunk.path })), el('pre', 'card-text', m.hunk.text));
+  if (m.diffUrl) {
+    const a = el('a', 'card-button default', tr('changes.fullDiff'));
+    a.href = m.diffUrl;
+    a.target = '_blank';
+    a.rel = 'noopener noreferrer';
+    body.append(row([a]));
+  }
+  return root;
+}
+
 export function renderCard(model: CardModel, tr: Translate, press: Press): HTMLElement {
   if (model.kind === 'stream') return stream(model, tr, press);
   if (model.kind === 'selection') return selection(model, tr, press);
+  if (model.kind === 'changes') return changes(model, tr);
   return picker(model, press);
 }

@@ -1,5 +1,5 @@
 // Pure rendering of the IM-agnostic CardModel into Feishu card JSON 2.0, kept under the platform's 30 KB body limit.
-import { STATUS_LOOK, numberedOption, type CardActionValue, type CardButton, type CardModel, type PickerCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
+import { STATUS_LOOK, numberedOption, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
 import { t as translate, type Locale, type Translate } from '../../../shared/i18n.js';
 import { keyLabel } from '../../../shared/keys.js';
 import { codeBlock, escapeLarkMarkdown } from './lark-escape.js';
@@ -110,6 +110,28 @@ function renderPicker(m: PickerCard, t: Translate): Json {
   return card(m.chosen ? 'green' : 'blue', m.title, m.chosen ? t('card.chosen') : t('card.pickProject'), m.title, elements);
 }
 
+/**
+ * The change card (issue 16): files with +/− lines, the first hunk of the largest change, a link to the whole diff.
+ * File names and hunks are the repository's text (hostile): escaped, the hunk inside a fenced block.
+ */
+function renderChanges(m: ChangesCard, t: Translate): Json {
+  const total = m.files.length + m.moreFiles;
+  const added = m.files.reduce((n, f) => n + (f.added ?? 0), 0);
+  const deleted = m.files.reduce((n, f) => n + (f.deleted ?? 0), 0);
+  const lines = m.files.map((f) => (f.added === null || f.deleted === null
+    ? `${escapeLarkMarkdown(f.path)} · ${t('changes.binary')}`
+    : `${escapeLarkMarkdown(f.path)} · +${f.added} −${f.deleted}`));
+  if (m.moreFiles) lines.push(t('changes.more', { n: m.moreFiles }));
+  const elements: Json[] = [{ tag: 'markdown', content: lines.join('\n') }];
+  if (m.hunk) {
+    elements.push({ tag: 'markdown', content: `${t('changes.hunkOf', { path: escapeLarkMarkdown(m.hunk.path) })}\n${codeBlock(m.hunk.text)}` });
+  }
+  const link = m.diffUrl ? modelButton({ label: t('changes.fullDiff'), style: 'default', url: m.diffUrl }) : null;
+  if (link) elements.push(buttonRow([link]));
+  const title = t('changes.title', { n: total });
+  return card('indigo', title, `+${added} −${deleted}`, title, elements);
+}
+
 export function byteLength(card: Json): number {
   return Buffer.byteLength(JSON.stringify(card));
 }
@@ -128,6 +150,7 @@ export function renderCard(model: CardModel, locale: Locale, maxBytes: number = 
   const t: Translate = (key, params) => translate(locale, key, params);
   if (model.kind === 'selection') return shrinkGeneric(renderSelection(model, t), maxBytes);
   if (model.kind === 'picker') return shrinkGeneric(renderPicker(model, t), maxBytes);
+  if (model.kind === 'changes') return shrinkGeneric(renderChanges(model, t), maxBytes);
   let text = model.screenText;
   let out = renderStream(model, text, t);
   for (let i = 0; i < 12 && byteLength(out) > maxBytes && text; i++) {
