@@ -5,6 +5,7 @@ import { CARD_KEY_ROW } from '../shared/keys.js';
 import type { MessageKey, Translate } from '../shared/i18n.js';
 import type { Logger } from '../shared/log.js';
 import type { CardRef, ChatPlace, ImAdapter } from './im/types.js';
+import { tailWhole } from '../shared/utf8-parts.js';
 import { deliverAnswer } from './outbound/answer-stream.js';
 import { emptyRenderState, withFrozenCard, type RenderState } from './render-state.js';
 
@@ -251,7 +252,7 @@ const DISPLAY_LABEL: Record<DisplayMode, MessageKey> = { screenshot: 'card.displ
 
 function tailChars(s: string, max: number): string {
   if (s.length <= max) return s;
-  const cut = s.slice(s.length - max);
+  const cut = tailWhole(s, max);
   const nl = cut.indexOf('\n');
   return nl >= 0 ? cut.slice(nl + 1) : cut;
 }

@@ -48,3 +48,11 @@ export function splitByBytes(text: string, maxBytes: number, cost: CodePointCost
 export function utf8Bytes(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
+
+/** The last `maxChars` UTF-16 units of `text`, one fewer when the cut would leave half a surrogate pair in front. */
+export function tailWhole(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const start = text.length - maxChars;
+  const first = text.charCodeAt(start);
+  return text.slice(first >= 0xdc00 && first <= 0xdfff ? start + 1 : start);
+}

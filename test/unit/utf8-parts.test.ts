@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitByBytes, utf8Bytes } from '../../src/shared/utf8-parts.js';
+import { splitByBytes, tailWhole, utf8Bytes } from '../../src/shared/utf8-parts.js';
 
 describe('splitByBytes', () => {
   const cases: { name: string; text: string; max: number }[] = [
@@ -48,4 +48,15 @@ describe('splitByBytes', () => {
     const parts = splitByBytes('<'.repeat(100), 50, (cp) => (cp === 0x3c ? 5 : 1));
     expect(parts.map((p) => p.length)).toEqual(Array(10).fill(10));
   });
+});
+
+describe('tailWhole', () => {
+  const cases: [string, number, string][] = [
+    ['abc', 5, 'abc'],
+    ['abcdef', 3, 'def'],
+    ['a😀b', 2, 'b'],
+    ['a😀b', 3, '😀b'],
+    ['汉字😀', 1, ''],
+  ];
+  for (const [text, max, want] of cases) it(`${JSON.stringify(text)} last ${max} → ${JSON.stringify(want)}`, () => expect(tailWhole(text, max)).toBe(want));
 });

@@ -2,6 +2,7 @@
 import { STATUS_LOOK, numberedOption, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
 import { t as translate, type Locale, type Translate } from '../../../shared/i18n.js';
 import { keyLabel } from '../../../shared/keys.js';
+import { tailWhole } from '../../../shared/utf8-parts.js';
 import { codeBlock, escapeLarkMarkdown } from './lark-escape.js';
 
 export { codeBlock };
@@ -139,7 +140,7 @@ export function byteLength(card: Json): number {
 /** Keeps the last part of the screen (the bottom is where the prompt and the answer are). */
 export function keepTail(text: string, maxChars: number, t: Translate): string {
   if (text.length <= maxChars) return text;
-  const tail = text.slice(text.length - maxChars);
+  const tail = tailWhole(text, maxChars);
   const nl = tail.indexOf('\n');
   const clean = nl >= 0 && nl < 200 ? tail.slice(nl + 1) : tail;
   return `${t('card.earlierCut')}\n${clean}`;
