@@ -46,6 +46,14 @@ describe('change parsing', () => {
     expect(splitPatch(PATCH).map((p) => p.text).join('')).toBe(PATCH);
   });
 
+  it('header paths: a trailing tab (names with spaces) is dropped, C-quoted names (quotes, backslashes, octal UTF-8) decoded', () => {
+    const diff = [
+      'diff --git a/with space.txt b/with space.txt', '--- a/with space.txt\t', '+++ b/with space.txt\t', '@@ -1 +1 @@', '-a', '+b',
+      'diff --git "a/q\\"\\\\\\344\\270\\255.txt" "b/q\\"\\\\\\344\\270\\255.txt"', '--- "a/q\\"\\\\\\344\\270\\255.txt"', '+++ "b/q\\"\\\\\\344\\270\\255.txt"', '@@ -1 +1 @@', '-a', '+b', '',
+    ].join('\n');
+    expect(splitPatch(diff).map((p) => p.path)).toEqual(['with space.txt', 'q"\\中.txt']);
+  });
+
   const hunkCases: { name: string; diff: string; lines?: number; want: string | undefined }[] = [
     { name: 'the first hunk only', diff: splitPatch(PATCH)[0]!.text, want: '@@ -1,3 +1,4 @@\n one\n-two\n+TWO\n+2.5\n three' },
     { name: 'cut to a line budget, marked', diff: splitPatch(PATCH)[0]!.text, lines: 2, want: '@@ -1,3 +1,4 @@\n one\n…' },

@@ -30,12 +30,46 @@ export function parseNumstatZ(out: string): FileChange[] {
 export function splitPatch(patch: string): { path: string; text: string }[] {
   const chunks = patch.split(/^(?=diff --git )/m).filter((c) => c.startsWith('diff --git '));
   return chunks.map((text) => {
-    const plus = /^\+\+\+ (?:b\/)?(.*)$/m.exec(text)?.[1];
-    const minus = /^--- (?:a\/)?(.*)$/m.exec(text)?.[1];
+    const plus = headerPath(/^\+\+\+ (.*)$/m.exec(text)?.[1], 'b/');
+    const minus = headerPath(/^--- (.*)$/m.exec(text)?.[1], 'a/');
     const header = /^diff --git a\/(.*) b\/(.*)$/m.exec(text);
     const path = plus && plus !== '/dev/null' ? plus : minus && minus !== '/dev/null' ? minus : (header?.[2] ?? '');
     return { path, text };
   });
+}
+
+/**
+ * A path from a `---`/`+++` line: git ends it with a tab when it holds a space, and C-quotes it ("a\tb", octal bytes)
+ * when it holds a quote, a backslash or a control character.
+ */
+function headerPath(raw: string | undefined, prefix: string): string | undefined {
+  if (raw === undefined) return undefined;
+  let p = raw.replace(/\t$/, '');
+  if (p.startsWith('"') && p.endsWith('"')) p = unquoteC(p.slice(1, -1));
+  return p.startsWith(prefix) ? p.slice(prefix.length) : p;
+}
+
+const C_ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92 };
+
+function unquoteC(s: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c !== '\\') {
+      bytes.push(...Buffer.from(c, 'utf8'));
+      continue;
+    }
+    const oct = /^[0-7]{3}/.exec(s.slice(i + 1))?.[0];
+    if (oct) {
+      bytes.push(parseInt(oct, 8));
+      i += 3;
+    } else {
+      const next = s[i + 1] ?? '';
+      bytes.push(C_ESCAPES[next] ?? next.charCodeAt(0));
+      i += 1;
+    }
+  }
+  return Buffer.from(bytes).toString('utf8');
 }
 
 /** The first hunk of one file's diff (its `@@` line and body), cut to `maxLines` lines and `maxChars` characters. */
