@@ -103,6 +103,19 @@ describe('answer streaming (CardKit)', () => {
     expect(h.fake.calls.filter((c) => c.endpoint === 'card_create')).toHaveLength(1);
   });
 
+  it('a rate-limited update (230020) is retried with a higher sequence and the card still ends whole', async () => {
+    const p = h.makeAdapter();
+    await connectProbe(p);
+    const { place, userMsg } = await topic();
+    const text = longAnswer(5000);
+    h.fake.failNext('card_content', 2, { status: 400, code: 230020, msg: 'card update frequency limit' });
+    await deliverAnswer(text, { im: p.adapter, place, replyTo: userMsg, t: translator('en'), log });
+    const card = answerCardsIn(h.fake, p.adapter.appId, place.chatId)[0]!;
+    expect(answerText(card)).toBe(text);
+    expect(h.fake.calls.filter((c) => c.endpoint === 'card_content' && c.code === 230020)).toHaveLength(2);
+    expect(h.fake.messages.filter((m) => m.msgType === 'text')).toEqual([]);
+  });
+
   it('the fake platform refuses a sequence that does not increase and text after streaming closed', async () => {
     const p = h.makeAdapter();
     await connectProbe(p);
