@@ -77,6 +77,19 @@ describe('answer streaming (CardKit)', () => {
     expect(h.fake.messages.indexOf(file!)).toBeGreaterThan(h.fake.messages.indexOf(cards[cards.length - 1]!));
   }, 120_000);
 
+  it('a huge answer (300 KB) streams into at most 8 cards, the rest follows as text in order, and answer.md has it all', async () => {
+    const p = h.makeAdapter();
+    await connectProbe(p);
+    const { place, userMsg } = await topic();
+    const text = longAnswer(300_000);
+    await deliverAnswer(text, { im: p.adapter, place, replyTo: userMsg, t: translator('en'), log });
+    const cards = answerCardsIn(h.fake, p.adapter.appId, place.chatId);
+    expect(cards).toHaveLength(8);
+    expect(textsIn(h.fake, p.adapter.appId, place.chatId).join('')).toBe(text);
+    const file = h.fake.messages.find((m) => m.msgType === 'file')!;
+    expect(h.fake.fileUploads.find((u) => u.fileKey === (file.content as { file_key: string }).file_key)!.bytes.toString('utf8')).toBe(text);
+  }, 120_000);
+
   it('hostile text streams as text: a mention tag, a link and markup show as typed and never act', async () => {
     const p = h.makeAdapter();
     await connectProbe(p);

@@ -14,6 +14,11 @@ export const ANSWER_DELIVERY = {
   textPartBytes: 120 * 1024,
   /** Past this size the whole answer is also posted as a .md file: one piece to read, save or forward on a phone. */
   fileAboveBytes: 48 * 1024,
+  /**
+   * Streamed cards per answer (~190 KB): each takes ~2 s and holds up the session's later card updates, so a huge
+   * answer's rest goes as text messages (and the .md file has it all).
+   */
+  maxCards: 8,
 } as const;
 
 /** The prefixes a card shows one after another (each longer, the last the whole text); never inside a surrogate pair. */
@@ -55,9 +60,10 @@ async function streamParts(text: string, deps: AnswerDeliveryDeps): Promise<numb
   const limits = deps.im.textStreamLimits!;
   const parts = splitByBytes(text, limits.partBytes, limits.cost);
   let done = 0;
-  for (let i = 0; i < parts.length; i++) {
+  for (let i = 0; i < Math.min(parts.length, ANSWER_DELIVERY.maxCards); i++) {
     const part = parts[i]!;
-    const title = parts.length > 1 ? deps.t('answer.titlePart', { n: i + 1, total: parts.length }) : deps.t('answer.title');
+    const cards = Math.min(parts.length, ANSWER_DELIVERY.maxCards);
+    const title = cards > 1 ? deps.t('answer.titlePart', { n: i + 1, total: cards }) : deps.t('answer.title');
     const opened = await deps.im.openTextStream!(deps.place, { title, replyTo: deps.replyTo });
     if (!opened.ok) {
       deps.log.info({ code: opened.code, part: i + 1 }, 'answer card could not be opened; the rest goes as text');
