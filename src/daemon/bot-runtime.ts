@@ -15,6 +15,7 @@ import type { BotStatus } from './bot-status.js';
 import { dispatchCommand } from './commands/dispatch.js';
 import { InboundDedupe, rejectedDedupeKeys } from './dedupe.js';
 import type { CardActionReply, ConnectionState, ImAdapter, InboundCardAction, InboundEvent, InboundMessage, InboundRejected } from './im/types.js';
+import { AttentionKeeper } from './attention-keeper.js';
 import { LiveSession } from './live-session.js';
 import { BotState } from './pairing.js';
 import { mayTypeIntoSelections } from './permissions.js';
@@ -309,6 +310,7 @@ export class BotRuntime {
       },
       onFinal: (text) => this.answerFiles(session, text, log),
       diffUrl: () => this.opts.web?.diffUrl?.(session.id),
+      attention: new AttentionKeeper({ im: this.opts.im, place: anchorPlace, ...(session.scope === 'thread' ? { replyTo: session.anchorId } : {}), config: this.bot.attention, log, t: this.t }),
     }, log, this.t);
     this.live.set(session.id, live);
     return live;
@@ -402,13 +404,14 @@ export class BotRuntime {
   async closeSession(sessionId: string): Promise<boolean> {
     const s = this.sessions.get(sessionId);
     if (!s || s.lifecycle === 'closed') return false;
+    this.live.get(sessionId)?.markClosing();
     if (this.opts.pool.has(sessionId)) await this.opts.pool.stop(sessionId, 'kill');
     else await this.killDetached(s);
     this.opts.web?.closeSession(sessionId);
     const live = this.live.get(sessionId);
     if (live) {
       await live.cards.setStatus('exited');
-      live.cards.dispose();
+      live.dispose();
       this.live.delete(sessionId);
     }
     this.sessions.update(sessionId, { lifecycle: 'closed', status: 'exited', lastActivityAt: Date.now() });
@@ -424,7 +427,7 @@ export class BotRuntime {
   async dispose(): Promise<void> {
     for (const l of this.live.values()) {
       await l.cards.settle().catch(() => undefined);
-      l.cards.dispose();
+      l.dispose();
     }
     await this.opts.im.dispose();
     await Promise.all([this.sessions.dispose(), this.renders.dispose(), this.state.dispose(), this.dedupe.dispose()]);

@@ -1,5 +1,6 @@
 // Card taps: who may press what is the router's decision; the effect runs after Feishu has its answer (3 s limit).
 import type { MessageKey } from '../shared/i18n.js';
+import { IPC_LIMITS } from '../shared/ipc.js';
 import type { BotRuntime } from './bot-runtime.js';
 import { BotCommandContext } from './bot-command-context.js';
 import type { CardActionReply, InboundCardAction } from './im/types.js';
@@ -14,6 +15,7 @@ export async function onCardAction(rt: BotRuntime, ev: InboundCardAction, duplic
   });
   if (decision.kind === 'ignore') return decision.reason === 'unknown_session' ? { toast: { type: 'warning', content: rt.t('tap.sessionGone') } } : undefined;
   if (decision.kind === 'deny') return { toast: { type: 'error', content: decision.toast } };
+  if (ev.typedText !== undefined && !ev.typedText.trim()) return { toast: { type: 'warning', content: rt.t('attention.emptyAnswer') } };
   // Feishu waits at most 3 s for the answer: act in the background and answer at once.
   void act(rt, decision.value, decision.by.userId, ev).catch((err) => rt.log.error({ err }, 'card action failed'));
   return { toast: { type: 'info', content: rt.t(ACTION_TOAST[decision.value.action]) } };
@@ -35,8 +37,10 @@ async function act(rt: BotRuntime, v: InboundCardAction['value'], userId: string
       const live = rt.ensureLive(session);
       if (!live.selection(v.promptId)) return;
       rt.ensureWorker(session);
-      rt.opts.pool.send(session.id, { type: 'selection_choice', promptId: v.promptId, optionIndex: v.optionIndex, by: { userId } });
-      await live.answered(v.promptId, userId, v.optionIndex);
+      // A typed answer goes as it was typed (the worker types it literally after picking the option that takes it).
+      const text = ev.typedText?.slice(0, IPC_LIMITS.typedAnswer);
+      rt.opts.pool.send(session.id, { type: 'selection_choice', promptId: v.promptId, optionIndex: v.optionIndex, by: { userId }, ...(text ? { text } : {}) });
+      await live.answered(v.promptId, userId, v.optionIndex, text);
       return;
     }
     case 'write_link':

@@ -5,6 +5,8 @@ import type { Requester, SessionStatus, WorkerToDaemon } from '../shared/ipc.js'
 import type { Translate } from '../shared/i18n.js';
 import type { Logger } from '../shared/log.js';
 import { ChangeTracker, type ChangeSet } from './changes/change-tracker.js';
+import type { AttentionKeeper } from './attention-keeper.js';
+import type { WaitReason } from './attention.js';
 import type { ImAdapter } from './im/types.js';
 import type { SessionCore } from './session-core.js';
 import type { SessionCards } from './session-cards.js';
@@ -17,6 +19,8 @@ interface Turn {
   /** The user's message: it gets the reaction when delivered. */
   messageId: string;
   requester: Requester;
+  /** When the turn began (a long turn ends with a mention of its requester). */
+  startedAt?: number;
 }
 
 type PendingSelection = Omit<SelectionCard, 'kind' | 'sessionId'>;
@@ -32,6 +36,8 @@ export interface LiveSessionHooks {
   onFinal?(text: string): Promise<void>;
   /** The session's web diff page, for the change card's link (undefined: web terminal off). */
   diffUrl?(): string | undefined;
+  /** Mentions, pins and buzzes for the person a wait is for (issue 16); absent = nobody is singled out. */
+  attention?: AttentionKeeper;
 }
 
 export class LiveSession {
@@ -50,6 +56,8 @@ export class LiveSession {
   /** What each turn changed in the working folder's git tree (snapshot at turn start, diff at its end). */
   readonly changes: ChangeTracker;
   private readyWaiters: ((ok: boolean) => void)[] = [];
+  /** Set by /close: the CLI's exit that follows is not a crash. */
+  private closing = false;
 
   constructor(
     public core: SessionCore,
@@ -77,9 +85,11 @@ export class LiveSession {
 
   /** Registers a turn before its input goes to the worker, and opens its streaming card. */
   async beginTurn(turn: Turn, prompt: string): Promise<void> {
-    this.turns.set(turn.turnId, turn);
+    this.turns.set(turn.turnId, { startedAt: Date.now(), ...turn });
     this.awaitingDelivery.set(turn.turnId, turn.messageId);
     this.lastRequester = turn.requester.userId;
+    // The person wrote again: whatever the session waited on them for (a failure) is over.
+    this.hooks.attention?.allEnded();
     await this.cards.startTurn(prompt, turn.messageId);
   }
 
@@ -122,6 +132,7 @@ export class LiveSession {
         for (const w of this.readyWaiters.splice(0)) w(true);
         return;
       case 'status':
+        this.endWaitsOnStatus(this.status, msg.status);
         this.status = msg.status;
         this.hooks.update({ status: msg.status, lastActivityAt: Date.now() });
         await this.cards.setStatus(msg.status, msg.screenText);
@@ -130,8 +141,12 @@ export class LiveSession {
         this.cards.offerScreenshot(msg.png);
         return;
       case 'selection': {
-        const sel: PendingSelection = { promptId: msg.promptId, title: msg.title, options: msg.options, defaultIndex: msg.defaultIndex };
         if (this.selections.has(msg.promptId)) return;
+        const attention = this.hooks.attention?.waitStarted(msg.promptId, WAIT_REASON[msg.kind], msg.title, this.lastRequester);
+        const sel: PendingSelection = {
+          promptId: msg.promptId, title: msg.title, options: msg.options, defaultIndex: msg.defaultIndex,
+          ...(msg.textOption !== undefined ? { textOption: msg.textOption } : {}), ...(attention ? { attention } : {}),
+        };
         this.selections.set(msg.promptId, sel);
         // Bound to the turn's requester, not to whoever posts in the topic later (that moves session.requesterId).
         // No turn yet (a take-over after a restart, a web visit): operators only.
@@ -154,22 +169,31 @@ export class LiveSession {
         this.awaitingDelivery.delete(msg.turnId);
         await this.cards.setNotice(this.t('notice.inputFailed', { reason: msg.failure ? describeFailure(this.t, msg.failure) : msg.reason }));
         if (turn) this.log.warn({ turn: msg.turnId, reason: msg.reason }, 'input failed');
+        await this.hooks.attention?.problem('input_failed', this.t('attention.inputFailed', { reason: msg.reason }), turn?.requester.userId ?? this.lastRequester);
         return;
       }
-      case 'final_output':
+      case 'final_output': {
+        const turn = msg.turnId ? this.turns.get(msg.turnId) : undefined;
         if (msg.turnId) this.turns.delete(msg.turnId);
         await this.cards.sendFinal(msg.text);
+        if (turn?.startedAt !== undefined) await this.hooks.attention?.turnEnded(Date.now() - turn.startedAt, turn.requester.userId);
         await this.hooks.onFinal?.(msg.text).catch((err: unknown) => this.log.error({ err }, 'answer files failed'));
         await this.changes.finish().then((set) => this.showChanges(set)).catch((err: unknown) => this.log.error({ err }, 'change card failed'));
         return;
+      }
       case 'cli_identity':
         this.hooks.update({ nativeSessionId: msg.nativeSessionId, ...(msg.transcriptPath ? { transcriptPath: msg.transcriptPath } : {}) });
         return;
-      case 'cli_exit':
+      case 'cli_exit': {
         this.status = 'exited';
         this.hooks.update({ status: 'exited' });
         await this.cards.setStatus('exited', msg.logTail ? msg.logTail.slice(-2000) : undefined);
+        // Gone in the middle of a turn, not by /close: the person who asked waits for an answer that will not come.
+        const inFlight = [...this.turns.values()].pop();
+        this.hooks.attention?.allEnded();
+        if (inFlight && !this.closing) await this.hooks.attention?.problem('crash', this.t('attention.crashed'), inFlight.requester.userId);
         return;
+      }
       case 'cli_started':
         this.log.info({ how: msg.how, freshReason: msg.freshReason }, 'CLI started');
         if (msg.how === 'resumed') await this.cards.setNotice(this.t('notice.resumed'));
@@ -198,16 +222,37 @@ export class LiveSession {
     }
   }
 
-  /** Someone answered a selection card: the card shows who, and the prompt is forgotten. */
-  async answered(promptId: string, by: string, optionIndex: number): Promise<boolean> {
+  /** Someone answered a selection card (with a typed `text`, for a typed answer): the card shows who, the prompt is forgotten. */
+  async answered(promptId: string, by: string, optionIndex: number, text?: string): Promise<boolean> {
     const sel = this.selections.get(promptId);
     if (!sel) return false;
     this.selections.delete(promptId);
     this.selectionRequesters.delete(promptId);
-    await this.cards.answerSelection(sel, by, optionIndex);
+    this.hooks.attention?.waitEnded(promptId);
+    await this.cards.answerSelection(sel, by, optionIndex, text);
     return true;
   }
+
+  /** A prompt answered in the terminal: the CLI went from waiting back to work (or ended), so nobody waits any more. */
+  private endWaitsOnStatus(from: SessionStatus, to: SessionStatus): void {
+    if ((from === 'waiting' && to === 'working') || to === 'idle' || to === 'exited' || to === 'failed') {
+      for (const id of this.selections.keys()) this.hooks.attention?.waitEnded(id);
+    }
+  }
+
+  /** /close is under way: the CLI's exit is expected, not a crash. */
+  markClosing(): void {
+    this.closing = true;
+  }
+
+  dispose(): void {
+    this.hooks.attention?.dispose();
+    this.cards.dispose();
+  }
 }
+
+/** Which kind of wait a prompt of the worker's kind is (permission prompts are told apart for the attention plan). */
+const WAIT_REASON: Record<'startup' | 'permission' | 'menu', WaitReason> = { startup: 'selection', permission: 'permission', menu: 'selection' };
 
 /** A session's CLI as its config names it (a built-in id, or a custom CLI's command). */
 function cliLabel(cli: SessionCore['cli']): string {

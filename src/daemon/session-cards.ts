@@ -209,11 +209,11 @@ export class SessionCards {
   }
 
   /** Marks a selection card answered (who chose what) and removes its buttons. */
-  answerSelection(sel: Omit<SelectionCard, 'kind' | 'sessionId'>, by: string, optionIndex: number): Promise<void> {
+  answerSelection(sel: Omit<SelectionCard, 'kind' | 'sessionId'>, by: string, optionIndex: number, text?: string): Promise<void> {
     return this.enqueue(async () => {
       const messageId = this.state.pendingSelectionCards[sel.promptId];
       if (!messageId) return;
-      const model: CardModel = { kind: 'selection', sessionId: this.opts.sessionId, ...sel, answered: { by, optionIndex } };
+      const model: CardModel = { kind: 'selection', sessionId: this.opts.sessionId, ...sel, answered: { by, optionIndex, ...(text !== undefined ? { text } : {}) } };
       await this.opts.im.updateCard({ messageId }, model);
       const { [sel.promptId]: _done, ...rest } = this.state.pendingSelectionCards;
       this.setState({ ...this.state, pendingSelectionCards: rest });

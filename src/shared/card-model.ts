@@ -43,6 +43,15 @@ export const StreamingCardSchema = z.strictObject({
 });
 export type StreamingCard = z.infer<typeof StreamingCardSchema>;
 
+/** Who a card singles out and what the chat list shows for it while it waits (issue 16). */
+export const CardAttentionSchema = z.strictObject({
+  /** The person to @-mention (an IM user id); never the group. */
+  mention: z.string().optional(),
+  /** The chat-list preview: the question the card asks. */
+  summary: z.string().optional(),
+});
+export type CardAttention = z.infer<typeof CardAttentionSchema>;
+
 export const SelectionCardSchema = z.strictObject({
   kind: z.literal('selection'),
   sessionId: z.string(),
@@ -50,8 +59,11 @@ export const SelectionCardSchema = z.strictObject({
   title: z.string(),
   options: z.array(z.strictObject({ label: z.string() })),
   defaultIndex: z.number().int().min(0),
-  /** Once answered: who chose what; the card then shows no buttons. */
-  answered: z.strictObject({ by: z.string(), optionIndex: z.number().int().min(0) }).optional(),
+  /** Once answered: who chose what (and what they typed, for a typed answer); the card then shows no buttons. */
+  answered: z.strictObject({ by: z.string(), optionIndex: z.number().int().min(0), text: z.string().optional() }).optional(),
+  /** The option that takes a typed answer ("Type something", "Other"): the card offers a text box for it. */
+  textOption: z.number().int().min(0).optional(),
+  attention: CardAttentionSchema.optional(),
 });
 export type SelectionCard = z.infer<typeof SelectionCardSchema>;
 

@@ -38,6 +38,15 @@ export const BotConfigSchema = z.strictObject({
   maxLiveClis: z.number().int().min(1).max(1000).default(20).describe('CLIs kept running; least recently used idle ones beyond are stopped'),
   // files both ways (DESIGN §11)
   answerFileRoots: z.array(z.string().min(1)).default([]).describe('Folders besides the session\'s working directory from which files a final answer links may be uploaded'),
+  // attention for the person needed (issue 16)
+  attention: z
+    .strictObject({
+      mention: z.boolean().default(true).describe('@-mention the person whose turn it is when the session waits for them (a choice, a permission prompt, a failed delivery, a crash) or when a long turn ends; never the whole group'),
+      pin: z.boolean().default(true).describe("Pin the chat at the top of that person's chat list while the session waits for them (Feishu's time-sensitive feed card; needs the im:datasync.feed_card.time_sensitive:write scope, quietly off without it)"),
+      buzzAfterMinutes: z.number().min(0).max(1440).default(0).describe('Buzz the person (an in-app urgent message) when the session has waited this many minutes for them; 0 = never (needs the im:message.urgent scope)'),
+      notifyAfterSeconds: z.number().min(0).max(86_400).default(120).describe('A turn that took longer than this ends with an @-mention of its requester; shorter turns end quietly'),
+    })
+    .prefault({}),
 });
 export type BotConfig = z.infer<typeof BotConfigSchema>;
 

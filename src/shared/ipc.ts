@@ -15,6 +15,8 @@ export const IPC_LIMITS = {
   png: 16 * 1024 * 1024,
   options: 32,
   logTail: 65_536,
+  /** A typed answer to a prompt: Feishu's input box holds at most 1000 characters; room for other IMs. */
+  typedAnswer: 4096,
 } as const;
 
 const id = z.string().min(1).max(IPC_LIMITS.id);
@@ -67,6 +69,8 @@ export const SelectionChoiceMsg = z.strictObject({
   promptId: id,
   optionIndex: z.number().int().min(0).max(IPC_LIMITS.options - 1),
   by: RequesterSchema.optional(),
+  /** A typed answer for the option that takes one (SelectionMsg.textOption): typed literally after picking it. */
+  text: z.string().min(1).max(IPC_LIMITS.typedAnswer).optional(),
 });
 export const SetDisplayMsg = z.strictObject({ type: z.literal('set_display'), mode: DisplayModeSchema });
 export const CaptureNowMsg = z.strictObject({ type: z.literal('capture_now') });
@@ -107,6 +111,8 @@ export const SelectionMsg = z.strictObject({
   options: z.array(SelectionOptionSchema).min(1).max(IPC_LIMITS.options),
   defaultIndex: z.number().int().min(0).max(IPC_LIMITS.options - 1),
   kind: z.enum(['startup', 'permission', 'menu']),
+  /** The option that takes a typed answer ("Type something", "Other"), when the prompt has one. */
+  textOption: z.number().int().min(0).max(IPC_LIMITS.options - 1).optional(),
 });
 export const InputDeliveredMsg = z.strictObject({
   type: z.literal('input_delivered'),

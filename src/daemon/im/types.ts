@@ -58,6 +58,8 @@ export interface InboundCardAction {
   chatId: string;
   operatorId: string;
   value: CardActionValue;
+  /** What the person typed into the card's text box (a form submit), kept exactly as typed. */
+  typedText?: string;
 }
 
 export type InboundEvent = InboundMessage | InboundCardAction;
@@ -146,6 +148,13 @@ export interface ImAdapter {
   openTextStream?(place: ChatPlace, opts: { title: string; replyTo?: string }): Promise<ImResult<TextStream>>;
   readonly textStreamLimits?: TextStreamLimits;
   react(messageId: string, emoji: string): Promise<ImResult<void>>;
+  // Attention (issue 16); optional: a platform without them singles nobody out.
+  /** A short text message that @-mentions one person (the text itself can mention nobody). */
+  sendMention?(place: ChatPlace, userId: string, text: string, replyTo?: string): Promise<ImResult<{ messageId: string }>>;
+  /** Pins (on) or unpins the chat at the top of one person's chat list. */
+  pinChat?(place: ChatPlace, userId: string, on: boolean): Promise<ImResult<void>>;
+  /** Buzzes one person about one of the bot's messages (an urgent notification). */
+  buzz?(messageId: string, userId: string): Promise<ImResult<void>>;
   dmUser(userId: string, text: string): Promise<ImResult<{ messageId: string }>>;
   dispose(): Promise<void>;
 }

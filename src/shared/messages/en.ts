@@ -290,4 +290,12 @@ export const en = {
   'diff.empty': 'No changes recorded yet.',
   'diff.cut': 'The diff is too large to show whole.',
   'diff.loadFailed': 'Could not load the diff.',
+  // attention for the person needed (issue 16): mentions, buzz, typed answers
+  'attention.typePlaceholder': 'Or type your answer…',
+  'attention.sendAnswer': 'Send',
+  'attention.buzz': 'Waiting for you: {question}',
+  'attention.inputFailed': 'Your message did not reach the CLI: {reason}',
+  'attention.crashed': 'The CLI stopped. Send a message to start it again.',
+  'attention.turnDone': 'Done after {minutes} min.',
+  'attention.emptyAnswer': 'Type an answer first.',
 } as const satisfies Record<string, string>;

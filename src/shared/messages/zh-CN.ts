@@ -292,4 +292,12 @@ export const zhCN: Record<keyof typeof en, string> = {
   'diff.empty': '还没有记录到改动。',
   'diff.cut': '改动太大，无法完整显示。',
   'diff.loadFailed': '无法加载改动。',
+  // attention for the person needed (issue 16): mentions, buzz, typed answers
+  'attention.typePlaceholder': '或者直接输入回答…',
+  'attention.sendAnswer': '发送',
+  'attention.buzz': '正在等你回复：{question}',
+  'attention.inputFailed': '你的消息没有送达 CLI：{reason}',
+  'attention.crashed': 'CLI 已停止。发一条消息即可重新启动。',
+  'attention.turnDone': '已完成，用时 {minutes} 分钟。',
+  'attention.emptyAnswer': '请先输入回答。',
 };

@@ -129,8 +129,17 @@ export function buildSelection(title: string, options: string[], defaultIndex: n
   const opts = options.map((label) => ({ label }));
   const sel: SelectionState = { kind: 'selection', title, options: opts, defaultIndex, selectionKind, id: selectionId(title, opts) };
   if (dialog) sel.dialog = dialog;
+  const textOption = opts.findIndex((o) => TEXT_OPTION.test(o.label));
+  if (textOption >= 0) sel.textOption = textOption;
   return sel;
 }
+
+/**
+ * Options that take a typed answer: Claude's AskUserQuestion ends its list with "Type something." (and other CLIs
+ * with "Other"); newer permission prompts offer "No, and tell Claude what to do differently". Not seen in our
+ * fixtures' screens yet (claude-14 has a plain "No"): the pattern follows the CLIs' published strings.
+ */
+export const TEXT_OPTION = /^(?:\d+[.)]\s*)?(?:type something\b|other\b|no, and tell \w+ what to do)/i;
 
 /**
  * Recognises a dialog: the menu found by `cursor` (if any), titled and classified by the first rule whose

@@ -26,6 +26,8 @@ export interface SelectionState {
   id: string;
   /** Which known dialog this is (e.g. `claude.trust`), for safe defaults; absent for unrecognised menus. */
   dialog?: string;
+  /** The option that takes a typed answer ("Type something", "Other"), when there is one. */
+  textOption?: number;
 }
 
 /** What the screen shows right now. Pure function of the captured text (see CliAdapter.classify). */

@@ -1,6 +1,7 @@
 // Runtime prompts (tool permission, menus): surface once, answer after the dialog settled, check it went away (pure).
 import type { KeyStep, ScreenState, SelectionState } from '../cli/types.js';
 import { READINESS_TIMING } from './readiness.js';
+import { literalChatText } from '../../shared/chat-text.js';
 
 export const SELECTION_TIMING = {
   /** Same measurement as the startup dialogs: keys at 0 ms were ignored, at ≥200 ms accepted. */
@@ -18,7 +19,7 @@ export interface PromptState {
 
 export type PromptEvent =
   | { type: 'screen'; at: number; screen: ScreenState }
-  | { type: 'choice'; at: number; promptId: string; optionIndex: number };
+  | { type: 'choice'; at: number; promptId: string; optionIndex: number; text?: string };
 
 export type PromptEffect =
   | { type: 'surface'; selection: SelectionState }
@@ -35,10 +36,14 @@ export function promptStep(state: PromptState, ev: PromptEvent, choiceKeys: (s: 
     if (!sel || sel.id !== ev.promptId) return { state, effects: [{ type: 'ignored_choice', reason: 'that prompt is no longer on screen' }] };
     if (ev.optionIndex >= sel.options.length) return { state, effects: [{ type: 'ignored_choice', reason: 'no such option' }] };
     if (state.answer) return { state, effects: [{ type: 'ignored_choice', reason: 'the prompt was already answered' }] };
+    if (ev.text !== undefined && sel.textOption !== ev.optionIndex) return { state, effects: [{ type: 'ignored_choice', reason: 'that option takes no typed answer' }] };
     const notBefore = Math.max(ev.at, (state.seenAt ?? ev.at) + SELECTION_TIMING.settleMs);
+    // A typed answer is never typed twice: a second try could leave the text doubled in the box.
+    const attempts = ev.text !== undefined ? SELECTION_TIMING.maxAttempts : 1;
+    const keys = ev.text !== undefined ? typedAnswerKeys(sel, ev.optionIndex, ev.text) : choiceKeys(sel, ev.optionIndex);
     return {
-      state: { ...state, answer: { index: ev.optionIndex, sentAt: notBefore, attempts: 1 } },
-      effects: [{ type: 'send_keys', keys: choiceKeys(sel, ev.optionIndex), notBefore }],
+      state: { ...state, answer: { index: ev.optionIndex, sentAt: notBefore, attempts } },
+      effects: [{ type: 'send_keys', keys, notBefore }],
     };
   }
   const screen = ev.screen;
@@ -61,4 +66,18 @@ export function promptStep(state: PromptState, ev: PromptEvent, choiceKeys: (s: 
   }
   // Still there after two answers: report it and let a person try again.
   return { state: { current: screen, seenAt: ev.at }, effects: [{ type: 'stuck', selection: screen }, { type: 'surface', selection: screen }] };
+}
+
+/**
+ * A typed answer: the cursor moves onto the option that takes text (arrows, no Enter: in Claude's menus the
+ * "Type something" row becomes the text box when focused), the text is typed literally on one line, then Enter.
+ */
+export function typedAnswerKeys(sel: SelectionState, optionIndex: number, text: string): KeyStep[] {
+  const steps: KeyStep[] = [];
+  const key = optionIndex > sel.defaultIndex ? 'down' : 'up';
+  for (let i = 0; i < Math.abs(optionIndex - sel.defaultIndex); i++) steps.push({ key });
+  const line = literalChatText(text).text.replace(/\s*\n\s*/g, ' ').trim();
+  if (line) steps.push({ text: line });
+  steps.push({ key: 'enter' });
+  return steps;
 }

@@ -151,8 +151,8 @@ export class Monitor {
     }
   }
 
-  choose(promptId: string, optionIndex: number): boolean {
-    const step = promptStep(this.prompt, { type: 'choice', at: Date.now(), promptId, optionIndex }, this.deps.adapter.choiceKeys);
+  choose(promptId: string, optionIndex: number, text?: string): boolean {
+    const step = promptStep(this.prompt, { type: 'choice', at: Date.now(), promptId, optionIndex, ...(text !== undefined ? { text } : {}) }, this.deps.adapter.choiceKeys);
     this.prompt = step.state;
     void this.runPromptEffects(step.effects);
     return !step.effects.some((e) => e.type === 'ignored_choice');
@@ -332,6 +332,7 @@ export class Monitor {
           this.deps.send({
             type: 'selection', promptId: s.id, title: s.title.slice(0, 4096), kind: s.selectionKind,
             options: s.options.slice(0, 32).map((o) => ({ label: o.label.slice(0, 512) || '?' })), defaultIndex: Math.min(s.defaultIndex, 31),
+            ...(s.textOption !== undefined && s.textOption < 32 ? { textOption: s.textOption } : {}),
           });
           break;
         }

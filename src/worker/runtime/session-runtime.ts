@@ -103,8 +103,8 @@ export class SessionRuntime {
         this.dispatch({ type: 'input', message: { turnId: msg.turnId, text: literalChatText(msg.text).text, raw: true } });
         return;
       case 'selection_choice':
-        if (this.gate?.choose(msg.promptId, msg.optionIndex)) return;
-        if (!this.monitor.choose(msg.promptId, msg.optionIndex)) this.deps.send({ type: 'error', code: 'stale_selection', message: 'that prompt is no longer on screen' });
+        if (msg.text === undefined && this.gate?.choose(msg.promptId, msg.optionIndex)) return;
+        if (!this.monitor.choose(msg.promptId, msg.optionIndex, msg.text)) this.deps.send({ type: 'error', code: 'stale_selection', message: 'that prompt is no longer on screen' });
         return;
       case 'key':
         void this.deps.backend.sendKey(msg.key).then((r) => {

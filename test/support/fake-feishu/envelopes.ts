@@ -86,6 +86,9 @@ export interface CardActionEnvelopeInput {
   operatorOpenId: string;
   value: unknown;
   tag?: string;
+  /** A form submit: the fields as typed (action.form_value) and the submit button's name (action.name). */
+  formValue?: Record<string, string>;
+  name?: string;
   createTime: number;
 }
 
@@ -103,7 +106,7 @@ export function cardActionEnvelope(app: EnvelopeApp, c: CardActionEnvelopeInput)
     event: {
       operator: { tenant_key: app.tenantKey, user_id: c.operatorOpenId.slice(3, 11), open_id: c.operatorOpenId, union_id: `on_${hexId(8)}` },
       token: `c-${hexId(20)}`,
-      action: { value: c.value, tag: c.tag ?? 'button' },
+      action: { value: c.value, tag: c.tag ?? 'button', ...(c.formValue ? { form_value: c.formValue, name: c.name ?? '' } : {}) },
       host: 'im_message',
       context: { open_message_id: c.messageId, open_chat_id: c.chatId },
     },

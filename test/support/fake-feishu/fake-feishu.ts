@@ -72,6 +72,9 @@ export interface InjectCardActionInput {
   value: unknown;
   eventId?: string;
   deliverTwice?: boolean;
+  /** A form submit: action.form_value and the submit button's action.name. */
+  formValue?: Record<string, string>;
+  name?: string;
 }
 
 export class FakeFeishu {
@@ -148,6 +151,12 @@ export class FakeFeishu {
   /** Makes `bytes` downloadable as resource `key` of message `messageId` (inject the message with that id). */
   addResource(messageId: string, key: string, type: 'image' | 'file', bytes: Buffer): void { this.state.resources.set(key, { messageId, type, bytes }); }
   get reactions() { return this.state.reactions; }
+  /** Pin/unpin calls of the time-sensitive feed card, in order. */
+  get feedCards() { return this.state.feedCards; }
+  /** In-app urgent (buzz) calls, in order. */
+  get urgents() { return this.state.urgents; }
+  /** Endpoints the app lacks the scope for ('feed_card', 'urgent_app'): they answer 99991672. */
+  get missingScopes() { return this.state.missingScopes; }
   get acks() { return this.hub.acks; }
   get pingsReceived() { return this.hub.pingsReceived; }
   get connectionsOpened() { return this.hub.connectionsOpened; }
@@ -219,6 +228,7 @@ export class FakeFeishu {
     const envelope = cardActionEnvelope(app, {
       eventId, messageId: input.messageId, chatId: input.chatId ?? sent?.chatId ?? `oc_${hexId(16)}`,
       operatorOpenId: input.operatorOpenId ?? this.defaultUser, value: input.value, createTime: Math.floor(Date.now() / 1000),
+      ...(input.formValue ? { formValue: input.formValue, name: input.name } : {}),
     });
     const ack = await this.push(app, JSON.stringify(envelope), input.deliverTwice ?? false, true);
     return { eventId, ack, response: ack?.response };
@@ -230,6 +240,14 @@ export class FakeFeishu {
     const value = findButtonValue(m.content, label);
     if (value === undefined) throw new Error(`fake-feishu: no callback button "${label}" on ${messageId}`);
     return this.injectCardAction({ appId: m.appId, messageId, chatId: m.chatId, operatorOpenId, value });
+  }
+
+  /** Types `text` into the form on the current version of a sent card and taps its submit button (form_value). */
+  async submitForm(messageId: string, text: string, operatorOpenId?: string): Promise<{ eventId: string; ack: AckResult | null; response: unknown }> {
+    const m = this.mustMessage(messageId);
+    const form = findForm(m.content);
+    if (!form) throw new Error(`fake-feishu: no form with a text input and a submit button on ${messageId}`);
+    return this.injectCardAction({ appId: m.appId, messageId, chatId: m.chatId, operatorOpenId, value: form.value, formValue: { [form.input]: text }, name: form.submit });
   }
 
   /** Pushes any payload string as an event frame (malformed events). Resolves with the ACK or null (the SDK drops some silently). */
@@ -334,4 +352,29 @@ export function buttonLabels(card: unknown): string[] {
   };
   walk(card);
   return out;
+}
+
+/** The first form of a card: its input's name and its submit button's name and callback value. */
+function findForm(card: unknown): { input: string; submit: string; value: unknown } | undefined {
+  if (!card || typeof card !== 'object') return undefined;
+  if (Array.isArray(card)) {
+    for (const c of card) {
+      const f = findForm(c);
+      if (f) return f;
+    }
+    return undefined;
+  }
+  const o = card as Record<string, unknown>;
+  if (o.tag === 'form') {
+    const els = (o.elements as Record<string, unknown>[] | undefined) ?? [];
+    const input = els.find((e) => e.tag === 'input');
+    const submit = els.find((e) => e.tag === 'button' && e.form_action_type === 'submit');
+    const cb = ((submit?.behaviors as Record<string, unknown>[] | undefined) ?? []).find((b) => b.type === 'callback');
+    if (input && submit && cb) return { input: String(input.name), submit: String(submit.name ?? ''), value: cb.value };
+  }
+  for (const v of Object.values(o)) {
+    const f = findForm(v);
+    if (f) return f;
+  }
+  return undefined;
 }

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { CODES, PLATFORM_LIMITS, cardIsUpdatable, checkContent, parseMultipart } from './validate.js';
 import { nextId, type EndpointName, type FakeMessage, type FakeState } from './state.js';
 import type { ClientConfig, WsHub } from './ws-hub.js';
+import { feedCardReply, urgentReply } from './attention-api.js';
 
 export interface HttpContext {
   state: FakeState;
@@ -60,6 +61,8 @@ const ROUTES: Route[] = [
   { endpoint: 'card_content', method: 'PUT', re: /^\/open-apis\/cardkit\/v1\/cards\/([^/]+)\/elements\/([^/]+)\/content$/, authed: true },
   { endpoint: 'card_settings', method: 'PATCH', re: /^\/open-apis\/cardkit\/v1\/cards\/([^/]+)\/settings$/, authed: true },
   { endpoint: 'bot_info', method: 'GET', re: /^\/open-apis\/bot\/v3\/info\/?$/, authed: true },
+  { endpoint: 'feed_card', method: 'PATCH', re: /^\/open-apis\/im\/v2\/feed_cards\/([^/]+)$/, authed: true },
+  { endpoint: 'urgent_app', method: 'PATCH', re: /^\/open-apis\/im\/v1\/messages\/([^/]+)\/urgent_app$/, authed: true },
 ];
 
 export async function handleHttp(req: IncomingMessage, res: ServerResponse, ctx: HttpContext): Promise<void> {
@@ -214,6 +217,10 @@ function handleAuthed(endpoint: EndpointName, appId: string, param: string | und
       });
       return ok({ data: { items: [item(param!, 'merge_forward', JSON.stringify({ content: 'Merged and Forwarded Message' })), ...fwd.children.map((c) => item(c.messageId, c.msgType, c.content, param))] } });
     }
+    case 'feed_card':
+      return feedCardReply(s, appId, param!, url, parseJson(raw));
+    case 'urgent_app':
+      return urgentReply(s, appId, param!, url, parseJson(raw));
     case 'reaction': {
       const body = parseJson(raw);
       const emoji = (body?.reaction_type as Record<string, unknown> | undefined)?.emoji_type;

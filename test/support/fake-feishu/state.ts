@@ -22,7 +22,24 @@ export interface FakeApp {
 }
 
 export type EndpointName = 'token' | 'ws_endpoint' | 'send' | 'reply' | 'patch' | 'upload' | 'upload_file' | 'resource' | 'get_message' | 'reaction' | 'bot_info'
-  | 'card_create' | 'card_content' | 'card_settings';
+  | 'card_create' | 'card_content' | 'card_settings' | 'feed_card' | 'urgent_app';
+
+/** A time-sensitive (pinned) feed card change: `feedCardId` is "bot_time_sentive" for the bot's private chats, else the group's chat id. */
+export interface FakeFeedCardCall {
+  appId: string;
+  feedCardId: string;
+  timeSensitive: boolean;
+  userIds: string[];
+  at: number;
+}
+
+/** An in-app urgent (buzz) on one of the bot's messages. */
+export interface FakeUrgent {
+  appId: string;
+  messageId: string;
+  userIds: string[];
+  at: number;
+}
 
 export interface Failure {
   status: number;
@@ -127,6 +144,10 @@ export class FakeState {
   readonly forwards = new Map<string, { chatId: string; children: { messageId: string; msgType: string; content: string }[] }>();
   readonly resources = new Map<string, { messageId: string; type: 'image' | 'file'; bytes: Buffer }>();
   readonly reactions: FakeReaction[] = [];
+  readonly feedCards: FakeFeedCardCall[] = [];
+  readonly urgents: FakeUrgent[] = [];
+  /** Endpoints the app was not granted the scope for: they answer 99991672 every time, as the real platform does. */
+  readonly missingScopes = new Set<EndpointName>();
   private readonly tokens = new Map<string, TokenInfo>();
   private readonly failures = new Map<EndpointName, Failure[]>();
   /** Counts how many tenant tokens were issued per app (token cache tests). */

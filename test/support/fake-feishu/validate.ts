@@ -49,6 +49,18 @@ function walkElements(elements: unknown, visit: (el: Record<string, unknown>) =>
     if (typeof e.tag !== 'string') return { code: CODES.cardContentFailed, msg: 'card: element without tag' };
     const r = visit(e);
     if (r) return r;
+    if (e.tag === 'form') {
+      // JSON 2.0 forms: a name, named fields, and a submit button (form_action_type) that posts form_value.
+      if (typeof e.name !== 'string' || !e.name) return { code: CODES.cardContentFailed, msg: 'card: form without name' };
+      const inner = (e.elements as Record<string, unknown>[] | undefined) ?? [];
+      if (inner.some((x) => x?.tag === 'input' && (typeof x.name !== 'string' || !x.name))) return { code: CODES.cardContentFailed, msg: 'card: form input without name' };
+      if (!inner.some((x) => x?.tag === 'button' && x.form_action_type === 'submit')) return { code: CODES.cardContentFailed, msg: 'card: form without a submit button' };
+      const nested = walkElements(inner, visit);
+      if (nested) return nested;
+    }
+    if (e.tag === 'input' && typeof e.max_length === 'number' && (e.max_length < 1 || e.max_length > 1000)) {
+      return { code: CODES.cardContentFailed, msg: 'card: input max_length must be 1 to 1000' };
+    }
     if (e.tag === 'column_set') {
       for (const col of (e.columns as unknown[] | undefined) ?? []) {
         const inner = walkElements((col as Record<string, unknown>).elements ?? [], visit);

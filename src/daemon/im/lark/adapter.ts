@@ -15,6 +15,8 @@ import type { LarkFailure } from './errors.js';
 import { forwardedContent, parseCardActionEvent, parseMessageEvent, type Parsed } from './events.js';
 import { fetchBotIdentity, type BotIdentity } from './identity.js';
 import { neutralizeTextTags } from './lark-escape.js';
+import { LarkAttentionApi } from './attention-api.js';
+import { MENTIONABLE_ID } from '../../attention.js';
 
 /** Feishu's upload limits (open platform docs): images ≤ 10 MB, files ≤ 30 MB, neither may be empty. */
 export const LARK_MEDIA_LIMITS = { imageBytes: 10 * 1024 * 1024, fileBytes: 30 * 1024 * 1024 } as const satisfies MediaLimits;
@@ -71,6 +73,7 @@ export class LarkAdapter implements ImAdapter {
   private readonly budget: AppBudget;
   private readonly patcher: CardPatcher;
   private readonly origins = new Map<string, CardOrigin>();
+  private readonly attention: LarkAttentionApi;
   private readonly log: Logger;
   private disposed = false;
   /** A failure found before any transport started (bad app id, refused credentials). */
@@ -95,6 +98,7 @@ export class LarkAdapter implements ImAdapter {
       retry: (kind, op) => this.retry(kind, op),
       post: (place, content, replyTo) => this.post(place, 'interactive', content, replyTo),
     });
+    this.attention = new LarkAttentionApi(this.api, (op) => this.retry('other', op), this.log);
   }
 
   async connect(handlers: ImHandlers): Promise<ImResult<void>> {
@@ -317,6 +321,20 @@ export class LarkAdapter implements ImAdapter {
   async react(messageId: string, emoji: string): Promise<ImResult<void>> {
     const r = await this.retry('reaction', () => this.api.call('react', (c, auth) => c.im.v1.messageReaction.create({ path: { message_id: messageId }, data: { reaction_type: { emoji_type: emoji } } }, auth)));
     return r.ok ? { ok: true, value: undefined } : toIm(r);
+  }
+
+  async sendMention(place: ChatPlace, userId: string, text: string, replyTo?: string): Promise<ImResult<{ messageId: string }>> {
+    if (!MENTIONABLE_ID.test(userId)) return { ok: false, code: 'bad_user', message: 'not an open id', retryable: false };
+    const r = await this.post(place, 'text', JSON.stringify({ text: `<at user_id="${userId}"></at> ${neutralizeTextTags(text)}` }), replyTo);
+    return r.ok ? { ok: true, value: { messageId: r.value } } : toIm(r);
+  }
+
+  pinChat(place: ChatPlace, userId: string, on: boolean): Promise<ImResult<void>> {
+    return this.attention.pinChat(place, userId, on);
+  }
+
+  buzz(messageId: string, userId: string): Promise<ImResult<void>> {
+    return this.attention.buzz(messageId, userId);
   }
 
   async dmUser(userId: string, text: string): Promise<ImResult<{ messageId: string }>> {

@@ -4,6 +4,7 @@ import { t as translate, type Locale, type Translate } from '../../../shared/i18
 import { keyLabel } from '../../../shared/keys.js';
 import { tailWhole } from '../../../shared/utf8-parts.js';
 import { codeBlock, escapeLarkMarkdown } from './lark-escape.js';
+import { typedAnswerForm, withAttention } from './attention-card.js';
 
 export { codeBlock };
 
@@ -87,16 +88,18 @@ function renderSelection(m: SelectionCard, t: Translate): Json {
   const list = m.options.map((o, i) => `${numberedOption(escapeLarkMarkdown(o.label), i)}${i === m.defaultIndex ? t('card.default') : ''}`).join('\n');
   if (list) elements.push({ tag: 'markdown', content: list });
   if (m.answered) {
-    const chosen = m.options[m.answered.optionIndex]?.label ?? t('card.option', { n: m.answered.optionIndex + 1 });
+    const chosen = m.answered.text ?? m.options[m.answered.optionIndex]?.label ?? t('card.option', { n: m.answered.optionIndex + 1 });
     elements.push({ tag: 'markdown', content: t('card.answeredBy', { who: escapeLarkMarkdown(m.answered.by), choice: escapeLarkMarkdown(chosen) }) });
   } else {
     const buttons = m.options.map((o, i) =>
       callbackButton(o.label, { action: 'select', sessionId: m.sessionId, promptId: m.promptId, optionIndex: i }, i === m.defaultIndex ? 'primary' : 'default'),
     );
     if (buttons.length) elements.push(buttonRow(buttons));
+    if (m.textOption !== undefined) elements.push(typedAnswerForm({ action: 'select', sessionId: m.sessionId, promptId: m.promptId, optionIndex: m.textOption }, t));
   }
   const template = m.answered ? 'green' : TEMPLATE[STATUS_LOOK.waiting.colour]!;
-  return card(template, m.title, m.answered ? t('card.answered') : t(STATUS_LOOK.waiting.label), m.title, elements);
+  const out = card(template, m.title, m.answered ? t('card.answered') : t(STATUS_LOOK.waiting.label), m.title, elements);
+  return m.answered ? out : withAttention(out, m.attention);
 }
 
 function renderPicker(m: PickerCard, t: Translate): Json {

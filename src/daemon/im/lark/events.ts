@@ -1,4 +1,5 @@
 // Parses raw Feishu events (as the SDK's dispatcher hands them over) into InboundMessage / InboundCardAction, never throwing.
+import { ANSWER_FORM } from './attention-card.js';
 import { z } from 'zod';
 import { CardActionValueSchema } from '../../../shared/card-model.js';
 import type { InboundAttachment, ChatPlace, InboundCardAction, InboundMessage } from '../types.js';
@@ -45,7 +46,7 @@ const MessageEventSchema = z.object({
 const CardActionSchemaV2 = z.object({
   event_id: z.string().optional(),
   operator: z.object({ open_id: z.string().min(1) }),
-  action: z.object({ value: z.unknown() }),
+  action: z.object({ value: z.unknown(), form_value: z.record(z.string(), z.unknown()).optional() }),
   context: z.object({ open_message_id: z.string().min(1), open_chat_id: z.string().optional() }),
 });
 
@@ -201,10 +202,10 @@ export function parseMessageEvent(raw: unknown, ctx: ParseContext): Parsed<Inbou
 
 export function parseCardActionEvent(raw: unknown, ctx: ParseContext): Parsed<InboundCardAction> {
   const eventId = typeof (raw as { event_id?: unknown } | null)?.event_id === 'string' ? (raw as { event_id: string }).event_id : undefined;
-  let fields: { operatorId: string; messageId: string; chatId: string; value: unknown };
+  let fields: { operatorId: string; messageId: string; chatId: string; value: unknown; form?: Record<string, unknown> };
   const v2 = CardActionSchemaV2.safeParse(raw);
   if (v2.success) {
-    fields = { operatorId: v2.data.operator.open_id, messageId: v2.data.context.open_message_id, chatId: v2.data.context.open_chat_id ?? '', value: v2.data.action.value };
+    fields = { operatorId: v2.data.operator.open_id, messageId: v2.data.context.open_message_id, chatId: v2.data.context.open_chat_id ?? '', value: v2.data.action.value, form: v2.data.action.form_value };
   } else {
     const v1 = CardActionSchemaV1.safeParse(raw);
     if (!v1.success) return { ok: false, reason: `malformed card action (${describe(v2.error)})`, eventId };
@@ -215,6 +216,9 @@ export function parseCardActionEvent(raw: unknown, ctx: ParseContext): Parsed<In
   const value = CardActionValueSchema.safeParse(rawValue);
   if (!value.success) return { ok: false, reason: 'card button value is not one of ours (an old or foreign card)', eventId, messageId: fields.messageId, senderId: fields.operatorId };
   const event: InboundCardAction = { kind: 'card_action', appId: ctx.appId, messageId: fields.messageId, chatId: fields.chatId, operatorId: fields.operatorId, value: value.data };
+  // A typed answer arrives as form_value of the card's answer form (attention-card.ts), taken as it was typed.
+  const typed = fields.form?.[ANSWER_FORM.input];
+  if (typeof typed === 'string') event.typedText = typed;
   if (eventId) event.eventId = eventId;
   return { ok: true, event };
 }
