@@ -1,6 +1,7 @@
 // Carries out the attention plan of one session (issue 16): pins the chat while it waits, buzzes late, unpins after.
 import type { CardAttention } from '../shared/card-model.js';
 import { BotConfigSchema } from '../shared/config.js';
+import type { SessionStatus } from '../shared/ipc.js';
 import type { Translate } from '../shared/i18n.js';
 import type { Logger } from '../shared/log.js';
 import { MENTIONABLE_ID, attentionPlan, type AttentionConfig, type WaitReason } from './attention.js';
@@ -27,10 +28,20 @@ interface Wait {
 /** Key of the wait a failure opens (a failed delivery, a crash): it lasts until the person's next message. */
 const PROBLEM_WAIT = 'problem';
 
+export const ATTENTION_TIMING = {
+  /**
+   * A prompt counts as answered in the terminal once the session has worked this long without waiting again. The
+   * status flaps while Claude draws its permission dialog (waiting → working → waiting within 0.2 s, measured in
+   * test/e2e/daemon-claude-attention.test.ts): unpinning on the first "working" unpinned a prompt still on screen.
+   */
+  promptGoneMs: 5_000,
+} as const;
+
 export class AttentionKeeper {
   private readonly waits = new Map<string, Wait>();
   /** Pin and unpin calls go out in order, so an unpin never overtakes the pin it undoes. */
   private chain: Promise<void> = Promise.resolve();
+  private goneTimer: NodeJS.Timeout | null = null;
   private disposed = false;
 
   private readonly config: AttentionConfig;
@@ -49,6 +60,7 @@ export class AttentionKeeper {
     if (!who || this.waits.has(key) || this.disposed) return { summary: question };
     const wait: Wait = { requester: who, question, pinned: plan.pin, buzzTimer: null };
     this.waits.set(key, wait);
+    this.opts.log.info({ key, reason, pin: plan.pin, mention: plan.mention, buzzAfterMs: plan.buzzAfterMs }, 'attention: waiting for a person');
     if (plan.pin) this.pin(who, true);
     if (plan.buzzAfterMs !== null) wait.buzzTimer = setTimeout(() => void this.buzz(key), plan.buzzAfterMs);
     return { summary: question, ...(plan.mention ? { mention: who } : {}) };
@@ -70,18 +82,38 @@ export class AttentionKeeper {
   }
 
   /** The wait on `key` is over (answered on the card or in the terminal): no buzz, and unpin when nothing else waits. */
-  waitEnded(key: string): void {
+  waitEnded(key: string, why: string): void {
     const wait = this.waits.get(key);
     if (!wait) return;
     this.waits.delete(key);
+    this.opts.log.info({ key, why }, 'attention: the wait is over');
     if (wait.buzzTimer) clearTimeout(wait.buzzTimer);
     const stillPinned = [...this.waits.values()].some((w) => w.pinned && w.requester === wait.requester);
     if (wait.pinned && !stillPinned) this.pin(wait.requester, false);
   }
 
+  /**
+   * The session's status changed: back to waiting keeps the prompts' waits; working for promptGoneMs ends them (the
+   * prompt was answered in the terminal); idle, exited or failed ends them at once. A failure's wait is not a prompt.
+   */
+  statusChanged(status: SessionStatus): void {
+    if (this.goneTimer) clearTimeout(this.goneTimer);
+    this.goneTimer = null;
+    const endPrompts = (why: string) => {
+      for (const key of [...this.waits.keys()]) if (key !== PROBLEM_WAIT) this.waitEnded(key, why);
+    };
+    if (status === 'idle' || status === 'exited' || status === 'failed') endPrompts(`status ${status}`);
+    else if (status === 'working' && [...this.waits.keys()].some((k) => k !== PROBLEM_WAIT)) {
+      this.goneTimer = setTimeout(() => {
+        this.goneTimer = null;
+        endPrompts('the CLI worked on without the prompt');
+      }, ATTENTION_TIMING.promptGoneMs);
+    }
+  }
+
   /** Every wait is over (the person wrote again, the session was closed). */
-  allEnded(): void {
-    for (const key of [...this.waits.keys()]) this.waitEnded(key);
+  allEnded(why: string): void {
+    for (const key of [...this.waits.keys()]) this.waitEnded(key, why);
   }
 
   /** Waits for the pin/unpin calls already decided (tests, shutdown). */
@@ -90,7 +122,9 @@ export class AttentionKeeper {
   }
 
   dispose(): void {
-    this.allEnded();
+    if (this.goneTimer) clearTimeout(this.goneTimer);
+    this.goneTimer = null;
+    this.allEnded('session closed');
     this.disposed = true;
   }
 

@@ -89,7 +89,7 @@ export class LiveSession {
     this.awaitingDelivery.set(turn.turnId, turn.messageId);
     this.lastRequester = turn.requester.userId;
     // The person wrote again: whatever the session waited on them for (a failure) is over.
-    this.hooks.attention?.allEnded();
+    this.hooks.attention?.allEnded('a new message');
     await this.cards.startTurn(prompt, turn.messageId);
   }
 
@@ -132,7 +132,7 @@ export class LiveSession {
         for (const w of this.readyWaiters.splice(0)) w(true);
         return;
       case 'status':
-        this.endWaitsOnStatus(this.status, msg.status);
+        this.hooks.attention?.statusChanged(msg.status);
         this.status = msg.status;
         this.hooks.update({ status: msg.status, lastActivityAt: Date.now() });
         await this.cards.setStatus(msg.status, msg.screenText);
@@ -190,7 +190,7 @@ export class LiveSession {
         await this.cards.setStatus('exited', msg.logTail ? msg.logTail.slice(-2000) : undefined);
         // Gone in the middle of a turn, not by /close: the person who asked waits for an answer that will not come.
         const inFlight = [...this.turns.values()].pop();
-        this.hooks.attention?.allEnded();
+        this.hooks.attention?.allEnded('the CLI exited');
         if (inFlight && !this.closing) await this.hooks.attention?.problem('crash', this.t('attention.crashed'), inFlight.requester.userId);
         return;
       }
@@ -228,16 +228,9 @@ export class LiveSession {
     if (!sel) return false;
     this.selections.delete(promptId);
     this.selectionRequesters.delete(promptId);
-    this.hooks.attention?.waitEnded(promptId);
+    this.hooks.attention?.waitEnded(promptId, 'answered on the card');
     await this.cards.answerSelection(sel, by, optionIndex, text);
     return true;
-  }
-
-  /** A prompt answered in the terminal: the CLI went from waiting back to work (or ended), so nobody waits any more. */
-  private endWaitsOnStatus(from: SessionStatus, to: SessionStatus): void {
-    if ((from === 'waiting' && to === 'working') || to === 'idle' || to === 'exited' || to === 'failed') {
-      for (const id of this.selections.keys()) this.hooks.attention?.waitEnded(id);
-    }
   }
 
   /** /close is under way: the CLI's exit is expected, not a crash. */

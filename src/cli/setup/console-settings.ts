@@ -23,6 +23,9 @@ export const SCOPES: readonly ScopeNeed[] = [
   { scope: 'im:resource', label: 'Read and upload images and files', labelZh: '获取与上传图片或文件资源', required: true, why: 'upload screenshots for the cards' },
   { scope: 'im:message.group_msg', label: 'Read all group messages', labelZh: '获取群组中所有消息', required: false, why: 'follow-ups in a session topic without an @mention; without it, mention the bot in each group message' },
   { scope: 'im:message.reactions:write_only', label: 'Add message reactions', labelZh: '添加、删除消息表情回复', required: false, why: 'only if your tenant does not grant reactions through im:message' },
+  // attention (issue 16): without these the chat is not pinned / nobody is buzzed; the rest works
+  { scope: 'im:datasync.feed_card.time_sensitive:write', label: 'Use time-sensitive notifications', labelZh: '调用即时提醒能力', required: false, why: 'pin the chat at the top of the chat list while a session waits for you (attention.pin)' },
+  { scope: 'im:message.urgent', label: 'Send in-app buzz messages', labelZh: '发送应用内加急消息', required: false, why: 'buzz you when a session has waited attention.buzzAfterMinutes' },
 ] as const;
 
 /** Console page names in English and Chinese: the checklist prints both, since the console may show either. */
