@@ -61,7 +61,7 @@ export const SelectionCardSchema = z.strictObject({
   defaultIndex: z.number().int().min(0),
   /** Once answered: who chose what (and what they typed, for a typed answer); the card then shows no buttons. */
   answered: z.strictObject({ by: z.string(), optionIndex: z.number().int().min(0), text: z.string().optional() }).optional(),
-  /** The option that takes a typed answer ("Type something", "Other"): the card offers a text box for it. */
+  /** The option that takes a typed answer (Claude's "Type something."): the card offers a text box for it. */
   textOption: z.number().int().min(0).optional(),
   attention: CardAttentionSchema.optional(),
 });

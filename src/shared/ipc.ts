@@ -111,7 +111,7 @@ export const SelectionMsg = z.strictObject({
   options: z.array(SelectionOptionSchema).min(1).max(IPC_LIMITS.options),
   defaultIndex: z.number().int().min(0).max(IPC_LIMITS.options - 1),
   kind: z.enum(['startup', 'permission', 'menu']),
-  /** The option that takes a typed answer ("Type something", "Other"), when the prompt has one. */
+  /** The option that takes a typed answer (Claude's "Type something."), when the prompt has one. */
   textOption: z.number().int().min(0).max(IPC_LIMITS.options - 1).optional(),
 });
 export const InputDeliveredMsg = z.strictObject({

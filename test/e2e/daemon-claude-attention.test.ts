@@ -108,3 +108,44 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: attention 
     expect(fake.urgents).toEqual([]);
   }, 300_000);
 });
+
+describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: a typed answer', () => {
+  let world: ClaudeWorld | undefined;
+  afterEach(async () => {
+    if (!world) return;
+    await disposeClaudeWorld(world);
+    world = undefined;
+  });
+
+  it("Claude's question offers a text box on its card; the typed answer reaches Claude exactly as typed", async () => {
+    world = await startClaudeWorld({ askPermissions: false });
+    const { rig } = world;
+    const w = world;
+    onTestFailed(() => writeFileSync(join(tmpdir(), 'lmx-attention-typed.log'), rig.logText()));
+    await rig.start();
+    const { fake } = rig;
+    const appId = rig.appIds[0]!;
+    const msg = await fake.injectMessage({ chatType: 'p2p', text: 'ASK-QUESTION about the button' });
+    const turnCard = () => cardsFor(fake, appId, msg.messageId)[0]?.messageId;
+    const question = await fake.waitFor(
+      () => fake.messages.find((m) => m.msgType === 'interactive' && m.chatId === msg.chatId && m.messageId !== turnCard() && JSON.stringify(m.content).includes('"form"')),
+      150_000, 'question card with a text box',
+    );
+    expect(buttons(question.content).some((b) => /Red/.test(b))).toBe(true);
+    // Typed words that must stay words: shell, tmux key names, quotes, a tag, CJK, emoji.
+    const typed = `$(touch pwned) C-c "green" <at user_id="all"></at> 绿色 🎉`;
+    // Bound like the buttons: someone who is neither the requester nor an operator is refused, and nothing is typed.
+    const stranger = await fake.submitForm(question.messageId, 'an intruder answers', 'ou_stranger0000000000000000000000');
+    expect(JSON.stringify(stranger.response)).toMatch(/"type":"error"/);
+    await fake.submitForm(question.messageId, typed);
+    await fake.waitFor(() => markdownText(question.content).includes('Answered by'), 30_000, 'answered');
+    // Claude hands the answer to the model in its tool result: exactly as typed.
+    const sawIt = () => w.fake.requests.some((r) => JSON.stringify(r.body).includes(JSON.stringify(typed).slice(1, -1)));
+    await fake.waitFor(sawIt, 90_000, 'the typed answer in the model request');
+    expect(w.fake.requests.some((r) => JSON.stringify(r.body).includes('an intruder answers'))).toBe(false);
+    expect(existsSync(join(w.cwd, 'pwned'))).toBe(false);
+    // The card says who answered what, as typed.
+    expect(markdownText(question.content)).toContain('绿色 🎉');
+    await fake.waitFor(() => textsIn(fake, appId, msg.chatId).some((t) => t.includes('FAKE-REPLY: tool said')), 90_000, 'final answer');
+  }, 300_000);
+});

@@ -55,6 +55,7 @@ const TABLE: Record<string, ['claude-code' | 'codex' | 'gemini', Expect, string 
   'claude-23-resume-bypass': ['claude-code', sel('startup', 'claude.bypass', 'Claude Code running in Bypass Permissions mode', ['No, exit', 'Yes, I accept']), null],
   'claude-24-resumed-bypass-idle': ['claude-code', READY, ''],
   'claude-25-idle-seeded-authtoken': ['claude-code', READY, ''],
+  'claude-26-ask-user-question': ['claude-code', sel('menu', 'claude.question', 'Which colour should the button be?', ['1. Red', '2. Blue', '3. Type something.']), null],
   'claude197-01-idle': ['claude-code', READY, ''],
   'claude197-02-permission': ['claude-code', sel('permission', 'claude.permission', 'Do you want to proceed?', ['1. Yes', '2. Yes, and always allow access to work-claude/ from this project', '3. No']), null],
   'codex-00-no-config-first-run': ['codex', sel('startup', 'codex.sign-in', 'Choose how you want to use Codex.', ['1. Sign in with ChatGPT', '2. Sign in with Device Code', '3. Sign in another way']), null],

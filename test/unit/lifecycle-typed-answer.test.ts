@@ -7,8 +7,10 @@ import type { KeyStep, SelectionState } from '../../src/worker/cli/types.js';
 describe('options that take a typed answer', () => {
   const rows: Array<{ options: string[]; want: number | undefined }> = [
     { options: ['1. Red', '2. Blue', '3. Type something.'], want: 2 },
-    { options: ['Red', 'Other'], want: 1 },
-    { options: ['1. Yes', '2. No, and tell Claude what to do differently (esc)'], want: 1 },
+    { options: ['Red', 'Type something'], want: 1 },
+    // Not measured yet, and Codex's approval menu takes letters as shortcuts ("y" approves): no text box.
+    { options: ['1. Yes, proceed (y)', '3. No, and tell Codex what to do differently (esc)'], want: undefined },
+    { options: ['Red', 'Other'], want: undefined },
     { options: ['1. Yes', '2. Yes, and always allow', '3. No'], want: undefined },
     // "Another" or "Others'" are not the free-text row.
     { options: ['1. Another folder', '2. Keep'], want: undefined },
@@ -44,5 +46,16 @@ describe('promptStep with a typed answer', () => {
   it('text for an option that takes none is refused', () => {
     const step = promptStep(shown, { type: 'choice', at: 10, promptId: sel.id, optionIndex: 0, text: 'green' }, () => []);
     expect(step.effects).toEqual([{ type: 'ignored_choice', reason: 'that option takes no typed answer' }]);
+  });
+});
+
+describe("Claude's AskUserQuestion screen (claude-26)", () => {
+  it('is a menu titled by the question, its options without descriptions, "Type something." taking typed text', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { classifyClaude } = await import('../../src/worker/cli/claude-code.js');
+    const screen = readFileSync(new URL('../fixtures/screens/claude-26-ask-user-question.txt', import.meta.url), 'utf8');
+    const s = classifyClaude(screen);
+    expect(s).toMatchObject({ kind: 'selection', title: 'Which colour should the button be?', selectionKind: 'menu', defaultIndex: 0, textOption: 2 });
+    expect(s.kind === 'selection' ? s.options.map((o) => o.label) : []).toEqual(['1. Red', '2. Blue', '3. Type something.']);
   });
 });

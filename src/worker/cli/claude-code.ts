@@ -13,6 +13,14 @@ const COMPOSER = /^❯\u00a0/;
 /** A dialog's cursor is indented; the composer's and the history's `❯` are at column 0. A `✔` marks the current setting. */
 const DIALOG_CURSOR = /^(\s+❯ (?:✔ )?)\S/;
 const BUSY_FOOTER = /esc to interrupt/;
+/**
+ * AskUserQuestion (measured on 2.1.332, test/fixtures/screens/claude-26-ask-user-question.txt): numbered options
+ * with the cursor at column 0 (like history lines, so only under this footer), ending in "Type something.".
+ */
+const QUESTION_FOOTER = /Enter to select · ↑\/↓ to navigate/;
+const QUESTION_CURSOR = /^(❯ )\d+\.\s/;
+/** Its title is the question: the nearest text above the options. */
+const QUESTION_RULES: readonly DialogRule[] = [{ dialog: 'claude.question', match: /\S.*/, kind: 'menu' }];
 /** Spinner line above the composer: glyph, space, a verb ending in an ellipsis (`✻ Doodling…`). */
 const SPINNER = /^[·✢✳✶✻✽*] \S[^…]*…/;
 /** Dim placeholders shown in an empty composer (plain captures lose the dimness). */
@@ -62,7 +70,8 @@ export function classifyClaude(screenText: string): ScreenState {
   }
   if (composer < 0) {
     // Dialogs replace the composer; with the composer visible an indented ❯ is slash-command completion.
-    const dialog = recognizeDialog(lines, DIALOG_CURSOR, DIALOGS);
+    const dialog = recognizeDialog(lines, DIALOG_CURSOR, DIALOGS)
+      ?? (lines.some((l) => QUESTION_FOOTER.test(l)) ? recognizeDialog(lines, QUESTION_CURSOR, QUESTION_RULES) : null);
     if (dialog) return dialog;
     if (lines.some((l) => LIMITED.test(l))) return { kind: 'limited' };
     return { kind: 'unknown' };

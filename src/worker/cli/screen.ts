@@ -135,11 +135,12 @@ export function buildSelection(title: string, options: string[], defaultIndex: n
 }
 
 /**
- * Options that take a typed answer: Claude's AskUserQuestion ends its list with "Type something." (and other CLIs
- * with "Other"); newer permission prompts offer "No, and tell Claude what to do differently". Not seen in our
- * fixtures' screens yet (claude-14 has a plain "No"): the pattern follows the CLIs' published strings.
+ * Options that take a typed answer, as measured: Claude's AskUserQuestion ends its list with "Type something."
+ * (test/fixtures/screens/claude-26-ask-user-question.txt), where the focused row is a text box. Other CLIs' rows
+ * ("No, and tell Codex what to do differently", Gemini's "No, suggest changes") are left out on purpose until
+ * measured: typed letters in those menus can be shortcuts (Codex's "y" approves).
  */
-export const TEXT_OPTION = /^(?:\d+[.)]\s*)?(?:type something\b|other\b|no, and tell \w+ what to do)/i;
+export const TEXT_OPTION = /^(?:\d+[.)]\s*)?type something\b/i;
 
 /**
  * Recognises a dialog: the menu found by `cursor` (if any), titled and classified by the first rule whose

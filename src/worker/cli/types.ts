@@ -26,7 +26,7 @@ export interface SelectionState {
   id: string;
   /** Which known dialog this is (e.g. `claude.trust`), for safe defaults; absent for unrecognised menus. */
   dialog?: string;
-  /** The option that takes a typed answer ("Type something", "Other"), when there is one. */
+  /** The option that takes a typed answer (Claude's "Type something."), when there is one. */
   textOption?: number;
 }
 

@@ -44,8 +44,8 @@ function streamAction(res: ServerResponse, model: string, action: FakeAction): v
   let stop = 'end_turn';
   if (action.kind === 'tool') {
     stop = 'tool_use';
-    event(res, 'content_block_start', { index: 1, content_block: { type: 'tool_use', id: nextId('toolu'), name: 'Bash', input: {} } });
-    const input = JSON.stringify({ command: action.command, description: 'Fake tool call' });
+    event(res, 'content_block_start', { index: 1, content_block: { type: 'tool_use', id: nextId('toolu'), name: action.tool?.name ?? 'Bash', input: {} } });
+    const input = JSON.stringify(action.tool?.input ?? { command: action.command, description: 'Fake tool call' });
     event(res, 'content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: input } });
     event(res, 'content_block_stop', { index: 1 });
   }
@@ -56,11 +56,20 @@ function streamAction(res: ServerResponse, model: string, action: FakeAction): v
 
 function jsonAction(res: ServerResponse, model: string, action: FakeAction): void {
   const content: unknown[] = [{ type: 'text', text: action.kind === 'json' ? JSON.stringify(action.value) : action.text }];
-  if (action.kind === 'tool') content.push({ type: 'tool_use', id: nextId('toolu'), name: 'Bash', input: { command: action.command, description: 'Fake tool call' } });
+  if (action.kind === 'tool') content.push({ type: 'tool_use', id: nextId('toolu'), name: action.tool?.name ?? 'Bash', input: action.tool?.input ?? { command: action.command, description: 'Fake tool call' } });
   sendJson(res, 200, {
     id: nextId('msg'), type: 'message', role: 'assistant', model, content,
     stop_reason: action.kind === 'tool' ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 10 },
   });
+}
+
+/** `ASK-QUESTION` → Claude's AskUserQuestion tool: a question with two options (Claude adds its own free-text row). */
+function askQuestion(text: string, toolResult: string | null): FakeAction | null {
+  if (toolResult !== null || !/ASK-QUESTION/.test(text)) return null;
+  const input = { questions: [{ question: 'Which colour should the button be?', header: 'Colour', multiSelect: false, options: [
+    { label: 'Red', description: 'A warm red' }, { label: 'Blue', description: 'A calm blue' },
+  ] }] };
+  return { kind: 'tool', text: 'FAKE-REPLY: asking', command: '', escalate: false, tool: { name: 'AskUserQuestion', input } };
 }
 
 export function startFakeAnthropic(opts: FakeModelOptions = {}, onRequest?: Parameters<typeof startFakeServer>[2]): Promise<FakeModelServer> {
@@ -73,7 +82,7 @@ export function startFakeAnthropic(opts: FakeModelOptions = {}, onRequest?: Para
     const model = b.model ?? 'claude-fake';
     const { text, toolResult } = anthropicLastUser(body);
     // The session-title side request asks for JSON output.
-    const action: FakeAction = b.output_config?.format?.type === 'json_schema' ? { kind: 'json', value: { title: 'Fake title' } } : scriptedAction(text, toolResult);
+    const action: FakeAction = b.output_config?.format?.type === 'json_schema' ? { kind: 'json', value: { title: 'Fake title' } } : (askQuestion(text, toolResult) ?? scriptedAction(text, toolResult));
     await sleep(delayFor(text, opts));
     if (b.stream) streamAction(res, model, action);
     else jsonAction(res, model, action);

@@ -38,7 +38,7 @@ const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 
 /** What the scripted model does with one conversation state. */
 export type FakeAction =
   | { kind: 'text'; text: string }
-  | { kind: 'tool'; text: string; command: string; escalate: boolean }
+  | { kind: 'tool'; text: string; command: string; escalate: boolean; tool?: { name: string; input: Record<string, unknown> } }
   | { kind: 'json'; value: unknown };
 
 /**
