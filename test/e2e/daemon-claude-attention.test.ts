@@ -26,7 +26,7 @@ function mentionsIn(fake: FakeFeishu, appId: string): string[] {
 
 const summaryOf = (m: FakeMessage): string => String((m.content as Json)?.config?.summary?.content ?? '');
 
-describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: attention for the person needed', () => {
+describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: attention for the person needed, typed answers', () => {
   let world: ClaudeWorld | undefined;
   afterEach(async () => {
     if (!world) return;
@@ -107,15 +107,6 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: attention 
     expect(fake.feedCards).toEqual([]);
     expect(fake.urgents).toEqual([]);
   }, 300_000);
-});
-
-describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: a typed answer', () => {
-  let world: ClaudeWorld | undefined;
-  afterEach(async () => {
-    if (!world) return;
-    await disposeClaudeWorld(world);
-    world = undefined;
-  });
 
   it("Claude's question offers a text box on its card; the typed answer reaches Claude exactly as typed", async () => {
     world = await startClaudeWorld({ askPermissions: false });
