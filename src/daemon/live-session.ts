@@ -167,9 +167,11 @@ export class LiveSession {
         const turn = this.turns.get(msg.turnId);
         this.turns.delete(msg.turnId);
         this.awaitingDelivery.delete(msg.turnId);
-        await this.cards.setNotice(this.t('notice.inputFailed', { reason: msg.failure ? describeFailure(this.t, msg.failure) : msg.reason }));
+        // The reason in the bot's language (the worker's English reason stays in the logs).
+        const reason = msg.failure ? describeFailure(this.t, msg.failure) : msg.reason;
+        await this.cards.setNotice(this.t('notice.inputFailed', { reason }));
         if (turn) this.log.warn({ turn: msg.turnId, reason: msg.reason }, 'input failed');
-        await this.hooks.attention?.problem('input_failed', this.t('attention.inputFailed', { reason: msg.reason }), turn?.requester.userId ?? this.lastRequester);
+        await this.hooks.attention?.problem('input_failed', this.t('attention.inputFailed', { reason }), turn?.requester.userId ?? this.lastRequester);
         return;
       }
       case 'final_output': {
