@@ -4,18 +4,9 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import { buttons, textsIn } from '../support/cards.js';
 import { disposeClaudeWorld, startClaudeWorld, type ClaudeWorld } from '../support/claude-world.js';
-import { nsenterTmux } from '../support/cli-rig.js';
+import { alive, nsenterTmux } from '../support/cli-rig.js';
 import { cleanCliEnv, skipWithoutCli } from '../support/clis.js';
 import { runLarkmux } from '../support/larkmux-cli.js';
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: /adopt', () => {
   let world: ClaudeWorld | undefined;
