@@ -69,5 +69,15 @@ describe('/adopt', () => {
     await fake.injectMessage({ chatType: 'p2p', chatId, text: 'echo again-$$' });
     await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes(`again-${panePid}`)), 60_000, 'answer after restart');
     expect((await tmux.run(['list-panes', '-t', '=mine:', '-F', '#{pane_pid}'])).stdout.trim()).toBe(String(panePid));
+
+    // /close hands the pane back: larkmux's link goes, the person's shell keeps running in their own session.
+    await fake.injectMessage({ chatType: 'p2p', chatId, text: '/close' });
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => /^Closed session/.test(t)), 30_000, 'closed');
+    for (let deadline = Date.now() + 20_000; ; await new Promise((r) => setTimeout(r, 200))) {
+      const names = (await tmux.run(['list-sessions', '-F', '#{session_name}'])).stdout.split('\n').filter(Boolean);
+      if (names.filter((n) => n.startsWith('lmx-')).length === 1) break; // only the session larkmux launched itself
+      if (Date.now() > deadline) throw new Error(`the adopted pane's lmx- session stayed: ${names.join(' ')}`);
+    }
+    expect((await tmux.run(['list-panes', '-t', '=mine:', '-F', '#{pane_pid} #{pane_dead}'])).stdout.trim()).toBe(`${panePid} 0`);
   }, 240_000);
 });
