@@ -38,6 +38,15 @@ export const BotConfigSchema = z.strictObject({
   maxLiveClis: z.number().int().min(1).max(1000).default(20).describe('CLIs kept running; least recently used idle ones beyond are stopped'),
   // files both ways (DESIGN §11)
   answerFileRoots: z.array(z.string().min(1)).default([]).describe('Folders besides the session\'s working directory from which files a final answer links may be uploaded'),
+  attachments: z
+    .strictObject({
+      imageWaitSeconds: z.number().int().min(0).max(3600).default(60).describe('A message with only a picture waits this long for the same person\'s next text in the topic, and goes with it as one prompt; after the wait it goes alone with a default instruction ("Please look at this image"). 0 = send at once'),
+      maxFiles: z.number().int().min(1).max(1000).default(20).describe('Attachments saved from one message (a merged forward counts all its children); the rest are named as not saved'),
+      maxMessageMiB: z.number().min(1).max(10_240).default(20).describe('Total MiB saved from one message with several attachments'),
+      maxFileMiB: z.number().min(1).max(10_240).default(100).describe('MiB of a single attachment (a message with one file may use this much)'),
+    })
+    .default({ imageWaitSeconds: 60, maxFiles: 20, maxMessageMiB: 20, maxFileMiB: 100 })
+    .describe('Pictures and files sent in the chat: how long a lone picture waits for text, and size limits (a person is told what was not saved)'),
 });
 export type BotConfig = z.infer<typeof BotConfigSchema>;
 

@@ -306,4 +306,8 @@ export const en = {
   'adopt.done': 'Adopted {cli} in {where} (pid {pid}, folder {cwd}). It keeps running as it is; your next message here goes to it.',
   'adopt.expired': 'This list is out of date (larkmux restarted since). Send /adopt again.',
   'tap.adopt': 'Taking the pane over…',
+  // attachments: a lone picture waits for text; limits per bot (issue 17)
+  'attachments.imageWaiting': 'Picture received. It waits {seconds} s for your text — send your question as the next message and both go together; otherwise the picture goes alone.',
+  'attachments.lookAtImage': 'Please look at this image.',
+  'attachments.notSaved': 'Not everything was saved (limits of this bot):\n{list}',
 } as const satisfies Record<string, string>;

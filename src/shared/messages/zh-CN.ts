@@ -308,4 +308,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'adopt.done': '已接管 {where} 中的 {cli}（pid {pid}，目录 {cwd}）。它保持原样运行；你在本话题的下一条消息会发给它。',
   'adopt.expired': '此列表已过期（larkmux 之后重启过）。请再发送 /adopt。',
   'tap.adopt': '正在接管窗格…',
+  // attachments: a lone picture waits for text; limits per bot (issue 17)
+  'attachments.imageWaiting': '已收到图片。它会等你的文字 {seconds} 秒——请把问题作为下一条消息发来，两者会一起发送；否则图片将单独发送。',
+  'attachments.lookAtImage': '请查看这张图片。',
+  'attachments.notSaved': '部分附件未保存（本机器人的限制）：\n{list}',
 };
