@@ -5,7 +5,7 @@ import { literalChatText } from '../shared/chat-text.js';
 import { botLocale, type BotConfig, type CliSpec } from '../shared/config.js';
 import { t, translator, type Translate } from '../shared/i18n.js';
 import { sendAnswerFiles } from './outbound/answer-files.js';
-import { imageWaitFor, promptForAttachments } from './inbound/attachment-turn.js';
+import { imageWaitFor, promptForAttachments, withQuote } from './inbound/attachment-turn.js';
 import type { ImageWait } from './inbound/image-wait.js';
 import { sessionTopic } from './outbound/post-items.js';
 import { IPC_PROTOCOL_VERSION, type BackendKind, type DaemonToWorker, type WorkerToDaemon } from '../shared/ipc.js';
@@ -214,7 +214,8 @@ export class BotRuntime {
         return;
       case 'prompt':
       case 'passthrough': {
-        const now = decision.kind === 'prompt' ? await this.imageWait.take(decision, msg) : { decision, msg };
+        const q = decision.kind === 'prompt' ? withQuote(decision, msg) : null;
+        const now = q ? await this.imageWait.take(q.decision, q.msg) : { decision, msg };
         if (now) await this.deliver(now.decision, now.msg);
         return;
       }

@@ -114,4 +114,29 @@ describe('attachments into the session', () => {
     await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.startsWith('Not everything was saved') && t.includes('big.bin: larger than 1 MB')), 30_000, 'told what was not saved');
     expect(uploads(home.dir)).toEqual([]);
   }, 120_000);
+
+  it('a reply quoting an earlier message brings its words (marked as a quote) and its picture into the prompt', async () => {
+    rig = await startRig({ botOverrides: { attachments: { imageWaitSeconds: 0 } } });
+    await rig.start();
+    const { fake, home } = rig;
+    const appId = rig.appIds[0]!;
+    const chatId = `oc_p2p_quote${Date.now().toString(16)}`;
+    const said = await fake.injectMessage({ chatType: 'p2p', chatId, text: 'echo first-$((3*3))' });
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('first-9')), 60_000, 'first answer');
+    // The reply quotes it: the shell gets the quote's lines first, each marked "> " (bash reads "> x" as a redirect
+    // and says "Quoted: command not found" for the label), then the person's own command.
+    await fake.injectMessage({ chatType: 'p2p', chatId, quoteId: said.messageId, text: 'echo own-$((4*4))' });
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('own-16') && /Quoted: command not found/.test(t)), 60_000, 'quote and own words in one prompt');
+    expect(fake.calls.some((c) => c.endpoint === 'get_message' && c.path.endsWith(`/messages/${said.messageId}`))).toBe(true);
+
+    // Quoting a picture brings the picture along: saved again for this prompt and named in it.
+    const pic = `om_quotepic_${Date.now().toString(16)}`;
+    fake.addResource(pic, 'img_v3_fake_quoted', 'image', PNG);
+    await fake.injectMessage({ chatType: 'p2p', chatId, messageId: pic, messageType: 'image', content: JSON.stringify({ image_key: 'img_v3_fake_quoted' }) });
+    await fake.waitFor(() => uploads(home.dir).filter((f) => f.endsWith('.png')).length === 1, 30_000, 'picture saved');
+    await fake.injectMessage({ chatType: 'p2p', chatId, quoteId: pic, text: 'echo about-pic-$((5*5))' });
+    await fake.waitFor(() => uploads(home.dir).filter((f) => f.endsWith('.png')).length === 2, 30_000, 'quoted picture saved with the reply');
+    const second = uploads(home.dir).filter((f) => f.endsWith('.png')).sort().pop()!;
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('about-pic-25') && t.includes(second.slice(home.dir.length + 1))), 60_000, 'quoted picture named in the prompt');
+  }, 180_000);
 });

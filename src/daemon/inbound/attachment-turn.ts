@@ -2,7 +2,7 @@
 import type { BotConfig, CliSpec } from '../../shared/config.js';
 import type { Translate } from '../../shared/i18n.js';
 import type { Logger } from '../../shared/log.js';
-import type { ChatPlace, ImAdapter, InboundAttachment } from '../im/types.js';
+import type { ChatPlace, ImAdapter, InboundAttachment, InboundMessage } from '../im/types.js';
 import { ImageWait } from './image-wait.js';
 import { ATTACHMENT_ONLY_INSTRUCTION, inboundLimitsOf, promptWithAttachments } from './attachment-plan.js';
 import { saveAttachments } from './save-attachments.js';
@@ -38,4 +38,20 @@ export function imageWaitFor<D extends { sessionKey: string; anchor: { place: Ch
     announce: async (decision, msg, seconds) => { await im.sendText(decision.anchor.place, t('attachments.imageWaiting', { seconds }), msg.messageId); },
     expire: deliver,
   });
+}
+
+/** Marks quoted words for the CLI: a label, then each line as `> …` (the quoted text never reads as the person's own). */
+export const QUOTE_LABEL = 'Quoted message:';
+
+export function quotedPrompt(text: string, quote: { text: string }): string {
+  if (!quote.text.trim()) return text;
+  const lines = quote.text.split('\n').map((l) => `> ${l}`).join('\n');
+  return `${QUOTE_LABEL}\n${lines}\n\n${text}`;
+}
+
+/** A prompt that quotes a message brings the quote's text (marked) and its attachments (first) along. */
+export function withQuote<D extends { text: string }>(decision: D, msg: InboundMessage): { decision: D; msg: InboundMessage } {
+  if (!msg.quote) return { decision, msg };
+  const attachments = [...msg.quote.attachments, ...(msg.attachments ?? [])];
+  return { decision: { ...decision, text: quotedPrompt(decision.text, msg.quote) }, msg: { ...msg, ...(attachments.length ? { attachments } : {}) } };
 }
