@@ -7,7 +7,7 @@ import type { Anchor } from './router.js';
 import type { BotRuntime } from './bot-runtime.js';
 import { newSessionCore, isOpenSession, type SessionCore } from './session-core.js';
 import type { AdoptCandidate } from './panes/adopt-candidates.js';
-import { linkPane, scanAdoptable, type AdoptScan } from './panes/adoptable-panes.js';
+import { linkPane, scanAdoptable, unlinkPane, type AdoptScan } from './panes/adoptable-panes.js';
 
 export type AdoptOutcome =
   | { ok: true; session: SessionCore; candidate: AdoptCandidate }
@@ -34,6 +34,20 @@ export function scanForBot(rt: BotRuntime): Promise<AdoptScan> {
  * attaches to the running CLI (resume mode `attach`), exactly as after a daemon restart.
  */
 export async function adoptPane(rt: BotRuntime, anchor: Anchor, ownerId: string, paneId: string, cliPid: number): Promise<AdoptOutcome> {
+  // Two topics tapping the same pane at once: the second waits for nothing and finds it gone.
+  if (inProgress.has(paneId)) return { ok: false, code: 'gone' };
+  inProgress.add(paneId);
+  try {
+    return await adoptOnce(rt, anchor, ownerId, paneId, cliPid);
+  } finally {
+    inProgress.delete(paneId);
+  }
+}
+
+/** Panes being taken over right now (one daemon serves every bot, so one set is enough). */
+const inProgress = new Set<string>();
+
+async function adoptOnce(rt: BotRuntime, anchor: Anchor, ownerId: string, paneId: string, cliPid: number): Promise<AdoptOutcome> {
   if (isOpenSession(rt.sessions.getByKey(anchor.sessionKey))) return { ok: false, code: 'has_session' };
   const scan = await scanForBot(rt);
   if (!scan.ok) return { ok: false, code: 'scan_failed', message: scan.message };
@@ -46,8 +60,11 @@ export async function adoptPane(rt: BotRuntime, anchor: Anchor, ownerId: string,
   const linked = await linkPane(rt.opts.tmuxSocket, core.tmuxName, candidate);
   if (!linked.ok) return { ok: false, code: 'link_failed', message: linked.message };
   // Checked again after the await: two taps at once must not leave two sessions on one anchor.
-  if (isOpenSession(rt.sessions.getByKey(anchor.sessionKey))) return { ok: false, code: 'has_session' };
-  const session = rt.sessions.put({ ...core, lifecycle: 'detached', status: 'idle' });
+  if (isOpenSession(rt.sessions.getByKey(anchor.sessionKey))) {
+    await unlinkPane(rt.opts.tmuxSocket, core.tmuxName);
+    return { ok: false, code: 'has_session' };
+  }
+  const session = rt.sessions.put({ ...core, lifecycle: 'detached', status: 'idle', adopted: true });
   rt.log.info({ session: session.id.slice(0, 8), pane: candidate.paneId, pid: candidate.cliPid, tmuxSession: candidate.tmuxSession }, 'pane adopted');
   offers.delete(anchor.sessionKey);
   return { ok: true, session, candidate };

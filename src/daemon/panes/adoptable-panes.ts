@@ -43,6 +43,11 @@ export async function linkPane(socket: string | null, tmuxName: string, candidat
   const res = await run('tmux', tmuxArgs(socket, chain));
   if (res.ok) return { ok: true };
   // Half done (the session exists but the link failed): take the placeholder away again.
-  await run('tmux', tmuxArgs(socket, ['kill-session', '-t', `=${tmuxName}`]));
+  await unlinkPane(socket, tmuxName);
   return { ok: false, message: res.stderr };
+}
+
+/** Ends larkmux's session of an adopted pane; the window stays in the person's own session (it is linked there too). */
+export async function unlinkPane(socket: string | null, tmuxName: string): Promise<void> {
+  await run('tmux', tmuxArgs(socket, ['kill-session', '-t', `=${tmuxName}`]));
 }
