@@ -102,7 +102,7 @@ describe('attachments into the session', () => {
     await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => /Please: command not found/.test(t)), 30_000, 'default instruction in the prompt');
   }, 180_000);
 
-  it('per-bot limits: a picture beyond maxFileMiB is not saved, and the person is told so', async () => {
+  it('per-bot limits: a file beyond maxFileMiB is not saved, and the person is told so', async () => {
     rig = await startRig({ botOverrides: { attachments: { imageWaitSeconds: 0, maxFileMiB: 1 } } });
     await rig.start();
     const { fake, home } = rig;
