@@ -80,7 +80,6 @@ export const ChangesCardSchema = z.strictObject({
 });
 export type ChangesCard = z.infer<typeof ChangesCardSchema>;
 
-export const CardModelSchema = z.discriminatedUnion('kind', [StreamingCardSchema, SelectionCardSchema, PickerCardSchema, ChangesCardSchema]);
 /** /adopt's list of hand-started panes running a CLI: one button each; once taken, the chosen one. */
 export const AdoptCardSchema = z.strictObject({
   kind: z.literal('adopt'),
@@ -91,7 +90,7 @@ export const AdoptCardSchema = z.strictObject({
 });
 export type AdoptCard = z.infer<typeof AdoptCardSchema>;
 
-export const CardModelSchema = z.discriminatedUnion('kind', [StreamingCardSchema, SelectionCardSchema, PickerCardSchema, AdoptCardSchema]);
+export const CardModelSchema = z.discriminatedUnion('kind', [StreamingCardSchema, SelectionCardSchema, PickerCardSchema, ChangesCardSchema, AdoptCardSchema]);
 export type CardModel = z.infer<typeof CardModelSchema>;
 
 /** An option of a selection card as one line: TUI menus often number their options already ("1. Yes"), keep theirs. */

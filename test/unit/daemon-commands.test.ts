@@ -25,8 +25,7 @@ interface Fake extends CommandContext {
   session?: SessionCore;
 }
 
-function fake(opts: { user?: string; grants?: Grants; session?: SessionCore | null; dirs?: string[]; projects?: { label: string; path: string }[]; locale?: Locale; diff?: 'posted' | 'none' | 'not_git' | 'no_turn' } = {}): Fake {
-function fake(opts: { scan?: AdoptScan; user?: string; grants?: Grants; session?: SessionCore | null; dirs?: string[]; projects?: { label: string; path: string }[]; locale?: Locale } = {}): Fake {
+function fake(opts: { scan?: AdoptScan; user?: string; grants?: Grants; session?: SessionCore | null; dirs?: string[]; projects?: { label: string; path: string }[]; locale?: Locale; diff?: 'posted' | 'none' | 'not_git' | 'no_turn' } = {}): Fake {
   const s = opts.session === null ? undefined : (opts.session ?? newSessionCore({ appId: APP, anchorId: 'oc_chat', scope: 'chat', chatId: 'oc_chat', chatType: 'p2p', cli: 'claude-code', cwd: '/w/app', ownerId: 'ou_admin', now: NOW - 90_000 }));
   const anchor = anchorOf(
     { kind: 'message', appId: APP, messageId: 'om_1', place: { chatId: 'oc_chat', chatType: 'p2p' }, senderId: opts.user ?? 'ou_admin', senderType: 'user', text: '', mentionsBot: false, createTime: 0 },

@@ -1,6 +1,5 @@
 // Renders the IM-agnostic card model as DOM for the console (the counterpart of the Feishu adapter's cards.ts).
-import { numberedOption, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SelectionCard, type StreamingCard } from '../../shared/card-model.js';
-import { numberedOption, type CardActionValue, type CardButton, type AdoptCard, type CardModel, type PickerCard, type SelectionCard, type StreamingCard } from '../../shared/card-model.js';
+import { numberedOption, type AdoptCard, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SelectionCard, type StreamingCard } from '../../shared/card-model.js';
 import { CONSOLE_PATHS } from '../../shared/console-protocol.js';
 import type { Translate } from '../../shared/i18n.js';
 import { keyLabel } from '../../shared/keys.js';
@@ -128,6 +127,9 @@ function changes(m: ChangesCard, tr: Translate): HTMLElement {
     a.rel = 'noopener noreferrer';
     body.append(row([a]));
   }
+  return root;
+}
+
 function adopt(m: AdoptCard, press: Press): HTMLElement {
   const { root, body } = shell('picker', m.chosen ? 'green' : 'blue', m.title, undefined);
   if (m.chosen) body.append(el('p', 'card-answered', m.chosen));

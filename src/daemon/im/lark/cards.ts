@@ -1,6 +1,5 @@
 // Pure rendering of the IM-agnostic CardModel into Feishu card JSON 2.0, kept under the platform's 30 KB body limit.
-import { STATUS_LOOK, numberedOption, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
-import { STATUS_LOOK, numberedOption, type CardActionValue, type CardButton, type AdoptCard, type CardModel, type PickerCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
+import { STATUS_LOOK, numberedOption, type AdoptCard, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
 import { t as translate, type Locale, type Translate } from '../../../shared/i18n.js';
 import { keyLabel } from '../../../shared/keys.js';
 import { tailWhole } from '../../../shared/utf8-parts.js';
@@ -132,6 +131,8 @@ function renderChanges(m: ChangesCard, t: Translate): Json {
   if (link) elements.push(buttonRow([link]));
   const title = t('changes.title', { n: total });
   return card('indigo', title, `+${added} −${deleted}`, title, elements);
+}
+
 function renderAdopt(m: AdoptCard, t: Translate): Json {
   const elements: Json[] = m.chosen
     ? [{ tag: 'markdown', content: escapeLarkMarkdown(m.chosen) }]
