@@ -10,6 +10,8 @@ import type { Grants } from './permissions.js';
 import type { Anchor } from './router.js';
 import { isOpenSession, type SessionCore } from './session-core.js';
 import { expandHome } from '../shared/paths.js';
+import { adoptPane, rememberOffer, scanForBot, type AdoptOutcome } from './adopt.js';
+import type { AdoptScan } from './panes/adoptable-panes.js';
 
 const OK: CommandResult = { ok: true };
 
@@ -136,6 +138,22 @@ export class BotCommandContext implements CommandContext {
 
   async rotateViewToken(sessionId: string): Promise<{ connections: number } | null> {
     return this.rt.opts.web?.rotateViewToken(sessionId) ?? null;
+  }
+
+  get tmuxSocket(): string | null {
+    return this.rt.opts.tmuxSocket;
+  }
+
+  adoptScan(): Promise<AdoptScan> {
+    return scanForBot(this.rt);
+  }
+
+  adopt(paneId: string, cliPid: number): Promise<AdoptOutcome> {
+    return adoptPane(this.rt, this.anchor, this.invoker.userId, paneId, cliPid);
+  }
+
+  offerAdopt(): void {
+    rememberOffer(this.anchor);
   }
 
   grantTalk(target: GrantTarget): Promise<boolean> {

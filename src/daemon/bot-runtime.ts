@@ -5,8 +5,8 @@ import { literalChatText } from '../shared/chat-text.js';
 import { botLocale, type BotConfig, type CliSpec } from '../shared/config.js';
 import { t, translator, type Translate } from '../shared/i18n.js';
 import { sendAnswerFiles } from './outbound/answer-files.js';
-import { promptWithAttachments } from './inbound/attachment-plan.js';
-import { saveAttachments } from './inbound/save-attachments.js';
+import { imageWaitFor, promptForAttachments, withQuote } from './inbound/attachment-turn.js';
+import type { ImageWait } from './inbound/image-wait.js';
 import { sessionTopic } from './outbound/post-items.js';
 import { IPC_PROTOCOL_VERSION, type BackendKind, type DaemonToWorker, type WorkerToDaemon } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
@@ -65,6 +65,8 @@ export class BotRuntime {
   private readonly queues = new Map<string, Promise<void>>();
   private readonly noticesSent = new Set<string>();
   readonly pickerWaits = new Map<string, PickerWait>();
+  /** Lone pictures waiting for their sender's text (attachments.imageWaitSeconds). */
+  private readonly imageWait: ImageWait<PickerWait['decision']>;
   /** Sessions created by this process that have not launched yet: their first worker starts them fresh. */
   private readonly fresh = new Set<string>();
   private conn: { state: ConnectionState; detail?: string } = { state: 'stopped' };
@@ -82,6 +84,7 @@ export class BotRuntime {
     this.renders = new RenderStateStore({ home: paths.home, appId: bot.appId, log: this.log });
     this.state = new BotState({ home: paths.home, appId: bot.appId, log: this.log });
     this.capacity = new CapacityKeeper(this);
+    this.imageWait = imageWaitFor(() => this.bot, opts.im, this.t, (d, m) => this.deliver(d, m));
     this.dedupe = new InboundDedupe({ path: `${paths.dedupeStore.replace(/\.json$/, '')}-${bot.appId}.json`, log: this.log });
   }
 
@@ -211,9 +214,12 @@ export class BotRuntime {
         await dispatchCommand(decision.command, decision.args, new BotCommandContext(this, decision.anchor, { userId: msg.senderId }));
         return;
       case 'prompt':
-      case 'passthrough':
-        await this.deliver(decision, msg);
+      case 'passthrough': {
+        const q = decision.kind === 'prompt' ? withQuote(decision, msg) : null;
+        const now = q ? await this.imageWait.take(q.decision, q.msg) : { decision, msg };
+        if (now) await this.deliver(now.decision, now.msg);
         return;
+      }
       default: {
         const never: never = decision;
         return never;
@@ -317,10 +323,9 @@ export class BotRuntime {
   }
 
   /** Saves a message's pictures and files into the session's folder and names them in the prompt. */
-  private async withAttachments(session: SessionCore, text: string, msg: InboundMessage): Promise<string> {
-    const res = await saveAttachments(this.opts.im, session.cwd, msg.attachments ?? []);
-    this.log.info({ session: session.id.slice(0, 8), saved: res.saved.length, refused: res.refused.length }, 'attachments saved');
-    return promptWithAttachments(text, session.cli, res.saved, res.refused);
+  private withAttachments(session: SessionCore, text: string, msg: InboundMessage): Promise<string> {
+    const turn = { im: this.opts.im, cwd: session.cwd, cli: session.cli, limits: this.bot.attachments, t: this.t, log: this.log.child({ session: session.id.slice(0, 8) }) };
+    return promptForAttachments({ ...turn, place: msg.place, replyTo: msg.messageId }, text, msg.attachments ?? []);
   }
 
   /** Uploads the local files a final answer links (under the working dir or answerFileRoots); says which were not. */
@@ -425,6 +430,8 @@ export class BotRuntime {
   }
 
   async dispose(): Promise<void> {
+    const dropped = this.imageWait.dispose();
+    if (dropped > 0) this.log.warn({ pictures: dropped }, 'pictures still waiting for text were not sent (the bot stopped)');
     for (const l of this.live.values()) {
       await l.cards.settle().catch(() => undefined);
       l.dispose();

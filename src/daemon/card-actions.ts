@@ -5,6 +5,8 @@ import type { BotRuntime } from './bot-runtime.js';
 import { BotCommandContext } from './bot-command-context.js';
 import type { CardActionReply, InboundCardAction } from './im/types.js';
 import { routeCardAction } from './router.js';
+import { offeredAnchor } from './adopt.js';
+import { adoptAndReply } from './commands/adopt.js';
 
 /** A tap on a card: checked by the pure router, answered at once with a toast, carried out in the background. */
 export async function onCardAction(rt: BotRuntime, ev: InboundCardAction, duplicate: boolean): Promise<CardActionReply | void> {
@@ -61,6 +63,16 @@ async function act(rt: BotRuntime, v: InboundCardAction['value'], userId: string
       await rt.deliver(wait.decision, wait.msg, v.path);
       return;
     }
+    case 'adopt': {
+      const anchor = offeredAnchor(v.anchorKey);
+      if (!anchor) {
+        await rt.opts.im.sendText({ chatId: ev.chatId, chatType: 'group' }, rt.t('adopt.expired'), ev.messageId);
+        return;
+      }
+      const done = await adoptAndReply(new BotCommandContext(rt, anchor, { userId }), v.paneId, v.pid);
+      if (done) await rt.opts.im.updateCard({ messageId: ev.messageId }, { kind: 'adopt', anchorKey: v.anchorKey, title: rt.t('adopt.title'), candidates: [], chosen: done });
+      return;
+    }
     default: {
       const never: never = v;
       return never;
@@ -76,4 +88,5 @@ const ACTION_TOAST: Record<InboundCardAction['value']['action'], MessageKey> = {
   close: 'tap.close',
   screen: 'tap.screen',
   project: 'tap.project',
+  adopt: 'tap.adopt',
 };

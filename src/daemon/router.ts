@@ -157,6 +157,7 @@ export const CARD_ACTION_LEVEL: Readonly<Record<Exclude<CardActionValue['action'
   write_link: 'operate',
   close: 'operate',
   project: 'operate',
+  adopt: 'operate',
   screen: 'talk',
 };
 

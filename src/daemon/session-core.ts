@@ -36,6 +36,8 @@ export const SessionCoreSchema = z
     transcriptPath: z.string().min(1).max(4096).optional(),
     /** The read-only web terminal token on this session's cards; kept so card links survive a daemon restart. */
     viewToken: z.string().regex(/^[A-Za-z0-9_-]{43}$/).optional(),
+    /** Taken over by /adopt from a pane someone started by hand: its window is linked into `tmuxName`, not owned by it. */
+    adopted: z.boolean().optional(),
     status: SessionStatusSchema,
     lifecycle: SessionLifecycleSchema,
     /** Who started the session, and who sent the latest prompt (the turn's requester). */

@@ -13,6 +13,8 @@ export const CardActionValueSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('close'), sessionId: z.string() }),
   z.strictObject({ action: z.literal('project'), anchorKey: z.string(), path: z.string() }),
   z.strictObject({ action: z.literal('screen'), sessionId: z.string() }),
+  /** /adopt: take over this pane; the CLI's pid too, so a tap on a stale list cannot take a pane that runs something else now. */
+  z.strictObject({ action: z.literal('adopt'), anchorKey: z.string(), paneId: z.string(), pid: z.number().int().positive() }),
 ]);
 export type CardActionValue = z.infer<typeof CardActionValueSchema>;
 
@@ -90,7 +92,17 @@ export const ChangesCardSchema = z.strictObject({
 });
 export type ChangesCard = z.infer<typeof ChangesCardSchema>;
 
-export const CardModelSchema = z.discriminatedUnion('kind', [StreamingCardSchema, SelectionCardSchema, PickerCardSchema, ChangesCardSchema]);
+/** /adopt's list of hand-started panes running a CLI: one button each; once taken, the chosen one. */
+export const AdoptCardSchema = z.strictObject({
+  kind: z.literal('adopt'),
+  anchorKey: z.string(),
+  title: z.string(),
+  candidates: z.array(z.strictObject({ label: z.string(), paneId: z.string(), pid: z.number().int().positive() })),
+  chosen: z.string().optional(),
+});
+export type AdoptCard = z.infer<typeof AdoptCardSchema>;
+
+export const CardModelSchema = z.discriminatedUnion('kind', [StreamingCardSchema, SelectionCardSchema, PickerCardSchema, ChangesCardSchema, AdoptCardSchema]);
 export type CardModel = z.infer<typeof CardModelSchema>;
 
 /** An option of a selection card as one line: TUI menus often number their options already ("1. Yes"), keep theirs. */

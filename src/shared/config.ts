@@ -47,6 +47,15 @@ export const BotConfigSchema = z.strictObject({
       notifyAfterSeconds: z.number().min(0).max(86_400).default(120).describe('A turn that took longer than this ends with an @-mention of its requester; shorter turns end quietly'),
     })
     .prefault({}),
+  attachments: z
+    .strictObject({
+      imageWaitSeconds: z.number().int().min(0).max(3600).default(60).describe('A message with only a picture waits this long for the same person\'s next text in the topic, and goes with it as one prompt; after the wait it goes alone with a default instruction ("Please look at this image"). 0 = send at once'),
+      maxFiles: z.number().int().min(1).max(1000).default(20).describe('Attachments saved from one message (a merged forward counts all its children); the rest are named as not saved'),
+      maxMessageMiB: z.number().min(1).max(10_240).default(20).describe('Total MiB saved from one message with several attachments'),
+      maxFileMiB: z.number().min(1).max(10_240).default(100).describe('MiB of a single attachment (a message with one file may use this much)'),
+    })
+    .default({ imageWaitSeconds: 60, maxFiles: 20, maxMessageMiB: 20, maxFileMiB: 100 })
+    .describe('Pictures and files sent in the chat: how long a lone picture waits for text, and size limits (a person is told what was not saved)'),
 });
 export type BotConfig = z.infer<typeof BotConfigSchema>;
 

@@ -2,6 +2,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { textsIn } from '../support/cards.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5b1b6e30000000049454e44ae426082', 'hex');
@@ -20,7 +21,8 @@ describe('attachments into the session', () => {
   });
 
   it('a file and a picture are saved under .larkmux/uploads/<date>/ with their bytes, named in the prompt, and the messages get the delivered reaction', async () => {
-    rig = await startRig();
+    // A lone picture waits for text (imageWaitSeconds); 1 s here, so it goes alone almost at once.
+    rig = await startRig({ botOverrides: { attachments: { imageWaitSeconds: 1 } } });
     await rig.start();
     const { fake, home } = rig;
     const fileMsgId = `om_att_file_${Date.now().toString(16)}`;
@@ -69,4 +71,72 @@ describe('attachments into the session', () => {
     const fetched = fake.calls.filter((c) => c.endpoint === 'resource' && c.status === 200).map((c) => c.path);
     expect(fetched.filter((p) => p.includes(`/messages/${parentId}/resources/`))).toHaveLength(2);
   });
+
+  it('a lone picture waits for the same person\'s text and goes with it as one prompt; another lone picture goes alone with the default instruction after the wait', async () => {
+    rig = await startRig({ botOverrides: { attachments: { imageWaitSeconds: 3 } } });
+    await rig.start();
+    const { fake, home } = rig;
+    const appId = rig.appIds[0]!;
+    const chatId = `oc_p2p_imgwait${Date.now().toString(16)}`;
+    const imgId = `om_imgwait_${Date.now().toString(16)}`;
+    fake.addResource(imgId, 'img_v3_fake_wait', 'image', PNG);
+    await fake.injectMessage({ chatType: 'p2p', chatId, messageId: imgId, messageType: 'image', content: JSON.stringify({ image_key: 'img_v3_fake_wait' }) });
+    // The person is told the picture waits for text (a reply to the picture), and nothing reached the CLI yet.
+    const waiting = await fake.waitFor(() => fake.messages.find((m) => m.appId === appId && m.chatId === chatId && m.msgType === 'text' && String((m.content as { text?: string }).text).includes('waits 3 s for your text')), 15_000, 'waiting notice');
+    expect(waiting.parentId).toBe(imgId);
+    expect(uploads(home.dir)).toEqual([]);
+    const text = await fake.injectMessage({ chatType: 'p2p', chatId, text: 'echo merged-$((6*7))' });
+    await fake.waitFor(() => uploads(home.dir).some((f) => f.endsWith('.png')), 30_000, 'picture saved with the text');
+    const png = uploads(home.dir).find((f) => f.endsWith('.png'))!;
+    const rel = png.slice(home.dir.length + 1);
+    // One turn: the text ran, and the picture's path was typed after it, in the same prompt.
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('merged-42') && t.includes(rel)), 60_000, 'one prompt with text and picture');
+    await fake.waitFor(() => fake.reactions.some((r) => r.messageId === text.messageId), 30_000, 'delivered reaction on the text');
+
+    // No text follows this one: after the wait it goes alone, with the default instruction.
+    const lone = `om_imglone_${Date.now().toString(16)}`;
+    fake.addResource(lone, 'img_v3_fake_lone', 'image', PNG);
+    await fake.injectMessage({ chatType: 'p2p', chatId, messageId: lone, messageType: 'image', content: JSON.stringify({ image_key: 'img_v3_fake_lone' }) });
+    await fake.waitFor(() => fake.reactions.some((r) => r.messageId === lone), 60_000, 'lone picture delivered after the wait');
+    // The shell ran the prompt's first line: the default instruction (bash answers "Please: command not found").
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => /Please: command not found/.test(t)), 30_000, 'default instruction in the prompt');
+  }, 180_000);
+
+  it('per-bot limits: a file beyond maxFileMiB is not saved, and the person is told so', async () => {
+    rig = await startRig({ botOverrides: { attachments: { imageWaitSeconds: 0, maxFileMiB: 1 } } });
+    await rig.start();
+    const { fake, home } = rig;
+    const appId = rig.appIds[0]!;
+    const chatId = `oc_p2p_limit${Date.now().toString(16)}`;
+    const big = `om_big_${Date.now().toString(16)}`;
+    fake.addResource(big, 'file_v3_fake_big', 'file', Buffer.alloc(1024 * 1024 + 10, 7));
+    await fake.injectMessage({ chatType: 'p2p', chatId, messageId: big, messageType: 'file', content: JSON.stringify({ file_key: 'file_v3_fake_big', file_name: 'big.bin' }) });
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.startsWith('Not everything was saved') && t.includes('big.bin: larger than 1 MB')), 30_000, 'told what was not saved');
+    expect(uploads(home.dir)).toEqual([]);
+  }, 120_000);
+
+  it('a reply quoting an earlier message brings its words (marked as a quote) and its picture into the prompt', async () => {
+    rig = await startRig({ botOverrides: { attachments: { imageWaitSeconds: 0 } } });
+    await rig.start();
+    const { fake, home } = rig;
+    const appId = rig.appIds[0]!;
+    const chatId = `oc_p2p_quote${Date.now().toString(16)}`;
+    const said = await fake.injectMessage({ chatType: 'p2p', chatId, text: 'echo first-$((3*3))' });
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('first-9')), 60_000, 'first answer');
+    // The reply quotes it: the shell gets the quote's lines first, each marked "> " (bash reads "> x" as a redirect
+    // and says "Quoted: command not found" for the label), then the person's own command.
+    await fake.injectMessage({ chatType: 'p2p', chatId, quoteId: said.messageId, text: 'echo own-$((4*4))' });
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('own-16') && /Quoted: command not found/.test(t)), 60_000, 'quote and own words in one prompt');
+    expect(fake.calls.some((c) => c.endpoint === 'get_message' && c.path.endsWith(`/messages/${said.messageId}`))).toBe(true);
+
+    // Quoting a picture brings the picture along: saved again for this prompt and named in it.
+    const pic = `om_quotepic_${Date.now().toString(16)}`;
+    fake.addResource(pic, 'img_v3_fake_quoted', 'image', PNG);
+    await fake.injectMessage({ chatType: 'p2p', chatId, messageId: pic, messageType: 'image', content: JSON.stringify({ image_key: 'img_v3_fake_quoted' }) });
+    await fake.waitFor(() => uploads(home.dir).filter((f) => f.endsWith('.png')).length === 1, 30_000, 'picture saved');
+    await fake.injectMessage({ chatType: 'p2p', chatId, quoteId: pic, text: 'echo about-pic-$((5*5))' });
+    await fake.waitFor(() => uploads(home.dir).filter((f) => f.endsWith('.png')).length === 2, 30_000, 'quoted picture saved with the reply');
+    const second = uploads(home.dir).filter((f) => f.endsWith('.png')).sort().pop()!;
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('about-pic-25') && t.includes(second.slice(home.dir.length + 1))), 60_000, 'quoted picture named in the prompt');
+  }, 180_000);
 });

@@ -17,6 +17,8 @@ export interface ClaudeWorld {
   fake: IsolatedFakeServer;
   cwd: string;
   root: string;
+  /** The environment the bot gives Claude (HOME, model endpoint): what a hand-started Claude needs too. */
+  env: Record<string, string>;
   /** Starts (again) the tmux server inside the model fake's loopback-only network namespace. */
   startTmuxServer(): Promise<void>;
 }
@@ -46,7 +48,7 @@ export async function startClaudeWorld(opts: { askPermissions: boolean; seed?: b
   const startTmuxServer = () =>
     nsenterTmux(fake.netnsPid, rig.tmux.socket, ['new-session', '-d', '-s', 'keepalive', '-x', '20', '-y', '5', 'sleep', '100000'], cleanCliEnv({ HOME: home, TMPDIR: tmp }));
   await startTmuxServer();
-  return { rig, fake, cwd, root, startTmuxServer };
+  return { rig, fake, cwd, root, env, startTmuxServer };
 }
 
 /** Ends everything a world started: tmux server and panes, the daemon, the fake model, the temp folders. */

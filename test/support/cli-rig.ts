@@ -139,7 +139,7 @@ export async function killTmuxAndPanes(tmux: TestTmuxServer, kill: () => Promise
   }
 }
 
-function alive(pid: number): boolean {
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -12,6 +12,7 @@ import { NO_GRANTS, type Grants } from '../../src/daemon/permissions.js';
 import { anchorOf } from '../../src/daemon/router.js';
 import { newSessionCore, type SessionCore } from '../../src/daemon/session-core.js';
 import { translator, type Locale } from '../../src/shared/i18n.js';
+import type { AdoptScan } from '../../src/daemon/panes/adoptable-panes.js';
 
 const APP = 'cli_0123456789abcdef';
 const NOW = 1_800_000_000_000;
@@ -24,7 +25,7 @@ interface Fake extends CommandContext {
   session?: SessionCore;
 }
 
-function fake(opts: { user?: string; grants?: Grants; session?: SessionCore | null; dirs?: string[]; projects?: { label: string; path: string }[]; locale?: Locale; diff?: 'posted' | 'none' | 'not_git' | 'no_turn' } = {}): Fake {
+function fake(opts: { scan?: AdoptScan; user?: string; grants?: Grants; session?: SessionCore | null; dirs?: string[]; projects?: { label: string; path: string }[]; locale?: Locale; diff?: 'posted' | 'none' | 'not_git' | 'no_turn' } = {}): Fake {
   const s = opts.session === null ? undefined : (opts.session ?? newSessionCore({ appId: APP, anchorId: 'oc_chat', scope: 'chat', chatId: 'oc_chat', chatType: 'p2p', cli: 'claude-code', cwd: '/w/app', ownerId: 'ou_admin', now: NOW - 90_000 }));
   const anchor = anchorOf(
     { kind: 'message', appId: APP, messageId: 'om_1', place: { chatId: 'oc_chat', chatType: 'p2p' }, senderId: opts.user ?? 'ou_admin', senderType: 'user', text: '', mentionsBot: false, createTime: 0 },
@@ -57,6 +58,14 @@ function fake(opts: { user?: string; grants?: Grants; session?: SessionCore | nu
     async rotateViewToken(id) { f.calls.push(`rotate-view:${id}`); return { connections: 3 }; },
     async grantTalk(t: GrantTarget) { f.calls.push(`grant:${JSON.stringify(t)}`); return true; },
     async revokeTalk(t: GrantTarget) { f.calls.push(`revoke:${JSON.stringify(t)}`); return false; },
+    tmuxSocket: 'lmx-test',
+    async adoptScan() { f.calls.push('adopt-scan'); return opts.scan ?? { ok: true, candidates: [], notAdoptable: [] }; },
+    async adopt(paneId, pid) {
+      f.calls.push(`adopt:${paneId}:${pid}`);
+      const c = (opts.scan?.ok ? opts.scan.candidates : []).find((x) => x.paneId === paneId && x.cliPid === pid);
+      return c ? { ok: true, session: f.session!, candidate: c } : { ok: false, code: 'gone' };
+    },
+    offerAdopt() { f.calls.push('adopt-offer'); },
   };
   return f;
 }
@@ -271,5 +280,53 @@ describe('projects (real folders)', () => {
     { input: 'rel', base: '/w/app', want: '/w/app/rel' },
   ])('resolveDir($input)', ({ input, base, want }) => {
     expect(resolveDir(input, base, '/home/u')).toBe(want);
+  });
+});
+
+describe('/adopt (issue 17)', () => {
+  const claude = { paneId: '%3', windowId: '@2', tmuxSession: 'mine', windowIndex: 0, cli: 'claude-code' as const, cliPid: 4242, panePid: 4200, cwd: '/w/app' };
+  const codex = { ...claude, paneId: '%7', windowId: '@5', tmuxSession: 'other', cli: 'codex' as const, cliPid: 5151, panePid: 5100 };
+  const scan: AdoptScan = { ok: true, candidates: [claude, codex], notAdoptable: [] };
+
+  it('is for operators only: a talk-only guest is refused and nothing is scanned', async () => {
+    const f = fake({ user: 'ou_guest', grants: GUEST, session: null, scan });
+    expect(await dispatchCommand('adopt', '', f)).toMatchObject({ ok: false, code: 'denied' });
+    expect(f.replies[0]).toBe("/adopt is only for this bot's operators.");
+    expect(f.calls).toEqual([]);
+  });
+  it('lists the candidates as a card with one button each, and remembers the offer', async () => {
+    const f = fake({ session: null, scan });
+    await dispatchCommand('adopt', '', f);
+    expect(f.calls).toEqual(['adopt-scan', 'adopt-offer']);
+    const card = f.cards[0]!;
+    expect(card.kind).toBe('adopt');
+    if (card.kind !== 'adopt') return;
+    expect(card.candidates).toEqual([
+      { label: '1. claude-code · mine:0 · /w/app (pid 4242)', paneId: '%3', pid: 4242 },
+      { label: '2. codex · other:0 · /w/app (pid 5151)', paneId: '%7', pid: 5151 },
+    ]);
+  });
+  it('/adopt 2 takes the second pane over by pane and pid', async () => {
+    const f = fake({ session: null, scan });
+    await dispatchCommand('adopt', '2', f);
+    expect(f.calls).toEqual(['adopt-scan', 'adopt:%7:5151']);
+    expect(f.replies[0]).toMatch(/^Adopted codex in other:0 \(pid 5151, folder \/w\/app\)/);
+  });
+  it('a number not on the list, a word, and a topic that has a session are refused with a reason', async () => {
+    const f = fake({ session: null, scan });
+    await dispatchCommand('adopt', '3', f);
+    expect(f.replies.at(-1)).toBe('There is no pane 3. Send /adopt to see the list.');
+    await dispatchCommand('adopt', 'claude', f);
+    expect(f.replies.at(-1)).toMatch(/Usage: \/adopt \[n\].*number from the list/);
+    const busy = fake({ scan });
+    await dispatchCommand('adopt', '', busy);
+    expect(busy.replies[0]).toMatch(/already has a session/);
+    expect(busy.calls).toEqual([]);
+  });
+  it("with nothing to adopt, says how to start a CLI on larkmux's server", async () => {
+    const f = fake({ session: null, scan: { ok: true, candidates: [], notAdoptable: [{ paneId: '%9', tmuxSession: 'x', reason: 'shared_window' }] } });
+    await dispatchCommand('adopt', '', f);
+    expect(f.replies[0]).toContain('tmux -L lmx-test new-session -s mine claude');
+    expect(f.replies[0]).toMatch(/1 more pane\(s\) run a CLI but share a window/);
   });
 });

@@ -1,6 +1,6 @@
 // Inbound attachments: folder per day, safe names, picture types, and how each CLI is pointed at the files.
 import { describe, expect, it } from 'vitest';
-import { imageExtension, promptWithAttachments, storedName, uploadFolder } from '../../src/daemon/inbound/attachment-plan.js';
+import { INBOUND_LIMITS, imageExtension, inboundLimitsOf, promptWithAttachments, storedName, uploadFolder } from '../../src/daemon/inbound/attachment-plan.js';
 
 describe('attachment plan', () => {
   it('keeps one folder per day', () => {
@@ -33,5 +33,13 @@ describe('attachment plan', () => {
     expect(promptWithAttachments('', 'codex', ['.larkmux/uploads/d/a.png'], ['big.zip: larger than 20 MB'])).toBe(
       'Please look at the attached file(s).\n\n.larkmux/uploads/d/a.png\n(not saved: big.zip: larger than 20 MB)',
     );
+  });
+});
+
+describe('inboundLimitsOf', () => {
+  it('MiB in config become bytes; no config keeps the defaults', () => {
+    expect(inboundLimitsOf(undefined)).toEqual(INBOUND_LIMITS);
+    expect(inboundLimitsOf({ imageWaitSeconds: 60, maxFiles: 20, maxMessageMiB: 20, maxFileMiB: 100 })).toEqual(INBOUND_LIMITS);
+    expect(inboundLimitsOf({ imageWaitSeconds: 0, maxFiles: 3, maxMessageMiB: 0.5 + 1, maxFileMiB: 2 })).toEqual({ maxFiles: 3, maxMessageBytes: 1.5 * 1024 * 1024, maxFileBytes: 2 * 1024 * 1024 });
   });
 });

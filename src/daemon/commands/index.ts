@@ -1,4 +1,5 @@
 // The daemon's command table: one entry per commands/<name>.ts; everything else looks commands up here.
+import { adoptCommand } from './adopt.js';
 import { cdCommand } from './cd.js';
 import { closeCommand } from './close.js';
 import { diffCommand } from './diff.js';
@@ -30,6 +31,7 @@ export const COMMANDS: readonly Command[] = [
   sessionsCommand,
   grantCommand,
   revokeCommand,
+  adoptCommand,
 ];
 
 export interface CommandTable {

@@ -9,6 +9,8 @@ import type { Grants, PermissionLevel } from '../permissions.js';
 import type { Anchor } from '../router.js';
 import type { SessionCore } from '../session-core.js';
 import type { Project } from './projects.js';
+import type { AdoptOutcome } from '../adopt.js';
+import type { AdoptScan } from '../panes/adoptable-panes.js';
 
 export type CommandResult = { ok: true } | { ok: false; code: string; message: string };
 
@@ -81,6 +83,15 @@ export interface CommandContext {
   revokeWriteGrants(sessionId: string): Promise<number>;
   /** A new view token for the session (old card links stop working); how many open views were closed, null = web off. */
   rotateViewToken(sessionId: string): Promise<{ connections: number } | null>;
+
+  /** The tmux server larkmux's sessions live on (`-L` name; null = the user's default server). */
+  readonly tmuxSocket: string | null;
+  /** /adopt: panes on that server running a CLI this bot knows (by process tree and tty, never by env). */
+  adoptScan(): Promise<AdoptScan>;
+  /** Takes the pane over as this anchor's session (the CLI keeps running: same PID). */
+  adopt(paneId: string, cliPid: number): Promise<AdoptOutcome>;
+  /** Remembers that an /adopt list was posted here, so a tap on it acts in this topic. */
+  offerAdopt(): void;
 
   /** Talk grants (owner only, checked by the dispatcher). False when nothing changed. */
   grantTalk(target: GrantTarget): Promise<boolean>;

@@ -41,6 +41,10 @@ export interface InboundMessage {
   unsupportedType?: string;
   /** Pictures and files (image and file messages, images in rich text). */
   attachments?: InboundAttachment[];
+  /** The message this one explicitly quotes (a reply in the client; not merely the topic's root). */
+  quotedId?: string;
+  /** What the quoted message said and carried, read by the adapter; a prompt brings it along, marked as a quote. */
+  quote?: { text: string; attachments: InboundAttachment[] };
   createTime: number;
   /**
    * What the person chose for the session this message opens, on platforms where a topic is created with a form

@@ -1,6 +1,7 @@
 // Pure: where inbound pictures and files are kept in the session's folder, and how the CLI is told about them.
-import type { CliSpec } from '../../shared/config.js';
+import type { BotConfig, CliSpec } from '../../shared/config.js';
 
+/** The defaults of a bot's `attachments` limits (config.ts), in bytes. */
 export const INBOUND_LIMITS = {
   /** A message carrying more attachments than this keeps the first ones (a forwarded album is not a backup). */
   maxFiles: 20,
@@ -9,6 +10,20 @@ export const INBOUND_LIMITS = {
   /** The platform lets users send files up to 100 MB. */
   maxFileBytes: 100 * 1024 * 1024,
 } as const;
+
+export interface InboundLimits {
+  maxFiles: number;
+  maxMessageBytes: number;
+  maxFileBytes: number;
+}
+
+const MIB = 1024 * 1024;
+
+/** A bot's configured limits (MiB in config.json) in bytes. */
+export function inboundLimitsOf(a: BotConfig['attachments'] | undefined): InboundLimits {
+  if (!a) return INBOUND_LIMITS;
+  return { maxFiles: a.maxFiles, maxMessageBytes: Math.floor(a.maxMessageMiB * MIB), maxFileBytes: Math.floor(a.maxFileMiB * MIB) };
+}
 
 /** Said to the CLI when a message carries only attachments (the turn card shows it too). */
 export const ATTACHMENT_ONLY_INSTRUCTION = 'Please look at the attached file(s).';
@@ -47,8 +62,8 @@ export function mentionPath(cli: CliSpec, relPath: string): string {
 }
 
 /** The prompt: the user's text (or the default instruction), then one line per saved file. */
-export function promptWithAttachments(text: string, cli: CliSpec, relPaths: readonly string[], refused: readonly string[]): string {
-  const head = text.trim() ? text : ATTACHMENT_ONLY_INSTRUCTION;
+export function promptWithAttachments(text: string, cli: CliSpec, relPaths: readonly string[], refused: readonly string[], instruction: string = ATTACHMENT_ONLY_INSTRUCTION): string {
+  const head = text.trim() ? text : instruction;
   const lines = relPaths.map((p) => mentionPath(cli, p));
   const notes = refused.map((r) => `(not saved: ${r})`);
   return [head, '', ...lines, ...notes].join('\n');

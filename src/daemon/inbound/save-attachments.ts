@@ -1,9 +1,9 @@
-// Downloads a message's attachments into the session's folder (`.larkmux/uploads/<date>/`), within INBOUND_LIMITS.
+// Downloads a message's attachments into the session's folder (`.larkmux/uploads/<date>/`), within the bot's limits (INBOUND_LIMITS by default).
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ImAdapter, InboundAttachment } from '../im/types.js';
-import { INBOUND_LIMITS, imageExtension, storedName, uploadFolder } from './attachment-plan.js';
+import { INBOUND_LIMITS, imageExtension, storedName, uploadFolder, type InboundLimits } from './attachment-plan.js';
 
 export interface SavedAttachments {
   /** Paths relative to the working directory, in message order. */
@@ -12,17 +12,17 @@ export interface SavedAttachments {
   refused: string[];
 }
 
-export async function saveAttachments(im: ImAdapter, cwd: string, atts: readonly InboundAttachment[], now = new Date()): Promise<SavedAttachments> {
+export async function saveAttachments(im: ImAdapter, cwd: string, atts: readonly InboundAttachment[], now = new Date(), limits: InboundLimits = INBOUND_LIMITS): Promise<SavedAttachments> {
   const out: SavedAttachments = { saved: [], refused: [] };
   if (!im.downloadAttachment) return { saved: [], refused: atts.map(() => 'this chat cannot download attachments') };
   const folder = uploadFolder(now);
   await mkdir(join(cwd, folder), { recursive: true, mode: 0o700 });
-  const list = atts.slice(0, INBOUND_LIMITS.maxFiles);
-  if (atts.length > list.length) out.refused.push(`${atts.length - list.length} more attachment(s) beyond ${INBOUND_LIMITS.maxFiles}`);
+  const list = atts.slice(0, limits.maxFiles);
+  if (atts.length > list.length) out.refused.push(`${atts.length - list.length} more attachment(s) beyond ${limits.maxFiles} a message`);
   const single = list.length === 1;
-  let budget = single ? INBOUND_LIMITS.maxFileBytes : INBOUND_LIMITS.maxMessageBytes;
+  let budget = single ? limits.maxFileBytes : limits.maxMessageBytes;
   for (const att of list) {
-    const r = await im.downloadAttachment(att, Math.min(budget, INBOUND_LIMITS.maxFileBytes));
+    const r = await im.downloadAttachment(att, Math.min(budget, limits.maxFileBytes));
     const label = att.name ?? att.kind;
     if (!r.ok) {
       out.refused.push(`${label}: ${r.message}`);

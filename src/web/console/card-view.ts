@@ -1,5 +1,5 @@
 // Renders the IM-agnostic card model as DOM for the console (the counterpart of the Feishu adapter's cards.ts).
-import { numberedOption, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SelectionCard, type StreamingCard } from '../../shared/card-model.js';
+import { numberedOption, type AdoptCard, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SelectionCard, type StreamingCard } from '../../shared/card-model.js';
 import { CONSOLE_PATHS } from '../../shared/console-protocol.js';
 import type { Translate } from '../../shared/i18n.js';
 import { keyLabel } from '../../shared/keys.js';
@@ -130,9 +130,17 @@ function changes(m: ChangesCard, tr: Translate): HTMLElement {
   return root;
 }
 
+function adopt(m: AdoptCard, press: Press): HTMLElement {
+  const { root, body } = shell('picker', m.chosen ? 'green' : 'blue', m.title, undefined);
+  if (m.chosen) body.append(el('p', 'card-answered', m.chosen));
+  else for (const c of m.candidates) body.append(row([callback(c.label, { action: 'adopt', anchorKey: m.anchorKey, paneId: c.paneId, pid: c.pid }, press)]));
+  return root;
+}
+
 export function renderCard(model: CardModel, tr: Translate, press: Press): HTMLElement {
   if (model.kind === 'stream') return stream(model, tr, press);
   if (model.kind === 'selection') return selection(model, tr, press);
   if (model.kind === 'changes') return changes(model, tr);
+  if (model.kind === 'adopt') return adopt(model, press);
   return picker(model, press);
 }

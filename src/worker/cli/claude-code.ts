@@ -108,6 +108,22 @@ async function exists(p: string): Promise<boolean> {
   return stat(p).then(() => true, () => false);
 }
 
+/**
+ * A Claude taken over by /adopt has no id larkmux chose: its transcript is the newest one of the folder written since
+ * the take-over (Claude creates and appends it as prompts arrive). The first record read then reports the id.
+ */
+export async function newestClaudeTranscript(home: string, cwd: string, env: Record<string, string>, sinceMs: number): Promise<string | null> {
+  const dir = join(claudeConfigDir(home, env), 'projects', claudeProjectDirName(cwd));
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl'));
+  let best: { path: string; mtime: number } | null = null;
+  for (const n of names) {
+    const path = join(dir, n);
+    const st = await stat(path).catch(() => null);
+    if (st && st.mtimeMs >= sinceMs && (!best || st.mtimeMs > best.mtime)) best = { path, mtime: st.mtimeMs };
+  }
+  return best?.path ?? null;
+}
+
 export function claudeLaunch(ctx: LaunchContext): LaunchSpec {
   const argv = [...(ctx.command ?? ['claude'])];
   if (ctx.mode === 'resume' && ctx.nativeSessionId) argv.push('--resume', ctx.nativeSessionId);
@@ -146,8 +162,8 @@ export const claudeCodeAdapter: CliAdapter = {
   startupDefaults: CLAUDE_STARTUP_DEFAULTS,
   seedFiles: claudeSeedFiles,
   transcript: {
-    async locate({ cwd, home, env, nativeSessionId }) {
-      if (!nativeSessionId) return null;
+    async locate({ cwd, home, env, nativeSessionId, startedAfterMs }) {
+      if (!nativeSessionId) return startedAfterMs === undefined ? null : newestClaudeTranscript(home, cwd, env, startedAfterMs);
       const direct = claudeTranscriptPath(home, cwd, nativeSessionId, env);
       if (await exists(direct)) return direct;
       // Long cwds are cut and hashed by Claude: look for the id in every project folder.

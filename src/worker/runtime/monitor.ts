@@ -6,7 +6,7 @@ import { LivenessTracker } from '../backend/liveness.js';
 import type { Disposable, SessionBackend } from '../backend/types.js';
 import type { CliAdapter } from '../cli/types.js';
 import { TranscriptFollower } from '../transcript/follower.js';
-import type { TranscriptEvent } from '../transcript/types.js';
+import { parserSince, type TranscriptEvent } from '../transcript/types.js';
 import { decideStatus, STATUS_TIMING } from '../lifecycle/status.js';
 import { promptStep, type PromptEffect, type PromptState } from '../lifecycle/selection.js';
 import { paneOutputSince } from '../lifecycle/pane-output.js';
@@ -168,10 +168,12 @@ export class Monitor {
     const offset = existing ? await stat(existing).then((s) => s.size, () => 0) : 0;
     // Read from its end, the file's identity record is behind us: report what we know (Gemini writes it at start-up).
     if (existing && nativeSessionId) this.reportIdentity(nativeSessionId, existing);
+    // Found later by time, not by id (an adopted CLI): read from its start, but only what was written since.
+    const parser = !existing && !nativeSessionId ? parserSince(t.parser(), ctx.startedAfterMs) : t.parser();
     this.follower = new TranscriptFollower({
       path: existing ?? (() => t.locate(ctx).catch(() => null)),
       offset,
-      parser: t.parser(),
+      parser,
       onEvent: (ev) => this.onTranscript(ev),
       onBadLine: (line) => this.deps.log.debug({ line: line.slice(0, 80) }, 'transcript: a line that is not JSON'),
     });

@@ -39,3 +39,20 @@ export function isRecord(v: unknown): v is Record<string, unknown> {
 export function str(v: unknown): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
+
+/**
+ * A parser that keeps only the session's identity from records written before `sinceMs` (by their ISO `timestamp`;
+ * records without one count as new): their turns are history. For a
+ * transcript found by time rather than by id — a CLI taken over by `/adopt` — whose earlier turns, read from the
+ * file's start, must not be taken for the turn just sent.
+ */
+export function parserSince(inner: TranscriptParser, sinceMs: number): TranscriptParser {
+  return {
+    push(record) {
+      const at = isRecord(record) && typeof record.timestamp === 'string' ? Date.parse(record.timestamp) : Number.NaN;
+      const events = inner.push(record);
+      return Number.isFinite(at) && at < sinceMs ? events.filter((e) => e.kind === 'identity') : events;
+    },
+    settle: () => inner.settle(),
+  };
+}

@@ -43,6 +43,8 @@ export interface InjectMessageInput {
   messageType?: string;
   /** Thread: root message id (thread_id is generated when omitted). */
   rootId?: string;
+  /** An explicit quote ("reply" in the client): the quoted message's id as parent_id (root_id too when not in a thread). */
+  quoteId?: string;
   threadId?: string;
   /** Other people mentioned, in placeholder order. */
   mentions?: Array<{ openId: string; name: string }>;
@@ -209,12 +211,15 @@ export class FakeFeishu {
       text = `${prefix.join(' ')} ${text}`;
     }
     const content = input.content ?? JSON.stringify({ text });
-    this.state.inbound.set(messageId, { messageId, appId: app.appId, chatId, chatType, rootId: input.rootId, threadId });
+    const msgType = input.messageType ?? 'text';
+    this.state.inbound.set(messageId, { messageId, appId: app.appId, chatId, chatType, rootId: input.rootId, threadId, msgType, content });
+    // Outside a thread a reply's root is the quoted message; inside one the root stays the topic's.
+    const rootId = input.rootId ?? input.quoteId;
     const eventId = input.eventId ?? hexId(16);
     const envelope = messageEnvelope(app, {
       eventId, messageId, chatId, chatType, content,
       senderOpenId: input.senderOpenId ?? this.defaultUser, senderType: input.senderType,
-      messageType: input.messageType ?? 'text', rootId: input.rootId, parentId: input.rootId, threadId, mentions, createTime: Date.now(),
+      messageType: msgType, rootId, parentId: input.quoteId ?? input.rootId, threadId, mentions, createTime: Date.now(),
     });
     const ack = await this.push(app, JSON.stringify(envelope), input.deliverTwice ?? false, true);
     return { eventId, messageId, chatId, rootId: input.rootId, threadId, ack };

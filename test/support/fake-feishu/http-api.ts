@@ -210,7 +210,14 @@ function handleAuthed(endpoint: EndpointName, appId: string, param: string | und
       // A merged-forward message lists itself, then its children (upper_message_id = the parent), as the platform does.
       const fwd = s.forwards.get(param!);
       const inbound = s.inbound.get(param!);
-      if (!fwd || !inbound) return refuse(CODES.messageNotFound, 'message not found');
+      if (!inbound) return refuse(CODES.messageNotFound, 'message not found');
+      if (!fwd) {
+        // Any other message the person sent: itself (what a quote is read back from).
+        return ok({ data: { items: [{
+          message_id: param, msg_type: inbound.msgType ?? 'text', chat_id: inbound.chatId, create_time: String(Date.now()), deleted: false, updated: false,
+          sender: { id: 'ou_quoted', id_type: 'open_id', sender_type: 'user' }, body: { content: inbound.content ?? '{}' },
+        }] } });
+      }
       const item = (id: string, msgType: string, content: string, upper?: string) => ({
         message_id: id, msg_type: msgType, chat_id: fwd.chatId, create_time: String(Date.now()), deleted: false, updated: false,
         sender: { id: 'ou_forwarded', id_type: 'open_id', sender_type: 'user' }, body: { content }, ...(upper ? { upper_message_id: upper } : {}),

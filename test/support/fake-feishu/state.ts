@@ -93,6 +93,9 @@ export interface InboundRecord {
   chatType: 'p2p' | 'group';
   rootId?: string;
   threadId?: string;
+  /** What GET /im/v1/messages/:id returns for it (a quoted message is read back this way). */
+  msgType?: string;
+  content?: string;
 }
 
 export interface FakeUpload {

@@ -12,7 +12,7 @@ import { LarkApi, type ApiResult } from './client.js';
 import { WebhookConnection, WsConnection, type LarkConnection, type RawEventSink } from './connection.js';
 import { AppBudget, CardPatcher, DELIVERY_LIMITS, realClock, withRetries, type ApiKind, type Clock, type DeliveryLimits } from './delivery.js';
 import type { LarkFailure } from './errors.js';
-import { forwardedContent, parseCardActionEvent, parseMessageEvent, type Parsed } from './events.js';
+import { forwardedContent, quotedContent, parseCardActionEvent, parseMessageEvent, type Parsed } from './events.js';
 import { fetchBotIdentity, type BotIdentity } from './identity.js';
 import { neutralizeTextTags } from './lark-escape.js';
 import { LarkAttentionApi } from './attention-api.js';
@@ -179,8 +179,13 @@ export class LarkAdapter implements ImAdapter {
     if (!r.ok) { this.rejected('message', r); return undefined; }
     this.log.debug({ eventId: r.event.eventId, messageId: r.event.messageId, chatType: r.event.place.chatType }, 'message received');
     // Messages need no answer: do not hold the ACK for the whole turn (a merged forward first fetches its children).
-    if (r.event.unsupportedType === 'merge_forward') void this.expandForward(r.event).then((ev) => this.dispatch(ev));
-    else void this.dispatch(r.event);
+    // A merged forward first fetches its children, a quoting reply its quoted message; anything else goes at once.
+    if (r.event.unsupportedType !== 'merge_forward' && !r.event.quotedId) {
+      void this.dispatch(r.event);
+      return undefined;
+    }
+    const forward = r.event.unsupportedType === 'merge_forward' ? this.expandForward(r.event) : Promise.resolve(r.event);
+    void forward.then((ev) => (ev.quotedId ? this.readQuote(ev) : ev)).then((ev) => this.dispatch(ev));
     return undefined;
   }
 
@@ -199,6 +204,21 @@ export class LarkAdapter implements ImAdapter {
     const { unsupportedType: _dropped, ...rest } = ev;
     // Forwarded words are someone else's: a leading label keeps a forwarded "/close" from being taken as a command.
     return { ...rest, text: text ? `Forwarded messages:\n${text}` : '', ...(attachments.length ? { attachments } : {}) };
+  }
+
+  /** A reply's quoted message, read back (GET /im/v1/messages/:id); without it the reply goes on as it is. */
+  private async readQuote(ev: InboundMessage): Promise<InboundMessage> {
+    const id = ev.quotedId!;
+    const r = await this.retry('send', () => this.api.call<{ code?: number; data?: { items?: unknown } }>(
+      'get quoted message',
+      (c, auth) => c.im.v1.message.get({ path: { message_id: id } }, auth) as Promise<{ code?: number; data?: { items?: unknown } }>,
+    ));
+    if (!r.ok) {
+      this.log.warn({ code: r.code, messageId: ev.messageId }, 'could not read a quoted message');
+      return ev;
+    }
+    const quote = quotedContent(r.value.data?.items, id);
+    return quote.text || quote.attachments.length ? { ...ev, quote } : ev;
   }
 
   private async onRawCardAction(data: unknown): Promise<unknown> {

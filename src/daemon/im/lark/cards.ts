@@ -1,5 +1,5 @@
 // Pure rendering of the IM-agnostic CardModel into Feishu card JSON 2.0, kept under the platform's 30 KB body limit.
-import { STATUS_LOOK, numberedOption, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
+import { STATUS_LOOK, numberedOption, type AdoptCard, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
 import { t as translate, type Locale, type Translate } from '../../../shared/i18n.js';
 import { keyLabel } from '../../../shared/keys.js';
 import { tailWhole } from '../../../shared/utf8-parts.js';
@@ -136,6 +136,13 @@ function renderChanges(m: ChangesCard, t: Translate): Json {
   return card('indigo', title, `+${added} −${deleted}`, title, elements);
 }
 
+function renderAdopt(m: AdoptCard, t: Translate): Json {
+  const elements: Json[] = m.chosen
+    ? [{ tag: 'markdown', content: escapeLarkMarkdown(m.chosen) }]
+    : m.candidates.map((c) => buttonRow([callbackButton(c.label, { action: 'adopt', anchorKey: m.anchorKey, paneId: c.paneId, pid: c.pid })]));
+  return card(m.chosen ? 'green' : 'blue', m.title, m.chosen ? t('card.chosen') : t('adopt.pick'), m.title, elements);
+}
+
 export function byteLength(card: Json): number {
   return Buffer.byteLength(JSON.stringify(card));
 }
@@ -155,6 +162,7 @@ export function renderCard(model: CardModel, locale: Locale, maxBytes: number = 
   if (model.kind === 'selection') return shrinkGeneric(renderSelection(model, t), maxBytes);
   if (model.kind === 'picker') return shrinkGeneric(renderPicker(model, t), maxBytes);
   if (model.kind === 'changes') return shrinkGeneric(renderChanges(model, t), maxBytes);
+  if (model.kind === 'adopt') return shrinkGeneric(renderAdopt(model, t), maxBytes);
   let text = model.screenText;
   let out = renderStream(model, text, t);
   for (let i = 0; i < 12 && byteLength(out) > maxBytes && text; i++) {

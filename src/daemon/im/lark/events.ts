@@ -119,22 +119,43 @@ export function postImageKeys(content: Record<string, unknown>): string[] {
  * a child's id); text and rich text become lines of the prompt.
  */
 export function forwardedContent(items: unknown, parentId: string): { text: string; attachments: InboundAttachment[] } {
+  const children = (Array.isArray(items) ? (items as Record<string, unknown>[]) : []).filter((it) => it && it.upper_message_id === parentId);
+  return itemsContent(children, parentId);
+}
+
+/** Text lines and attachments of message items (GET /im/v1/messages/:id); resources are fetched through `owner`. */
+function itemsContent(items: readonly Record<string, unknown>[], owner: string): { text: string; attachments: InboundAttachment[] } {
   const lines: string[] = [];
   const attachments: InboundAttachment[] = [];
-  for (const it of Array.isArray(items) ? (items as Record<string, unknown>[]) : []) {
-    if (!it || it.upper_message_id !== parentId) continue;
+  for (const it of items) {
     const content = parseJsonObject(String((it.body as Record<string, unknown> | undefined)?.content ?? ''));
     if (!content) continue;
-    if (it.msg_type === 'image' && typeof content.image_key === 'string') attachments.push({ kind: 'image', key: content.image_key, messageId: parentId });
+    if (it.msg_type === 'image' && typeof content.image_key === 'string') attachments.push({ kind: 'image', key: content.image_key, messageId: owner });
     else if (it.msg_type === 'file' && typeof content.file_key === 'string') {
-      attachments.push({ kind: 'file', key: content.file_key, messageId: parentId, ...(typeof content.file_name === 'string' ? { name: content.file_name } : {}) });
+      attachments.push({ kind: 'file', key: content.file_key, messageId: owner, ...(typeof content.file_name === 'string' ? { name: content.file_name } : {}) });
     } else if (it.msg_type === 'text' && typeof content.text === 'string') lines.push(content.text);
     else if (it.msg_type === 'post') {
       lines.push(postToText(content));
-      for (const key of postImageKeys(content)) attachments.push({ kind: 'image', key, messageId: parentId });
+      for (const key of postImageKeys(content)) attachments.push({ kind: 'image', key, messageId: owner });
     }
   }
   return { text: lines.join('\n'), attachments };
+}
+
+/** The quoted message itself (the first item with its id): its text and its pictures and files, fetched by its own id. */
+export function quotedContent(items: unknown, quotedId: string): { text: string; attachments: InboundAttachment[] } {
+  const own = (Array.isArray(items) ? (items as Record<string, unknown>[]) : []).filter((it) => it && it.message_id === quotedId).slice(0, 1);
+  return itemsContent(own, quotedId);
+}
+
+/**
+ * The message a reply explicitly quotes. In a thread every message carries the topic's root as parent, so there a
+ * parent counts only when it is not the root; outside a thread any parent is a quote.
+ */
+export function explicitQuoteId(msg: { parent_id?: string; root_id?: string; thread_id?: string }): string | undefined {
+  if (!msg.parent_id) return undefined;
+  if (msg.thread_id && msg.parent_id === msg.root_id) return undefined;
+  return msg.parent_id;
 }
 
 /** Replaces @_user_N placeholders: this bot's are removed, others become @name. */
@@ -177,6 +198,8 @@ export function parseMessageEvent(raw: unknown, ctx: ParseContext): Parsed<Inbou
     createTime: Number(msg.create_time) || ctx.now,
   };
   if (eventId) base.eventId = eventId;
+  const quotedId = explicitQuoteId(msg);
+  if (quotedId) base.quotedId = quotedId;
   if (msg.message_type === 'image' || msg.message_type === 'file') {
     const content = parseJsonObject(msg.content);
     const key = msg.message_type === 'image' ? content?.image_key : content?.file_key;

@@ -200,7 +200,8 @@ export class ConsoleAdapter implements ImAdapter {
 /** A tap is honoured only for the card it came from: the value must name that card's session (or picker). */
 function belongsTo(value: CardActionValue, card: CardModel): boolean {
   if (value.action === 'project') return card.kind === 'picker' && card.anchorKey === value.anchorKey;
-  if (card.kind === 'picker') return false;
+  if (value.action === 'adopt') return card.kind === 'adopt' && card.anchorKey === value.anchorKey;
+  if (card.kind === 'picker' || card.kind === 'adopt') return false;
   if (value.action === 'select') return card.kind === 'selection' && card.sessionId === value.sessionId && card.promptId === value.promptId;
   return card.kind === 'stream' && card.sessionId === value.sessionId;
 }

@@ -1,0 +1,62 @@
+// /adopt [n]: a card listing hand-started tmux panes that run a CLI, or take pane n over (operators only).
+import { z } from 'zod';
+import type { MessageKey } from '../../shared/i18n.js';
+import { cliLabel } from '../../shared/console-cli.js';
+import type { AdoptCandidate } from '../panes/adopt-candidates.js';
+import { defineCommand, type CommandContext } from './types.js';
+
+/** Lists longer than this would not fit one card's buttons on a phone; /adopt <n> still reaches the rest. */
+export const ADOPT_CARD_MAX = 20 as const;
+
+export function candidateLabel(ctx: Pick<CommandContext, 't'>, c: AdoptCandidate, index: number): string {
+  return ctx.t('adopt.candidate', { n: index + 1, cli: cliLabel(c.cli), where: `${c.tmuxSession}:${c.windowIndex}`, cwd: c.cwd, pid: c.cliPid });
+}
+
+const FAILURE_KEYS = { has_session: 'adopt.hasSession', gone: 'adopt.gone', scan_failed: 'adopt.scanFailed', link_failed: 'adopt.linkFailed' } as const satisfies Record<string, MessageKey>;
+
+/** Takes the pane over and says what happened; the same words whether it came from `/adopt <n>` or a tap. Returns the success text. */
+export async function adoptAndReply(ctx: CommandContext, paneId: string, cliPid: number): Promise<string | null> {
+  const res = await ctx.adopt(paneId, cliPid);
+  if (!res.ok) {
+    await ctx.reply(ctx.t(FAILURE_KEYS[res.code], { reason: res.message ?? '' }));
+    return null;
+  }
+  const c = res.candidate;
+  const text = ctx.t('adopt.done', { cli: cliLabel(c.cli), where: `${c.tmuxSession}:${c.windowIndex}`, pid: c.cliPid, cwd: c.cwd });
+  await ctx.reply(text);
+  return text;
+}
+
+export const adoptCommand = defineCommand({
+  name: 'adopt',
+  aliases: [],
+  usage: '/adopt [n]',
+  summary: 'cmd.summary.adopt',
+  level: 'operate',
+  args: z.string().trim().regex(/^(\d{1,4})?$/, 'adopt.badArgs' satisfies MessageKey).transform((s) => (s ? Number(s) : null)),
+  async run(ctx, n) {
+    if (ctx.currentSession()) return ctx.reply(ctx.t('adopt.hasSession'));
+    const scan = await ctx.adoptScan();
+    if (!scan.ok) return ctx.reply(ctx.t('adopt.scanFailed', { reason: scan.message }));
+    const shared = scan.notAdoptable.length > 0 ? `\n${ctx.t('adopt.sharedWindow', { count: scan.notAdoptable.length })}` : '';
+    if (scan.candidates.length === 0) {
+      return ctx.reply(ctx.t('adopt.none', { server: ctx.tmuxSocket ? `-L ${ctx.tmuxSocket} ` : '' }) + shared);
+    }
+    if (n !== null) {
+      const chosen = scan.candidates[n - 1];
+      if (!chosen) return ctx.reply(ctx.t('adopt.noSuchNumber', { n }));
+      await adoptAndReply(ctx, chosen.paneId, chosen.cliPid);
+      return;
+    }
+    const labels = scan.candidates.map((c, i) => candidateLabel(ctx, c, i));
+    ctx.offerAdopt();
+    const sent = await ctx.sendCard({
+      kind: 'adopt',
+      anchorKey: ctx.anchor.sessionKey,
+      title: ctx.t('adopt.title'),
+      candidates: scan.candidates.slice(0, ADOPT_CARD_MAX).map((c, i) => ({ label: labels[i]!, paneId: c.paneId, pid: c.cliPid })),
+    });
+    // Without the card, the list as text: `/adopt <n>` works from it just as well.
+    if (!sent.ok || shared) await ctx.reply(`${sent.ok ? '' : `${labels.join('\n')}\n/adopt <n>`}${shared}`.trim());
+  },
+});
