@@ -3,7 +3,7 @@ import type { LegacyTmuxSessions } from './legacy-tmux.js';
 import { cliInstallFor } from '../shared/cli-install.js';
 import { literalChatText } from '../shared/chat-text.js';
 import { botLocale, type BotConfig, type CliSpec } from '../shared/config.js';
-import { t, translator, type Translate } from '../shared/i18n.js';
+import { translator, type Translate } from '../shared/i18n.js';
 import { sendAnswerFiles } from './outbound/answer-files.js';
 import { promptWithAttachments } from './inbound/attachment-plan.js';
 import { saveAttachments } from './inbound/save-attachments.js';
@@ -14,16 +14,17 @@ import { expandHome, type LarkmuxPaths } from '../shared/paths.js';
 import type { BotStatus } from './bot-status.js';
 import { dispatchCommand } from './commands/dispatch.js';
 import { InboundDedupe, rejectedDedupeKeys } from './dedupe.js';
-import type { CardActionReply, ConnectionState, ImAdapter, InboundCardAction, InboundEvent, InboundMessage, InboundRejected } from './im/types.js';
+import type { CardActionReply, ConnectionState, ImAdapter, InboundEvent, InboundMessage, InboundRejected } from './im/types.js';
 import { LiveSession } from './live-session.js';
 import { BotState } from './pairing.js';
 import { mayTypeIntoSelections } from './permissions.js';
-import { routeMessage, routeRejected, type Anchor, type RouteDecision, type RouterBot } from './router.js';
+import { routeMessage, routeRejected, type Anchor, type RouterBot } from './router.js';
 import { SessionCards } from './session-cards.js';
 import { isOpenSession, newSessionCore, type SessionCore } from './session-core.js';
 import { RenderStateStore, SessionStore } from './store.js';
 import type { WorkerPool } from './worker-pool.js';
 import { BotCommandContext } from './bot-command-context.js';
+import type { BotRuntimeHandle, PickerWait } from './bot-runtime-handle.js';
 import type { WebAccess } from './web-access.js';
 import { CapacityKeeper } from './capacity-keeper.js';
 import { onCardAction } from './card-actions.js';
@@ -49,13 +50,7 @@ export interface BotRuntimeOptions {
   peerBots?: () => readonly string[];
 }
 
-/** A prompt waiting for the project picker's answer. */
-interface PickerWait {
-  decision: Extract<RouteDecision, { kind: 'prompt' | 'passthrough' }>;
-  msg: InboundMessage;
-}
-
-export class BotRuntime {
+export class BotRuntime implements BotRuntimeHandle {
   readonly sessions: SessionStore;
   readonly renders: RenderStateStore;
   readonly state: BotState;

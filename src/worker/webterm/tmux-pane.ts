@@ -2,7 +2,6 @@
 import { execFile } from 'node:child_process';
 import { tmuxClientEnv as policyTmuxEnv } from '../../shared/env-policy.js';
 import { WEBTERM_LIMITS } from '../../shared/webterm-protocol.js';
-import type { WindowSize } from './reflow.js';
 
 export const TMUX_PANE_LIMITS = {
   /** A tmux command answers in milliseconds; 5 s means the server is stuck, not slow. */
@@ -36,6 +35,14 @@ export function execTmuxRunner(socket: string | null): TmuxRunner {
 export interface ClientSize {
   cols: number;
   rows: number;
+}
+
+/** A window's size as tmux reports it (here beside the commands that read it, so reflow.ts imports this module and not back). */
+export interface WindowSize {
+  cols: number;
+  rows: number;
+  /** Rows the status line takes below the window (a client shows window + status). */
+  statusLines: number;
 }
 
 /** Rows the status line takes: the `status` option is off, on, or 2–5. */
