@@ -101,7 +101,8 @@ export class BotRuntime implements BotRuntimeHandle {
       ['seen events', () => this.dedupe.load()],
     ] as const) {
       const res = await load();
-      if (!res.ok) this.storeProblems.push(`${what}: ${res.message}${res.movedTo ? ` (kept aside as ${res.movedTo})` : ''}`);
+      // The message names where the damaged file was kept aside (durable-file.ts).
+      if (!res.ok) this.storeProblems.push(`${what}: ${res.message}`);
     }
     for (const s of this.sessions.all()) this.opts.web?.restore(s);
     await this.opts.legacyTmux?.locate(this.bot.name, this.sessions.all());
