@@ -88,6 +88,22 @@ export default tseslint.config(
   // Layers: daemon and worker never import each other; shared imports neither; the browser bundle imports neither.
   ...layerRules('src/daemon', ['worker', 'cli', 'web'], 'The daemon talks to the worker over IPC (src/shared/ipc.ts), never by import.'),
   ...layerRules('src/worker', ['daemon', 'cli', 'web'], 'The worker talks to the daemon over IPC (src/shared/ipc.ts), never by import.'),
+  // The platform layer (Node effects both sides need: the tmux runner) sits below daemon, worker and cli.
+  ...layerRules('src/platform', ['daemon', 'worker', 'cli', 'web'], 'src/platform is below daemon, worker and cli: it imports only src/shared.'),
+  // One tmux runner (issue 11). A warning, not an error, until every branch of this wave has merged: then make it one.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'warn',
+        {
+          selector: "CallExpression[callee.name=/^(execFile|execFileSync|spawn|spawnSync)$/][arguments.0.value='tmux']",
+          message: 'Run tmux through src/platform/tmux-runner.ts (one result type, one env policy).',
+        },
+      ],
+    },
+  },
   {
     files: ['src/shared/**/*.ts'],
     ignores: SHARED_NODE_EFFECT_FILES,
@@ -96,7 +112,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            layerBan(['**/daemon/**', '**/worker/**', '**/cli/**', '**/web/**'], 'src/shared is below every other layer.'),
+            layerBan(['**/daemon/**', '**/worker/**', '**/cli/**', '**/web/**', '**/platform/**'], 'src/shared is below every other layer.'),
             { regex: NODE_BUILTIN_REGEX, message: 'src/shared holds pure contracts: Node effects (files, sockets, processes) belong in a platform layer (issue 11).' },
           ],
         },
@@ -106,7 +122,7 @@ export default tseslint.config(
   {
     files: SHARED_NODE_EFFECT_FILES,
     rules: {
-      'no-restricted-imports': ['error', { patterns: [layerBan(['**/daemon/**', '**/worker/**', '**/cli/**', '**/web/**'], 'src/shared is below every other layer.')] }],
+      'no-restricted-imports': ['error', { patterns: [layerBan(['**/daemon/**', '**/worker/**', '**/cli/**', '**/web/**', '**/platform/**'], 'src/shared is below every other layer.')] }],
     },
   },
   {
@@ -116,7 +132,7 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            layerBan(['**/daemon/**', '**/worker/**', '**/cli/**'], 'The browser page imports only src/shared contracts and its own modules.'),
+            layerBan(['**/daemon/**', '**/worker/**', '**/cli/**', '**/platform/**'], 'The browser page imports only src/shared contracts and its own modules.'),
             { regex: NODE_BUILTIN_REGEX, message: 'The browser page has no Node.' },
           ],
         },
