@@ -6,7 +6,7 @@ import { createLogger, registerSecret } from '../shared/log.js';
 import { larkmuxCommand } from '../shared/larkmux-command.js';
 import { larkmuxPaths, resolveHome } from '../shared/paths.js';
 import { Daemon } from './daemon.js';
-import { acquirePidLock } from './pid-lock.js';
+import { acquirePidLock } from '../platform/pid-lock.js';
 
 /** Exit codes the `larkmux` command understands. */
 export const DAEMON_EXIT = { ok: 0, crashed: 1, alreadyRunning: 3, badConfig: 78 } as const;

@@ -4,7 +4,7 @@ import { readConfigFile } from '../../shared/config-file.js';
 import { controlCall } from '../../shared/control-client.js';
 import { ConsoleLinkSchema, type DaemonStatus } from '../../shared/control-protocol.js';
 import type { LarkmuxPaths } from '../../shared/paths.js';
-import { nextStepNotice } from '../../daemon/daemon.js';
+import { nextStepNotice } from '../../shared/next-step-notice.js';
 import { daemonState, startDetached } from '../daemon-process.js';
 import { EXIT, type CliCommand } from '../types.js';
 
