@@ -4,7 +4,7 @@ import type { DaemonStatus, SessionSummary } from '../shared/control-protocol.js
 import { IPC_PROTOCOL_VERSION, type BackendKind } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
 import type { LarkmuxPaths } from '../shared/paths.js';
-import { LARKMUX_VERSION } from '../shared/version.js';
+import { LARKMUX_VERSION } from '../platform/version.js';
 import { legacyTmuxSocket, tmuxSocketName } from '../shared/tmux-socket.js';
 import { nextStepNotice } from '../shared/next-step-notice.js';
 import { LegacyTmuxSessions } from './legacy-tmux.js';

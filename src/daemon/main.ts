@@ -1,6 +1,6 @@
 // Daemon entry point: takes the pid lock, reads config, wires the Daemon and shuts it down on signals.
 import { pathToFileURL } from 'node:url';
-import { readConfigFile } from '../shared/config-file.js';
+import { readConfigFile } from '../platform/config-file.js';
 import { namesToScrub } from '../shared/env-policy.js';
 import { createLogger, registerSecret } from '../shared/log.js';
 import { larkmuxCommand } from '../shared/larkmux-command.js';
