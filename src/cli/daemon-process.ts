@@ -3,10 +3,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, closeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { controlCall } from '../shared/control-client.js';
+import { controlCall } from '../platform/control-client.js';
 import { DaemonStatusSchema, type DaemonStatus } from '../shared/control-protocol.js';
 import type { LarkmuxPaths } from '../shared/paths.js';
-import { isAlive, readPid } from '../daemon/pid-lock.js';
+import { isAlive, readPid } from '../platform/pid-lock.js';
 
 export const DAEMON_TIMING = {
   /** The daemon answers on its socket within a second normally; allow for a slow first start. */

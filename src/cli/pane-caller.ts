@@ -1,6 +1,6 @@
 // What `larkmux where` and `larkmux send` share: proving to the daemon which process is asking.
 import { randomBytes } from 'node:crypto';
-import { controlCall } from '../shared/control-client.js';
+import { controlCall } from '../platform/control-client.js';
 import type { CallerClaim } from '../shared/control-protocol.js';
 import { proofTitle } from '../daemon/panes/pane-identity.js';
 

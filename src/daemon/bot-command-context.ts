@@ -3,7 +3,7 @@ import type { Translate } from '../shared/i18n.js';
 import { botLocale } from '../shared/config.js';
 import type { CardModel } from '../shared/card-model.js';
 import type { DaemonToWorker, DisplayMode } from '../shared/ipc.js';
-import type { BotRuntime } from './bot-runtime.js';
+import type { BotRuntimeHandle } from './bot-runtime-handle.js';
 import { isDirectory, listProjects, type Project } from './commands/projects.js';
 import type { CommandBot, CommandContext, CommandResult, GrantTarget, SessionRuntime } from './commands/types.js';
 import type { Grants } from './permissions.js';
@@ -22,7 +22,7 @@ export class BotCommandContext implements CommandContext {
   readonly t: Translate;
 
   constructor(
-    private readonly rt: BotRuntime,
+    private readonly rt: BotRuntimeHandle,
     readonly anchor: Anchor,
     readonly invoker: { userId: string; name?: string },
   ) {

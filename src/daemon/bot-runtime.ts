@@ -3,7 +3,7 @@ import type { LegacyTmuxSessions } from './legacy-tmux.js';
 import { cliInstallFor } from '../shared/cli-install.js';
 import { literalChatText } from '../shared/chat-text.js';
 import { botLocale, type BotConfig, type CliSpec } from '../shared/config.js';
-import { t, translator, type Translate } from '../shared/i18n.js';
+import { translator, type Translate } from '../shared/i18n.js';
 import { sendAnswerFiles } from './outbound/answer-files.js';
 import { imageWaitFor, promptForAttachments, withQuote } from './inbound/attachment-turn.js';
 import type { ImageWait } from './inbound/image-wait.js';
@@ -19,12 +19,13 @@ import { AttentionKeeper } from './attention-keeper.js';
 import { LiveSession } from './live-session.js';
 import { BotState } from './pairing.js';
 import { mayTypeIntoSelections } from './permissions.js';
-import { routeMessage, routeRejected, type Anchor, type RouteDecision, type RouterBot } from './router.js';
+import { routeMessage, routeRejected, type Anchor, type RouterBot } from './router.js';
 import { SessionCards } from './session-cards.js';
 import { isOpenSession, newSessionCore, type SessionCore } from './session-core.js';
 import { RenderStateStore, SessionStore } from './store.js';
 import type { WorkerPool } from './worker-pool.js';
 import { BotCommandContext } from './bot-command-context.js';
+import type { BotRuntimeHandle, PickerWait } from './bot-runtime-handle.js';
 import type { WebAccess } from './web-access.js';
 import { CapacityKeeper } from './capacity-keeper.js';
 import { onCardAction } from './card-actions.js';
@@ -50,13 +51,7 @@ export interface BotRuntimeOptions {
   peerBots?: () => readonly string[];
 }
 
-/** A prompt waiting for the project picker's answer. */
-interface PickerWait {
-  decision: Extract<RouteDecision, { kind: 'prompt' | 'passthrough' }>;
-  msg: InboundMessage;
-}
-
-export class BotRuntime {
+export class BotRuntime implements BotRuntimeHandle {
   readonly sessions: SessionStore;
   readonly renders: RenderStateStore;
   readonly state: BotState;
@@ -110,7 +105,8 @@ export class BotRuntime {
       ['seen events', () => this.dedupe.load()],
     ] as const) {
       const res = await load();
-      if (!res.ok) this.storeProblems.push(`${what}: ${res.message}${res.movedTo ? ` (kept aside as ${res.movedTo})` : ''}`);
+      // The message names where the damaged file was kept aside (durable-file.ts).
+      if (!res.ok) this.storeProblems.push(`${what}: ${res.message}`);
     }
     for (const s of this.sessions.all()) this.opts.web?.restore(s);
     await this.opts.legacyTmux?.locate(this.bot.name, this.sessions.all());

@@ -1,11 +1,11 @@
 // Carries out capacity plans for one bot, one at a time: detach idle workers, stop least recently used idle CLIs.
-import type { BotRuntime } from './bot-runtime.js';
+import type { BotRuntimeHandle } from './bot-runtime-handle.js';
 import { planCapacity } from './capacity.js';
 
 export class CapacityKeeper {
   private chain: Promise<void> = Promise.resolve();
 
-  constructor(private readonly rt: BotRuntime) {}
+  constructor(private readonly rt: BotRuntimeHandle) {}
 
   /** Plans from the sessions as they are now and carries the plan out; runs serialised so no session is stopped twice. */
   enforce(keep?: string): Promise<void> {

@@ -1,7 +1,7 @@
 // Card taps: who may press what is the router's decision; the effect runs after Feishu has its answer (3 s limit).
 import type { MessageKey } from '../shared/i18n.js';
 import { IPC_LIMITS } from '../shared/ipc.js';
-import type { BotRuntime } from './bot-runtime.js';
+import type { BotRuntimeHandle } from './bot-runtime-handle.js';
 import { BotCommandContext } from './bot-command-context.js';
 import type { CardActionReply, InboundCardAction } from './im/types.js';
 import { routeCardAction } from './router.js';
@@ -9,7 +9,7 @@ import { offeredAnchor } from './adopt.js';
 import { adoptAndReply } from './commands/adopt.js';
 
 /** A tap on a card: checked by the pure router, answered at once with a toast, carried out in the background. */
-export async function onCardAction(rt: BotRuntime, ev: InboundCardAction, duplicate: boolean): Promise<CardActionReply | void> {
+export async function onCardAction(rt: BotRuntimeHandle, ev: InboundCardAction, duplicate: boolean): Promise<CardActionReply | void> {
   const decision = routeCardAction({
     action: ev, bot: rt.routerBot(), grants: rt.grants(), duplicate, sessionById: (id) => rt.sessions.get(id),
     selectionRequester: (sessionId, promptId) => rt.live.get(sessionId)?.selectionRequester(promptId),
@@ -23,7 +23,7 @@ export async function onCardAction(rt: BotRuntime, ev: InboundCardAction, duplic
   return { toast: { type: 'info', content: rt.t(ACTION_TOAST[decision.value.action]) } };
 }
 
-async function act(rt: BotRuntime, v: InboundCardAction['value'], userId: string, ev: InboundCardAction): Promise<void> {
+async function act(rt: BotRuntimeHandle, v: InboundCardAction['value'], userId: string, ev: InboundCardAction): Promise<void> {
   const session = 'sessionId' in v ? rt.sessions.get(v.sessionId) : undefined;
   switch (v.action) {
     case 'key':

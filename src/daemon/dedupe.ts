@@ -1,8 +1,7 @@
 // Inbound event dedupe: Feishu redelivers events (and the SDK runs handlers concurrently), so ids are remembered across restarts.
-import { readFile } from 'node:fs/promises';
 import type { Logger } from '../shared/log.js';
 import type { InboundEvent, InboundRejected } from './im/types.js';
-import { STORE_FORMAT_VERSION, moveAside, removeStaleTemps, writeFileAtomic, type FlushResult, type StoreLoadFailure } from './store.js';
+import { DurableFile, STORE_FORMAT_VERSION, type FlushResult, type ParseVerdict, type StoreLoadFailure } from './durable-file.js';
 
 export const DEDUPE_LIMITS = {
   /** Feishu redelivers within minutes to hours of a missed ACK; a day covers every retry schedule it documents. */
@@ -45,6 +44,15 @@ export interface InboundDedupeOptions {
 
 export type DedupeLoad = { ok: true; count: number } | StoreLoadFailure;
 
+/** `{ format, version, seen: [[key, firstSeenMs], …] }`; a malformed entry is skipped (it only costs one possible repeat). */
+function parseSeenEvents(raw: unknown, path: string): ParseVerdict<[string, number][]> {
+  const file = raw as { format?: unknown; version?: unknown; seen?: unknown } | null;
+  if (!file || typeof file !== 'object' || file.format !== FORMAT || !Array.isArray(file.seen)) return { ok: false, code: 'corrupt', message: `${path} is not a seen-events file` };
+  if (typeof file.version !== 'number' || file.version > STORE_FORMAT_VERSION) return { ok: false, code: 'future_version', message: `${path} has an unknown version` };
+  const entries = (file.seen as unknown[]).filter((e): e is [string, number] => Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'number');
+  return { ok: true, value: entries };
+}
+
 export class InboundDedupe {
   /** id → first seen (ms); Map keeps insertion order, which is time order. */
   private readonly seen = new Map<string, number>();
@@ -52,46 +60,23 @@ export class InboundDedupe {
   private readonly limits: DedupeLimits;
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<unknown> = Promise.resolve();
-  private lastContent: string | null = null;
+  private readonly file: DurableFile;
   private disposed = false;
 
   constructor(private readonly opts: InboundDedupeOptions) {
     this.now = opts.now ?? Date.now;
     this.limits = { ...DEDUPE_LIMITS, ...opts.limits };
+    this.file = new DurableFile(opts.path, { what: 'dedupe store', now: this.now, ...(opts.log ? { log: opts.log } : {}) });
   }
 
-  /** Reads the remembered ids; a damaged file is moved aside and reported (dedupe then starts empty). */
+  /** Reads the remembered ids; a damaged file is kept aside and reported (dedupe then starts empty), as every store's. */
   async load(): Promise<DedupeLoad> {
     this.seen.clear();
-    await removeStaleTemps(this.opts.path);
-    let text: string;
-    try {
-      text = await readFile(this.opts.path, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, count: 0 };
-      return this.fail('unreadable', `cannot read ${this.opts.path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
-    }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      return this.fail('corrupt', `${this.opts.path} is not valid JSON`);
-    }
-    const file = raw as { format?: unknown; version?: unknown; seen?: unknown };
-    if (!file || typeof file !== 'object' || file.format !== FORMAT || !Array.isArray(file.seen)) return this.fail('corrupt', `${this.opts.path} is not a seen-events file`);
-    if (typeof file.version !== 'number' || file.version > STORE_FORMAT_VERSION) return this.fail('future_version', `${this.opts.path} has an unknown version`);
-    for (const entry of file.seen as unknown[]) {
-      if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'number') this.seen.set(entry[0], entry[1]);
-    }
+    const res = await this.file.load((raw) => parseSeenEvents(raw, this.opts.path));
+    if (!res.ok) return res;
+    for (const [key, at] of res.value ?? []) this.seen.set(key, at);
     this.prune();
-    this.lastContent = text;
     return { ok: true, count: this.seen.size };
-  }
-
-  private async fail(code: StoreLoadFailure['code'], message: string): Promise<StoreLoadFailure> {
-    const movedTo = await moveAside(this.opts.path, this.now());
-    this.opts.log?.error({ file: this.opts.path, code, movedTo }, `dedupe store not loaded: ${message}`);
-    return { ok: false, code, movedTo, message };
   }
 
   /**
@@ -140,14 +125,7 @@ export class InboundDedupe {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    const run = this.chain.then(async (): Promise<FlushResult> => {
-      const data = `${JSON.stringify({ format: FORMAT, version: STORE_FORMAT_VERSION, seen: [...this.seen.entries()] })}\n`;
-      if (data === this.lastContent) return { ok: true, written: false };
-      const res = await writeFileAtomic(this.opts.path, data);
-      if (!res.ok) return res;
-      this.lastContent = data;
-      return { ok: true, written: true };
-    });
+    const run = this.chain.then(() => this.file.write(`${JSON.stringify({ format: FORMAT, version: STORE_FORMAT_VERSION, seen: [...this.seen.entries()] })}\n`));
     this.chain = run.catch(() => undefined);
     return run;
   }

@@ -1,12 +1,12 @@
 // Daemon entry point: takes the pid lock, reads config, wires the Daemon and shuts it down on signals.
 import { pathToFileURL } from 'node:url';
-import { readConfigFile } from '../shared/config-file.js';
+import { readConfigFile } from '../platform/config-file.js';
 import { namesToScrub } from '../shared/env-policy.js';
 import { createLogger, registerSecret } from '../shared/log.js';
 import { larkmuxCommand } from '../shared/larkmux-command.js';
 import { larkmuxPaths, resolveHome } from '../shared/paths.js';
 import { Daemon } from './daemon.js';
-import { acquirePidLock } from './pid-lock.js';
+import { acquirePidLock } from '../platform/pid-lock.js';
 
 /** Exit codes the `larkmux` command understands. */
 export const DAEMON_EXIT = { ok: 0, crashed: 1, alreadyRunning: 3, badConfig: 78 } as const;

@@ -1,7 +1,7 @@
 // Orphaned tmux sessions: `lmx-*` sessions no session record owns, and `lmx-diag-*` panes kept from failed launches.
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runTmux } from '../platform/tmux-runner.js';
 import { tmuxClientEnv } from '../shared/env-policy.js';
 
 const LIVE_NAME = /^lmx-[0-9a-f]{8}$/;
@@ -22,6 +22,7 @@ export function classifyTmuxSessions(names: readonly string[], owned: ReadonlySe
   };
 }
 
+// TODO(issue 11): kept only for code written before src/platform/tmux-runner.ts; run tmux with runTmux instead.
 export function tmuxArgs(socket: string | null, args: string[]): string[] {
   return socket ? ['-L', socket, ...args] : args;
 }
@@ -30,29 +31,26 @@ export function tmuxEnv(): NodeJS.ProcessEnv {
   return tmuxClientEnv(process.env);
 }
 
+/** tmux's words for "no server on that socket" (or it cannot be reached): a server that is not running has no sessions or panes. */
+export function isNoServer(message: string): boolean {
+  return /no server running|error connecting|No such file/i.test(message);
+}
+
 export type TmuxList = { ok: true; names: string[] } | { ok: false; message: string };
 
 /** Every session name on the server; a server that is not running simply has none. */
-export function listTmuxSessions(socket: string | null): Promise<TmuxList> {
-  return new Promise((resolve) => {
-    execFile('tmux', tmuxArgs(socket, ['list-sessions', '-F', '#{session_name}']), { env: tmuxEnv(), timeout: 5000 }, (err, stdout, stderr) => {
-      if (!err) return resolve({ ok: true, names: stdout.split('\n').filter(Boolean) });
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return resolve({ ok: false, message: 'tmux is not installed' });
-      // "no server running" / "error connecting": nothing to list.
-      if (/no server running|error connecting|No such file/i.test(stderr)) return resolve({ ok: true, names: [] });
-      resolve({ ok: false, message: stderr.trim() || err.message });
-    });
-  });
+export async function listTmuxSessions(socket: string | null): Promise<TmuxList> {
+  const res = await runTmux(['list-sessions', '-F', '#{session_name}'], { socket });
+  if (res.ok) return { ok: true, names: res.stdout.split('\n').filter(Boolean) };
+  if (res.code === 'tmux_missing') return { ok: false, message: 'tmux is not installed' };
+  // "no server running" / "error connecting": nothing to list.
+  if (isNoServer(res.message)) return { ok: true, names: [] };
+  return { ok: false, message: res.message };
 }
 
 export async function killTmuxSessions(socket: string | null, names: readonly string[]): Promise<string[]> {
   const killed: string[] = [];
-  for (const name of names) {
-    const ok = await new Promise<boolean>((resolve) =>
-      execFile('tmux', tmuxArgs(socket, ['kill-session', '-t', `=${name}`]), { env: tmuxEnv(), timeout: 5000 }, (err) => resolve(!err)),
-    );
-    if (ok) killed.push(name);
-  }
+  for (const name of names) if ((await runTmux(['kill-session', '-t', `=${name}`], { socket })).ok) killed.push(name);
   return killed;
 }
 

@@ -1,11 +1,10 @@
 // Pairing and grants: a closed bot prints a one-time code; the first user who sends it becomes the owner (DESIGN §8).
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../shared/log.js';
 import { isClosed, type Grants, type PermissionBot } from './permissions.js';
-import { STORE_FORMAT_VERSION, moveAside, removeStaleTemps, writeFileAtomic, type FlushResult, type StoreLoadFailure } from './store.js';
+import { DurableFile, STORE_FORMAT_VERSION, type FlushResult, type ParseVerdict, type StoreLoadFailure } from './durable-file.js';
 
 export const PAIRING = {
   /** No 0/O/1/I: people copy the code from a terminal into a phone. 8 symbols of 32 = 40 bits. */
@@ -55,6 +54,13 @@ const BotStateFileSchema = z.object({
 });
 type BotStateFile = z.infer<typeof BotStateFileSchema>;
 
+function parseBotState(raw: unknown, path: string): ParseVerdict<BotStateFile> {
+  const res = BotStateFileSchema.safeParse(raw);
+  if (!res.success) return { ok: false, code: 'corrupt', message: `${path} is not a bot-state file` };
+  if (res.data.version > STORE_FORMAT_VERSION) return { ok: false, code: 'future_version', message: `${path} was written by a newer larkmux` };
+  return { ok: true, value: res.data };
+}
+
 export function botStatePath(home: string, appId: string): string {
   return join(home, `bot-state-${appId.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
 }
@@ -82,44 +88,24 @@ export class BotState {
   private code: string | null = null;
   /** Wrong guesses per sender (open id). */
   private readonly failedBySender = new Map<string, number>();
-  private lastContent: string | null = null;
+  private readonly file: DurableFile;
+  /** The file was damaged and could not be moved aside: nobody may pair (that would hand the bot to a stranger). */
   private blocked = false;
   private readonly now: () => number;
 
   constructor(private readonly opts: BotStateOptions) {
     this.path = botStatePath(opts.home, opts.appId);
     this.now = opts.now ?? Date.now;
+    this.file = new DurableFile(this.path, { what: 'bot state', now: this.now, ...(opts.log ? { log: opts.log } : {}) });
   }
 
   async load(): Promise<{ ok: true } | StoreLoadFailure> {
-    await removeStaleTemps(this.path);
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true };
-      return this.fail('unreadable', `cannot read ${this.path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
-    }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      return this.fail('corrupt', `${this.path} is not valid JSON`);
-    }
-    const res = BotStateFileSchema.safeParse(raw);
-    if (!res.success) return this.fail('corrupt', `${this.path} is not a bot-state file`);
-    if (res.data.version > STORE_FORMAT_VERSION) return this.fail('future_version', `${this.path} was written by a newer larkmux`);
-    this.state = res.data;
-    this.lastContent = text;
-    return { ok: true };
-  }
-
-  private async fail(code: StoreLoadFailure['code'], message: string): Promise<StoreLoadFailure> {
-    const movedTo = await moveAside(this.path, this.now());
+    const res = await this.file.load((raw) => parseBotState(raw, this.path));
     // An owner file we could not move must not be replaced: that would silently hand the bot to the next person who pairs.
-    this.blocked = movedTo === null;
-    this.opts.log?.error({ file: this.path, code, movedTo }, `bot state not loaded: ${message}`);
-    return { ok: false, code, movedTo, message };
+    this.blocked = !res.ok && res.movedTo === null;
+    if (!res.ok) return res;
+    if (res.value) this.state = res.value;
+    return { ok: true };
   }
 
   get ownerId(): string | undefined {
@@ -179,14 +165,8 @@ export class BotState {
     return true;
   }
 
-  private async save(): Promise<FlushResult> {
-    if (this.blocked) return { ok: false, code: 'blocked', message: `${this.path} is damaged and was not moved aside` };
-    const data = `${JSON.stringify(this.state, null, 2)}\n`;
-    if (data === this.lastContent) return { ok: true, written: false };
-    const res = await writeFileAtomic(this.path, data);
-    if (!res.ok) return res;
-    this.lastContent = data;
-    return { ok: true, written: true };
+  private save(): Promise<FlushResult> {
+    return this.file.write(`${JSON.stringify(this.state, null, 2)}\n`);
   }
 
   /** Nothing is pending between calls (every change is written at once); forgets the code. */

@@ -7,6 +7,7 @@ import { sessionKey, type SessionScope } from '../shared/session-key.js';
 import { classifyText } from './commands/classify.js';
 import { cliCommandSet } from './commands/cli-commands.js';
 import { COMMAND_TABLE } from './commands/index.js';
+import type { Anchor } from './anchor.js';
 import type { ChatPlace, InboundCardAction, InboundMessage, InboundRejected } from './im/types.js';
 import { looksLikePairingCode } from './pairing.js';
 import { canAnswerSelection, canTalk, hasLevel, type Grants, type PermissionBot, type PermissionLevel } from './permissions.js';
@@ -21,15 +22,8 @@ export interface RouterBot extends PermissionBot {
   extraCliCommands?: readonly string[];
 }
 
-/** Where a session lives and where to answer. */
-export interface Anchor {
-  anchorId: string;
-  scope: SessionScope;
-  sessionKey: string;
-  place: ChatPlace;
-  /** The message to reply to (replies land in its topic). */
-  replyTo: string;
-}
+// Anchor lives in its own module: commands/types.ts needs it, and the router imports the command table.
+export type { Anchor } from './anchor.js';
 
 export interface RouteInput {
   msg: InboundMessage;

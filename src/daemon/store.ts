@@ -1,11 +1,9 @@
 // The session store: sessions-<appId>.json and its render-state sibling, written atomically, coalesced, never silently emptied.
-import { randomBytes } from 'node:crypto';
-import { constants as fsc } from 'node:fs';
-import { access, copyFile, mkdir, open, readFile, readdir, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { copyFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { Logger } from '../shared/log.js';
 import { larkmuxPaths } from '../shared/paths.js';
+import { DurableFile, STORE_FORMAT_VERSION, asideName, type FlushResult, type ParseVerdict, type StoreLoadFailure } from './durable-file.js';
 import { RenderStateSchema, type RenderState } from './render-state.js';
 import { SessionCoreSchema, type SessionCore } from './session-core.js';
 
@@ -16,74 +14,14 @@ export const STORE_TIMING = {
   closedRetentionMs: 7 * 24 * 60 * 60 * 1000,
 } as const;
 
-/** Bumped when the file layout changes; a file from a newer larkmux is kept aside, never rewritten. */
-export const STORE_FORMAT_VERSION = 1;
-
-export type AtomicWriteResult = { ok: true } | { ok: false; code: 'write_failed'; message: string };
-
-/** Writes a file so that readers see the old bytes or the new bytes, never a mix: temp file in the same dir, fsync, rename. */
-export async function writeFileAtomic(path: string, data: string): Promise<AtomicWriteResult> {
-  const dir = dirname(path);
-  const tmp = join(dir, `${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
-  try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const fh = await open(tmp, 'wx', 0o600);
-    try {
-      await fh.writeFile(data, 'utf8');
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, path);
-  } catch (e) {
-    await unlink(tmp).catch(() => undefined);
-    return { ok: false, code: 'write_failed', message: `could not write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` };
-  }
-  // The rename is durable only once the directory entry is; some filesystems refuse to fsync a directory, which is fine.
-  const dh = await open(dir, 'r').catch(() => null);
-  if (dh) await dh.sync().catch(() => undefined).finally(() => dh.close());
-  return { ok: true };
-}
-
-/** A free name `<file>.<tag>-<timestamp>[-n]` beside the file. */
-async function asideName(path: string, tag: string, now: number): Promise<string> {
-  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
-  for (let n = 0; ; n++) {
-    const candidate = `${path}.${tag}-${stamp}${n ? `-${n}` : ''}`;
-    const exists = await access(candidate, fsc.F_OK).then(() => true, () => false);
-    if (!exists) return candidate;
-  }
-}
-
-/** Moves a damaged file out of the way (keeps its bytes for a person to inspect); null when even that failed. */
-export async function moveAside(path: string, now: number): Promise<string | null> {
-  const target = await asideName(path, 'corrupt', now);
-  return rename(path, target).then(() => target, () => null);
-}
-
-/** Removes temp files a crash left behind beside `path` (only our own `<name>.tmp-*` pattern). */
-export async function removeStaleTemps(path: string): Promise<number> {
-  const prefix = `${basename(path)}.tmp-`;
-  const names = await readdir(dirname(path)).catch(() => [] as string[]);
-  let removed = 0;
-  for (const n of names) if (n.startsWith(prefix) && (await unlink(join(dirname(path), n)).then(() => true, () => false))) removed++;
-  return removed;
-}
+// The durable-file primitives were born here; importers of store.js keep working.
+export { STORE_FORMAT_VERSION, moveAside, removeStaleTemps, writeFileAtomic, type AtomicWriteResult, type FlushResult, type StoreLoadFailure } from './durable-file.js';
 
 export interface DroppedRecord {
   index: number;
   id?: string;
   reason: string;
 }
-
-export type StoreLoadFailure = {
-  ok: false;
-  /** corrupt: not JSON / wrong shape / truncated; future_version: written by a newer larkmux; unreadable: an I/O error. */
-  code: 'corrupt' | 'future_version' | 'unreadable';
-  /** Where the damaged file now is; null when it could not be moved (then the store refuses to write over it). */
-  movedTo: string | null;
-  message: string;
-};
 
 export type RecordFileLoad<T> =
   | { ok: true; records: T[]; dropped: DroppedRecord[]; droppedCopy?: string }
@@ -102,8 +40,6 @@ export interface RecordFileOptions {
   log?: Logger;
 }
 
-export type FlushResult = { ok: true; written: boolean } | { ok: false; code: 'write_failed' | 'blocked'; message: string };
-
 function describeIssues(err: z.ZodError): string {
   return err.issues.slice(0, 3).map((i) => `${i.path.length ? i.path.join('.') : 'record'}: ${i.message}`).join('; ');
 }
@@ -111,10 +47,9 @@ function describeIssues(err: z.ZodError): string {
 /** A versioned JSON file of records keyed by id, kept in memory and written behind a debounce. */
 export class RecordFile<T> {
   private readonly records = new Map<string, T>();
-  private lastContent: string | null = null;
+  private readonly file: DurableFile;
   private timer: NodeJS.Timeout | null = null;
   private chain: Promise<unknown> = Promise.resolve();
-  private blocked: string | null = null;
   private disposed = false;
   private readonly debounceMs: number;
   private readonly now: () => number;
@@ -122,46 +57,28 @@ export class RecordFile<T> {
   constructor(readonly path: string, private readonly spec: RecordFileSpec<T>, private readonly opts: RecordFileOptions = {}) {
     this.debounceMs = opts.debounceMs ?? STORE_TIMING.writeDebounceMs;
     this.now = opts.now ?? Date.now;
+    this.file = new DurableFile(path, { what: spec.format, now: this.now, ...(opts.log ? { log: opts.log } : {}) });
   }
 
   async load(): Promise<RecordFileLoad<T>> {
     this.records.clear();
-    const stale = await removeStaleTemps(this.path);
-    if (stale) this.opts.log?.warn({ file: this.path, stale }, 'removed temp files left by an interrupted write');
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') {
-        this.lastContent = this.serialize();
-        return { ok: true, records: [], dropped: [] };
-      }
-      return this.fail('unreadable', `cannot read ${this.path}: ${(e as NodeJS.ErrnoException).code ?? 'error'}`);
+    const res = await this.file.load((raw) => this.parseFile(raw));
+    if (!res.ok) return res;
+    if (res.value === null) {
+      // No file yet: an empty store is not worth writing until something is put in it.
+      this.file.assumeWritten(this.serialize());
+      return { ok: true, records: [], dropped: [] };
     }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      return this.fail('corrupt', `${this.path} is not valid JSON (truncated or damaged)`);
-    }
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return this.fail('corrupt', `${this.path} is not a larkmux store object`);
-    const { format, version, records } = raw as { format?: unknown; version?: unknown; records?: unknown };
-    if (format !== this.spec.format) return this.fail('corrupt', `${this.path} is not a ${this.spec.format} file`);
-    if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) return this.fail('corrupt', `${this.path} has no valid version`);
-    if (version > STORE_FORMAT_VERSION) return this.fail('future_version', `${this.path} was written by a newer larkmux (format ${version})`);
-    if (!Array.isArray(records)) return this.fail('corrupt', `${this.path} has no records list`);
-
     const dropped: DroppedRecord[] = [];
-    records.forEach((rec: unknown, index) => {
+    res.value.forEach((rec: unknown, index) => {
       const rawId = rec && typeof rec === 'object' ? (rec as Record<string, unknown>).id ?? (rec as Record<string, unknown>).sessionId : undefined;
       const idHint = typeof rawId === 'string' ? rawId.slice(0, 64) : undefined;
-      const res = this.spec.schema.safeParse(rec);
-      if (!res.success) return void dropped.push({ index, ...(idHint ? { id: idHint } : {}), reason: describeIssues(res.error) });
-      const rid = this.spec.idOf(res.data);
+      const parsed = this.spec.schema.safeParse(rec);
+      if (!parsed.success) return void dropped.push({ index, ...(idHint ? { id: idHint } : {}), reason: describeIssues(parsed.error) });
+      const rid = this.spec.idOf(parsed.data);
       if (this.records.has(rid)) return void dropped.push({ index, id: rid, reason: 'duplicate id' });
-      this.records.set(rid, res.data);
+      this.records.set(rid, parsed.data);
     });
-    this.lastContent = text;
     let droppedCopy: string | undefined;
     if (dropped.length) {
       // The next write leaves the dropped records out; keep the original bytes so nothing is lost for good.
@@ -172,13 +89,16 @@ export class RecordFile<T> {
     return { ok: true, records: [...this.records.values()], dropped, ...(droppedCopy ? { droppedCopy } : {}) };
   }
 
-  private async fail(code: StoreLoadFailure['code'], message: string): Promise<StoreLoadFailure> {
-    const movedTo = await moveAside(this.path, this.now());
-    // Not moved means the damaged bytes are still at `path`: refuse to write over them.
-    this.blocked = movedTo ? null : message;
-    this.lastContent = movedTo ? null : this.lastContent;
-    this.opts.log?.error({ file: this.path, code, movedTo }, `store not loaded: ${message}`);
-    return { ok: false, code, movedTo, message: movedTo ? `${message}; kept aside as ${movedTo}` : `${message}; could not move it aside, so it will not be written` };
+  /** The envelope `{ format, version, records: [...] }`; records are checked one by one by load(). */
+  private parseFile(raw: unknown): ParseVerdict<unknown[]> {
+    const corrupt = (message: string): ParseVerdict<unknown[]> => ({ ok: false, code: 'corrupt', message });
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return corrupt(`${this.path} is not a larkmux store object`);
+    const { format, version, records } = raw as { format?: unknown; version?: unknown; records?: unknown };
+    if (format !== this.spec.format) return corrupt(`${this.path} is not a ${this.spec.format} file`);
+    if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) return corrupt(`${this.path} has no valid version`);
+    if (version > STORE_FORMAT_VERSION) return { ok: false, code: 'future_version', message: `${this.path} was written by a newer larkmux (format ${version})` };
+    if (!Array.isArray(records)) return corrupt(`${this.path} has no records list`);
+    return { ok: true, value: records };
   }
 
   list(): T[] {
@@ -227,17 +147,8 @@ export class RecordFile<T> {
     return run;
   }
 
-  private async writeIfChanged(): Promise<FlushResult> {
-    if (this.blocked) return { ok: false, code: 'blocked', message: this.blocked };
-    const data = this.serialize();
-    if (data === this.lastContent) return { ok: true, written: false };
-    const res = await writeFileAtomic(this.path, data);
-    if (!res.ok) {
-      this.opts.log?.error({ file: this.path }, res.message);
-      return res;
-    }
-    this.lastContent = data;
-    return { ok: true, written: true };
+  private writeIfChanged(): Promise<FlushResult> {
+    return this.file.write(this.serialize());
   }
 
   async dispose(): Promise<void> {

@@ -373,7 +373,12 @@ export class WebProxy {
 
   /** Cuts every tunnel and stops listening. */
   async dispose(): Promise<void> {
-    for (const set of this.tunnels.values()) for (const t of set) (t.client.destroy(), t.upstream.destroy());
+    for (const set of this.tunnels.values()) {
+      for (const t of set) {
+        t.client.destroy();
+        t.upstream.destroy();
+      }
+    }
     this.tunnels.clear();
     await new Promise<void>((resolve) => {
       this.server.close(() => resolve());

@@ -1,7 +1,8 @@
 // Checks on config.json that zod's shape alone does not make: `${NAME}` reference syntax, regexes that compile, and
 // the fix for each zod issue, in words a newcomer can act on. Pure: folder existence is checked in config-file.ts.
 import type { z } from 'zod';
-import { CLI_IDS, type Config } from './config.js';
+// From cli-spec.ts, not config.ts: config.ts imports this module, so importing it back would be a cycle.
+import { CLI_IDS, type CliSpec } from './cli-spec.js';
 
 /** Keys whose values are secrets: they are never echoed, only named. */
 export const SECRET_KEYS: ReadonlySet<string> = new Set(['appSecret', 'encryptKey', 'verificationToken']);
@@ -73,7 +74,7 @@ export function envRefProblem(value: string, path: readonly PropertyKey[]): stri
 }
 
 /** Custom-CLI regexes that do not compile, named by field, with the engine's reason (the pattern itself is config, not a secret). */
-export function regexProblems(config: Config): string[] {
+export function regexProblems(config: { readonly bots: readonly { readonly cli: CliSpec }[] }): string[] {
   const problems: string[] = [];
   config.bots.forEach((b, i) => {
     if (typeof b.cli !== 'object') return;

@@ -1,5 +1,4 @@
 // Session identity: the routing key `<anchorId>::<appId>`, session ids and tmux names (DESIGN §4).
-import { randomUUID } from 'node:crypto';
 
 export type SessionScope = 'thread' | 'chat';
 
@@ -22,7 +21,8 @@ export function parseSessionKey(key: string): { anchorId: string; appId: string 
 
 /** Session ids are UUIDs without dashes so that their first 8 characters name the tmux session. */
 export function newSessionId(): string {
-  return randomUUID().replace(/-/g, '');
+  // The Web Crypto global (Node ≥ 19, browsers): src/shared stays free of node: imports.
+  return globalThis.crypto.randomUUID().replace(/-/g, '');
 }
 
 export const SESSION_ID_RE = /^[0-9a-f]{32}$/;

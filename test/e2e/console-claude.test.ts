@@ -69,6 +69,7 @@ describe.skipIf(skipWithoutCli('claude'))('console + real Claude Code', () => {
     expect(link, started.stdout + started.stderr).toBeDefined();
 
     const toasts: string[] = [];
+    // eslint-disable-next-line prefer-const -- onTestFailed (registered first) reads it before it is assigned
     let page: import('playwright-core').Page | undefined;
     onTestFailed(() => {
       const lines = readFileSync(home!.paths.logFile, 'utf8').split('\n').filter((l) => /selection|gate|choice|delivered|dialog|status|input|error|warn/i.test(l));

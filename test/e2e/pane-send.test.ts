@@ -5,7 +5,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pty from '@lydell/node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
-import { controlCall } from '../../src/shared/control-client.js';
+import { controlCall } from '../../src/platform/control-client.js';
 import { t } from '../../src/shared/i18n.js';
 import { textsIn } from '../support/cards.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';

@@ -1,8 +1,6 @@
 // `larkmux setup` against the fake Feishu: flags and interactive answers, credential check, merged 0600 config, console steps.
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../src/shared/config.js';
 import { FakeFeishu } from '../support/fake-feishu/index.js';

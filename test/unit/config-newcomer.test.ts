@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { folderProblems } from '../../src/shared/config-file.js';
+import { folderProblems } from '../../src/platform/config-file.js';
 import { parseConfig } from '../../src/shared/config.js';
 
 const SECRET = 'sEcReT-value-that-must-never-be-printed-42';

@@ -1,5 +1,5 @@
 // `larkmux doctor`: one line per check (OK/WARN/FAIL) with the fix; exits 1 when anything FAILs.
-import { readConfigFile } from '../../shared/config-file.js';
+import { readConfigFile } from '../../platform/config-file.js';
 import { DOCTOR_CHECKS } from '../doctor/checks.js';
 import type { DoctorLine } from '../doctor/types.js';
 import { EXIT, type CliCommand } from '../types.js';

@@ -1,6 +1,6 @@
 // `larkmux sessions [list|close <id>|prune]`: the sessions the daemon knows, closing one, removing orphaned tmux sessions.
-import { controlCall } from '../../shared/control-client.js';
-import { readConfigFile } from '../../shared/config-file.js';
+import { controlCall } from '../../platform/control-client.js';
+import { readConfigFile } from '../../platform/config-file.js';
 import type { SessionSummary } from '../../shared/control-protocol.js';
 import { classifyTmuxSessions, killTmuxSessions, listTmuxSessions, ownedTmuxNamesOnDisk } from '../../daemon/orphans.js';
 import { tmuxSocketName } from '../../shared/tmux-socket.js';

@@ -1,10 +1,10 @@
 // `larkmux start`: the daemon in the background (or in the foreground for systemd and tests). In the background it waits
 // until each bot has connected or failed, then says which, and prints the pairing code of a bot nobody owns yet.
-import { readConfigFile } from '../../shared/config-file.js';
-import { controlCall } from '../../shared/control-client.js';
+import { readConfigFile } from '../../platform/config-file.js';
+import { controlCall } from '../../platform/control-client.js';
 import { ConsoleLinkSchema, type DaemonStatus } from '../../shared/control-protocol.js';
 import type { LarkmuxPaths } from '../../shared/paths.js';
-import { nextStepNotice } from '../../daemon/daemon.js';
+import { nextStepNotice } from '../../shared/next-step-notice.js';
 import { daemonState, startDetached } from '../daemon-process.js';
 import { EXIT, type CliCommand } from '../types.js';
 

@@ -1,5 +1,5 @@
 // `larkmux status`: daemon pid and uptime, bots and their connections, sessions (`--json` for scripts).
-import { readConfigFile } from '../../shared/config-file.js';
+import { readConfigFile } from '../../platform/config-file.js';
 import { tmuxSocketName } from '../../shared/tmux-socket.js';
 import { daemonState } from '../daemon-process.js';
 import { EXIT, type CliCommand } from '../types.js';

@@ -4,7 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { CLI_INSTALL, cliInstallFor } from '../../shared/cli-install.js';
 import { larkmuxCommand } from '../../shared/larkmux-command.js';
-import { readConfigFile } from '../../shared/config-file.js';
+import { readConfigFile } from '../../platform/config-file.js';
 import type { DoctorCheck, DoctorLine } from './types.js';
 import { sessionsCheck } from './sessions-check.js';
 import { which } from '../../shared/which.js';

@@ -6,7 +6,7 @@ import type { CliSpec } from '../../shared/config.js';
 import type { MessageKey, Translate } from '../../shared/i18n.js';
 import type { DaemonToWorker, DisplayMode } from '../../shared/ipc.js';
 import type { Grants, PermissionLevel } from '../permissions.js';
-import type { Anchor } from '../router.js';
+import type { Anchor } from '../anchor.js';
 import type { SessionCore } from '../session-core.js';
 import type { Project } from './projects.js';
 import type { AdoptOutcome } from '../adopt.js';

@@ -50,7 +50,6 @@ export function imageExtension(bytes: Uint8Array): string {
  */
 export function storedName(prefix: string, senderName: string | undefined, fallbackExt: string): string {
   const base = (senderName ?? '').split(/[/\\]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').replace(/^\.+/, '').slice(-120);
   return `${prefix}-${clean || `attachment.${fallbackExt}`}`;
 }

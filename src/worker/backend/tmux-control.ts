@@ -1,17 +1,19 @@
 // A long-lived tmux control-mode client (`tmux -C attach -f ignore-size,no-output`) that runs commands without a process per call.
-import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import { runTmux } from '../../platform/tmux-runner.js';
 import { tmuxClientEnv } from '../../shared/env-policy.js';
 
-export type TmuxResult =
+/** A control-mode answer: the command's output lines (the exec runner's TmuxResult carries stdout instead). */
+export type TmuxLinesResult =
   | { ok: true; lines: string[] }
   | { ok: false; code: 'command-failed' | 'closed' | 'spawn-failed' | 'timeout' | 'bad-argument'; message: string };
 
 /** Anything that can run one tmux command (argv, without the `tmux` and socket words). */
 export interface TmuxCommandRunner {
-  run(command: readonly string[]): Promise<TmuxResult>;
+  run(command: readonly string[]): Promise<TmuxLinesResult>;
   /** Runs several commands in one write / round trip; one result per command, in order. */
-  runMany(commands: readonly (readonly string[])[]): Promise<TmuxResult[]>;
+  runMany(commands: readonly (readonly string[])[]): Promise<TmuxLinesResult[]>;
   dispose(): void;
 }
 
@@ -28,8 +30,6 @@ export const TMUX_CONTROL_LIMITS = {
   commandTimeoutMs: 10_000,
   /** Attaching normally answers in ~5 ms here; a missing session or server answers with %exit well before this. */
   attachTimeoutMs: 5_000,
-  /** capture-pane of a 200x60 pane is ~30 KB; exec fallback output above this is a bug. */
-  execMaxBuffer: 16 * 1024 * 1024,
 } as const;
 
 /**
@@ -54,7 +54,7 @@ export function tmuxCommandLine(command: readonly string[]): string | null {
 }
 
 interface Pending {
-  resolve(r: TmuxResult): void;
+  resolve(r: TmuxLinesResult): void;
   timer: NodeJS.Timeout;
 }
 
@@ -73,8 +73,8 @@ export class TmuxControlClient implements TmuxCommandRunner {
   private partial = '';
   private block: OpenBlock | null = null;
   private closedReason: string | null = null;
-  private readonly readyPromise: Promise<TmuxResult>;
-  private markReady!: (r: TmuxResult) => void;
+  private readonly readyPromise: Promise<TmuxLinesResult>;
+  private markReady!: (r: TmuxLinesResult) => void;
   private attached = false;
 
   private constructor(opts: TmuxControlOptions) {
@@ -107,11 +107,11 @@ export class TmuxControlClient implements TmuxCommandRunner {
     return this.closedReason === null;
   }
 
-  run(command: readonly string[]): Promise<TmuxResult> {
+  run(command: readonly string[]): Promise<TmuxLinesResult> {
     return this.runMany([command]).then((r) => r[0]!);
   }
 
-  runMany(commands: readonly (readonly string[])[]): Promise<TmuxResult[]> {
+  runMany(commands: readonly (readonly string[])[]): Promise<TmuxLinesResult[]> {
     if (this.closedReason !== null) {
       const message = this.closedReason;
       return Promise.resolve(commands.map(() => ({ ok: false as const, code: 'closed' as const, message })));
@@ -128,7 +128,7 @@ export class TmuxControlClient implements TmuxCommandRunner {
     // which would leave a waiter without its %end block.
     const results = commands.map(
       () =>
-        new Promise<TmuxResult>((resolve) => {
+        new Promise<TmuxLinesResult>((resolve) => {
           const pending: Pending = {
             resolve,
             timer: setTimeout(() => this.close('command timed out'), TMUX_CONTROL_LIMITS.commandTimeoutMs),
@@ -206,22 +206,15 @@ export class TmuxControlClient implements TmuxCommandRunner {
 export class TmuxExecRunner implements TmuxCommandRunner {
   constructor(private readonly opts: { socket?: string; tmuxBin?: string } = {}) {}
 
-  run(command: readonly string[]): Promise<TmuxResult> {
-    const argv = [...(this.opts.socket ? ['-L', this.opts.socket] : []), ...command];
-    return new Promise((resolve) => {
-      execFile(this.opts.tmuxBin ?? 'tmux', argv, { env: tmuxClientEnv(process.env), maxBuffer: TMUX_CONTROL_LIMITS.execMaxBuffer, timeout: TMUX_CONTROL_LIMITS.commandTimeoutMs }, (err, stdout, stderr) => {
-        if (err) {
-          resolve({ ok: false, code: 'command-failed', message: (stderr || err.message).trim() });
-          return;
-        }
-        const lines = stdout.split('\n');
-        if (lines.at(-1) === '') lines.pop();
-        resolve({ ok: true, lines });
-      });
-    });
+  async run(command: readonly string[]): Promise<TmuxLinesResult> {
+    const res = await runTmux(command, { socket: this.opts.socket ?? null, timeoutMs: TMUX_CONTROL_LIMITS.commandTimeoutMs, ...(this.opts.tmuxBin ? { binary: this.opts.tmuxBin } : {}) });
+    if (!res.ok) return { ok: false, code: res.code === 'timeout' ? 'timeout' : 'command-failed', message: res.message };
+    const lines = res.stdout.split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    return { ok: true, lines };
   }
 
-  runMany(commands: readonly (readonly string[])[]): Promise<TmuxResult[]> {
+  runMany(commands: readonly (readonly string[])[]): Promise<TmuxLinesResult[]> {
     return Promise.all(commands.map((c) => this.run(c)));
   }
 

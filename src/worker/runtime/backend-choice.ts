@@ -1,5 +1,5 @@
 // Picks the session backend from init: tmux, or the pty fallback when no tmux binary is installed.
-import { execFile } from 'node:child_process';
+import { runTmux } from '../../platform/tmux-runner.js';
 import type { DaemonToWorker } from '../../shared/ipc.js';
 import type { Logger } from '../../shared/log.js';
 import { PtyBackend } from '../backend/pty.js';
@@ -8,10 +8,10 @@ import type { SessionBackend } from '../backend/types.js';
 
 type InitMsg = Extract<DaemonToWorker, { type: 'init' }>;
 
-function tmuxInstalled(): Promise<boolean> {
-  return new Promise((resolve) => {
-    execFile('tmux', ['-V'], { timeout: 5_000 }, (err) => resolve(!(err && (err as NodeJS.ErrnoException).code === 'ENOENT')));
-  });
+/** Only a missing binary means no tmux: any other failure of `tmux -V` is tmux answering. */
+async function tmuxInstalled(): Promise<boolean> {
+  const res = await runTmux(['-V'], { socket: null });
+  return res.ok || res.code !== 'tmux_missing';
 }
 
 export async function chooseBackend(init: InitMsg, log: Logger): Promise<SessionBackend> {

@@ -1,12 +1,5 @@
 // Fit-to-width: a write page on a phone asks the shared pane to take its size; the pane's own size comes back when no page asks.
-import type { ClientSize, TmuxOutcome } from './tmux-pane.js';
-
-export interface WindowSize {
-  cols: number;
-  rows: number;
-  /** Rows the status line takes below the window (a client shows window + status). */
-  statusLines: number;
-}
+import type { ClientSize, TmuxOutcome, WindowSize } from './tmux-pane.js';
 
 /** The tmux side of a reflow: read and set the window's size. */
 export interface ReflowPane {

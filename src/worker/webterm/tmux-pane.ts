@@ -1,15 +1,15 @@
 // The few tmux commands the web terminal needs: pin the window size, confine clients, read sizes and history, attach argv.
-import { execFile } from 'node:child_process';
+import { runTmuxChain, type TmuxResult } from '../../platform/tmux-runner.js';
 import { tmuxClientEnv as policyTmuxEnv } from '../../shared/env-policy.js';
 import { WEBTERM_LIMITS } from '../../shared/webterm-protocol.js';
-import type { WindowSize } from './reflow.js';
 
 export const TMUX_PANE_LIMITS = {
   /** A tmux command answers in milliseconds; 5 s means the server is stuck, not slow. */
   commandTimeoutMs: 5_000,
 } as const;
 
-export type TmuxOutcome = { ok: true; stdout: string } | { ok: false; code: 'tmux_error'; message: string };
+/** The one tmux result type (src/platform/tmux-runner.ts). */
+export type TmuxOutcome = TmuxResult;
 
 /** Runs `tmux <args>` against the right server; injected so tests can watch what is run. */
 export type TmuxRunner = (args: readonly string[]) => Promise<TmuxOutcome>;
@@ -18,24 +18,40 @@ export function socketArgs(socket: string | null): string[] {
   return socket === null ? [] : ['-L', socket];
 }
 
-/** The environment of a tmux client the worker starts: outside any tmux, as an xterm-256color terminal. */
+/** The environment of the interactive tmux client the web terminal attaches under a pty: the policy, as an xterm-256color terminal. */
 export function tmuxClientEnv(base: NodeJS.ProcessEnv = process.env): Record<string, string> {
   return policyTmuxEnv(base, { term: 'xterm-256color' });
 }
 
+/** `a ; b` as tmux's own command separator (confineArgs sets four options in one call): the commands of a chain. */
+export function splitCommands(args: readonly string[]): string[][] {
+  const commands: string[][] = [[]];
+  for (const a of args) {
+    if (a === ';') commands.push([]);
+    else commands[commands.length - 1]!.push(a);
+  }
+  return commands;
+}
+
 export function execTmuxRunner(socket: string | null): TmuxRunner {
-  return (args) =>
-    new Promise((resolve) => {
-      execFile('tmux', [...socketArgs(socket), ...args], { timeout: TMUX_PANE_LIMITS.commandTimeoutMs, env: tmuxClientEnv() }, (err, stdout, stderr) => {
-        if (err) resolve({ ok: false, code: 'tmux_error', message: (stderr || err.message).trim().slice(0, 300) });
-        else resolve({ ok: true, stdout });
-      });
-    });
+  // Messages may reach the page: tmux's first 300 characters say what went wrong.
+  return async (args) => {
+    const res = await runTmuxChain(splitCommands(args), { socket, timeoutMs: TMUX_PANE_LIMITS.commandTimeoutMs });
+    return res.ok ? res : { ...res, message: res.message.slice(0, 300) };
+  };
 }
 
 export interface ClientSize {
   cols: number;
   rows: number;
+}
+
+/** A window's size as tmux reports it (here beside the commands that read it, so reflow.ts imports this module and not back). */
+export interface WindowSize {
+  cols: number;
+  rows: number;
+  /** Rows the status line takes below the window (a client shows window + status). */
+  statusLines: number;
 }
 
 /** Rows the status line takes: the `status` option is off, on, or 2–5. */

@@ -1,8 +1,8 @@
 // Reads LARKMUX_HOME/config.json: a missing file is an empty config (no bots), anything else is validated, including
 // that the folders it names exist (a missing workingDir used to be ignored: the CLI ran in the daemon's folder).
 import { readFileSync, statSync } from 'node:fs';
-import { parseConfig, parseConfigText, type Config, type ConfigResult } from './config.js';
-import { expandHome } from './paths.js';
+import { parseConfig, parseConfigText, type Config, type ConfigResult } from '../shared/config.js';
+import { expandHome } from '../shared/paths.js';
 
 export type ConfigFileResult = ConfigResult & { exists: boolean };
 

@@ -1,6 +1,6 @@
 // The `larkmux` command's side of the control socket: one request, one JSON line back, with a timeout.
 import { connect } from 'node:net';
-import { ControlResponseSchema, type ControlRequest } from './control-protocol.js';
+import { ControlResponseSchema, type ControlRequest } from '../shared/control-protocol.js';
 
 export type ControlCallResult = { ok: true; data: unknown } | { ok: false; code: 'not_running' | 'timeout' | 'error'; message: string };
 

@@ -1,0 +1,135 @@
+// ESLint (flat config): rules that keep the layers apart, files small and names readable (issue 11).
+// Syntax-only on purpose (no type-aware rules): `npm run lint` stays a few seconds on a loaded 2-core machine.
+// Import cycles are checked by scripts/import-cycles.ts (type imports included), run by `npm run lint` too.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+/** Node built-ins: `node:fs` and the bare `fs` spelling alike. */
+const NODE_BUILTIN_REGEX = '^(node:.*|fs|fs/.*|path|os|child_process|net|http|https|crypto|url|process|worker_threads|stream)$';
+
+/** A file past this many lines gets split by job (STYLE.md). */
+const MAX_LINES = 400;
+
+/**
+ * TODO(issue 11): files already past MAX_LINES; split them when their owner next touches them, then drop them
+ * from this list. Listed by name so a new file past the limit fails, and an old one cannot grow silently past it.
+ */
+const OVERSIZED_FILES = ['src/daemon/bot-runtime.ts', 'src/daemon/web-proxy.ts'];
+
+/**
+ * TODO(issue 11): `src/shared/` is for pure contracts; these hold Node effects (files, sockets, processes) and
+ * move to src/platform (as control-client, config-file, version and pid-lock did). Listed by name so new shared
+ * code stays pure.
+ */
+const SHARED_NODE_EFFECT_FILES = ['src/shared/log.ts', 'src/shared/paths.ts', 'src/shared/which.ts'];
+
+/** `no-restricted-imports` patterns forbidding one layer to reach another. */
+const layerBan = (group, message) => ({ group, message });
+
+/** How deep a layer's folders go (src/worker/render/cards/x.ts is depth 2); a deeper file would go unchecked. */
+const MAX_LAYER_DEPTH = 5;
+
+/**
+ * Config blocks forbidding files under `layerDir` (src/<layer>) to import the sibling layers `banned`. Import paths
+ * are relative, so `../cli/x.js` in src/worker/lifecycle/ is the worker's own cli/ folder while in src/worker/ it is
+ * src/cli: one block per folder depth, each banning exactly the `../` count that climbs out to src/.
+ */
+function layerRules(layerDir, banned, message) {
+  return Array.from({ length: MAX_LAYER_DEPTH + 1 }, (_, depth) => ({
+    files: [`${layerDir}/${'*/'.repeat(depth)}*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: `^(\\.\\./){${depth + 1},}(${banned.join('|')})(/|$)`, message }] },
+      ],
+    },
+  }));
+}
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test/.clis/**', 'coverage/**', '**/*.d.ts', 'src/web/**/*.js'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { process: 'readonly', console: 'readonly' } },
+    // A stale disable comment is worth a warning, not a failed CI.
+    linterOptions: { reportUnusedDisableDirectives: 'warn' },
+    rules: {
+      // The compiler checks these already (noUnused… would be noise; `any` and `!` have their places at boundaries).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none', ignoreRestSiblings: true }],
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      'no-empty': ['error', { allowEmptyCatch: true }],
+      // Terminal escapes (\x1b, \x07, C0 controls) are this product's subject matter: regexes over them are normal.
+      'no-control-regex': 'off',
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      // Light naming: types are PascalCase; no Hungarian `I` prefix on interfaces.
+      '@typescript-eslint/naming-convention': [
+        'error',
+        { selector: 'typeLike', format: ['PascalCase'] },
+        { selector: 'interface', format: ['PascalCase'], custom: { regex: '^I[A-Z]', match: false } },
+      ],
+      'max-lines': ['error', { max: MAX_LINES, skipBlankLines: false, skipComments: false }],
+    },
+  },
+  { files: OVERSIZED_FILES, rules: { 'max-lines': 'off' } },
+  // Tests, benches and scripts: Node globals, longer files (a table of cases is long by nature).
+  {
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.{ts,js,mjs}', '*.config.{ts,js}'],
+    rules: { 'max-lines': 'off' },
+  },
+  // Layers: daemon and worker never import each other; shared imports neither; the browser bundle imports neither.
+  ...layerRules('src/daemon', ['worker', 'cli', 'web'], 'The daemon talks to the worker over IPC (src/shared/ipc.ts), never by import.'),
+  ...layerRules('src/worker', ['daemon', 'cli', 'web'], 'The worker talks to the daemon over IPC (src/shared/ipc.ts), never by import.'),
+  // The platform layer (Node effects both sides need: the tmux runner) sits below daemon, worker and cli.
+  ...layerRules('src/platform', ['daemon', 'worker', 'cli', 'web'], 'src/platform is below daemon, worker and cli: it imports only src/shared.'),
+  // One tmux runner (issue 11). A warning, not an error, until every branch of this wave has merged: then make it one.
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/platform/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'warn',
+        {
+          selector: "CallExpression[callee.name=/^(execFile|execFileSync|spawn|spawnSync)$/][arguments.0.value='tmux']",
+          message: 'Run tmux through src/platform/tmux-runner.ts (one result type, one env policy).',
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/shared/**/*.ts'],
+    ignores: SHARED_NODE_EFFECT_FILES,
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            layerBan(['**/daemon/**', '**/worker/**', '**/cli/**', '**/web/**', '**/platform/**'], 'src/shared is below every other layer.'),
+            { regex: NODE_BUILTIN_REGEX, message: 'src/shared holds pure contracts: Node effects (files, sockets, processes) belong in a platform layer (issue 11).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: SHARED_NODE_EFFECT_FILES,
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [layerBan(['**/daemon/**', '**/worker/**', '**/cli/**', '**/web/**', '**/platform/**'], 'src/shared is below every other layer.')] }],
+    },
+  },
+  {
+    files: ['src/web/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            layerBan(['**/daemon/**', '**/worker/**', '**/cli/**', '**/platform/**'], 'The browser page imports only src/shared contracts and its own modules.'),
+            { regex: NODE_BUILTIN_REGEX, message: 'The browser page has no Node.' },
+          ],
+        },
+      ],
+    },
+  },
+);

@@ -1,0 +1,101 @@
+// The one tmux runner (src/platform/tmux-runner.ts) against a real, isolated tmux server: hostile arguments arrive
+// literally, failures come back as one result type with a code, and a server it starts gets the env policy only.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { listTmuxSessions, killTmuxSessions } from '../../src/daemon/orphans.js';
+import { listPanes } from '../../src/daemon/panes/tmux-panes.js';
+import { runTmux, runTmuxChain, tmuxArgv } from '../../src/platform/tmux-runner.js';
+import { TmuxExecRunner } from '../../src/worker/backend/tmux-control.js';
+import { execTmuxRunner } from '../../src/worker/webterm/tmux-pane.js';
+import { makeTmuxServer, type TestTmuxServer } from '../support/tmux.js';
+
+let tmux: TestTmuxServer;
+beforeEach(() => {
+  tmux = makeTmuxServer();
+});
+afterEach(async () => {
+  await tmux.kill();
+});
+
+const HOSTILE = ['ends in ;', 'two;;', '$(touch /tmp/lmx-pwned) `id` ${HOME}', "it's \"quoted\"", '中文 🙂 emoji', '#{session_name} ##', 'C-c', '-t', '\\;'];
+
+describe('tmuxArgv', () => {
+  it('adds -L only with a socket, joins a chain with tmux\'s own ";", escapes a trailing ";" in an argument', () => {
+    expect(tmuxArgv(null, [['list-sessions']])).toEqual(['list-sessions']);
+    expect(tmuxArgv('s', [['a', 'x;'], ['b']])).toEqual(['-L', 's', 'a', 'x\\;', ';', 'b']);
+  });
+});
+
+describe('runTmux on a real server', () => {
+  it('every hostile argument arrives literally (set-buffer, then show-buffer)', async () => {
+    await tmux.run(['new-session', '-d', '-s', 'main', '-x', '80', '-y', '24']);
+    for (const text of HOSTILE) {
+      expect(await runTmux(['set-buffer', '-b', 'b', '--', text], { socket: tmux.socket })).toEqual({ ok: true, stdout: '' });
+      expect(await runTmux(['show-buffer', '-b', 'b'], { socket: tmux.socket })).toEqual({ ok: true, stdout: text });
+    }
+  });
+
+  it('stdin input reaches load-buffer - byte for byte (100 KB of CJK)', async () => {
+    await tmux.run(['new-session', '-d', '-s', 'main']);
+    const big = '长文本'.repeat(12_000);
+    expect((await runTmux(['load-buffer', '-b', 'big', '-'], { socket: tmux.socket, input: big })).ok).toBe(true);
+    expect(await runTmux(['show-buffer', '-b', 'big'], { socket: tmux.socket })).toEqual({ ok: true, stdout: big });
+  });
+
+  it('a chain runs in order in one invocation', async () => {
+    await tmux.run(['new-session', '-d', '-s', 'main']);
+    const res = await runTmuxChain([['set-buffer', '-b', 'c', 'one;'], ['show-buffer', '-b', 'c']], { socket: tmux.socket });
+    expect(res).toEqual({ ok: true, stdout: 'one;' });
+  });
+
+  it('failures are values with a code: no server, no such session, no tmux binary', async () => {
+    expect(await runTmux(['list-sessions'], { socket: tmux.socket })).toMatchObject({ ok: false, code: 'no_server' });
+    await tmux.run(['new-session', '-d', '-s', 'main']);
+    expect(await runTmux(['kill-session', '-t', '=nope'], { socket: tmux.socket })).toMatchObject({ ok: false, code: 'not_found' });
+    expect(await runTmux(['-V'], { socket: null, binary: 'tmux-not-installed-here' })).toMatchObject({ ok: false, code: 'tmux_missing' });
+  });
+
+  it('a server it starts gets the env policy: inherited names yes, larkmux settings and secrets no', async () => {
+    const saved = { ...process.env };
+    process.env.LARKMUX_HOME = '/should/not/leak';
+    process.env.LARK_APP_SECRET = 'secret-value-never-in-tmux';
+    process.env.OPENAI_API_KEY = 'sk-never-in-tmux';
+    try {
+      expect((await runTmux(['new-session', '-d', '-s', 'env'], { socket: tmux.socket })).ok).toBe(true);
+    } finally {
+      for (const k of ['LARKMUX_HOME', 'LARK_APP_SECRET', 'OPENAI_API_KEY']) delete process.env[k];
+      Object.assign(process.env, saved);
+    }
+    const env = await runTmux(['show-environment', '-g'], { socket: tmux.socket });
+    expect(env.ok).toBe(true);
+    if (!env.ok) return;
+    expect(env.stdout).toMatch(/^PATH=/m);
+    expect(env.stdout).not.toMatch(/LARKMUX_HOME|LARK_APP_SECRET|OPENAI_API_KEY|never-in-tmux/);
+  });
+});
+
+describe('every caller goes through it (one result type)', () => {
+  it('the daemon: sessions and panes listed, sessions killed; an absent server has none', async () => {
+    expect(await listTmuxSessions(tmux.socket)).toEqual({ ok: true, names: [] });
+    expect(await listPanes(tmux.socket)).toEqual({ ok: true, panes: [] });
+    await tmux.run(['new-session', '-d', '-s', 'lmx-0123abcd']);
+    await tmux.run(['new-session', '-d', '-s', 'odd;name']);
+    expect(await listTmuxSessions(tmux.socket)).toEqual({ ok: true, names: expect.arrayContaining(['lmx-0123abcd', 'odd;name']) });
+    const panes = await listPanes(tmux.socket);
+    expect(panes.ok && panes.panes.length).toBe(2);
+    // A session name ending in ";" is one argument, not a command separator.
+    expect(await killTmuxSessions(tmux.socket, ['odd;name'])).toEqual(['odd;name']);
+    expect(await listTmuxSessions(tmux.socket)).toEqual({ ok: true, names: ['lmx-0123abcd'] });
+  });
+
+  it('the worker: the control-mode fallback and the web terminal read the same server', async () => {
+    await tmux.run(['new-session', '-d', '-s', 'main']);
+    const exec = new TmuxExecRunner({ socket: tmux.socket });
+    expect(await exec.run(['list-sessions', '-F', '#{session_name};'])).toEqual({ ok: true, lines: ['main;'] });
+    expect(await exec.run(['kill-session', '-t', '=nope'])).toMatchObject({ ok: false, code: 'command-failed' });
+    const web = execTmuxRunner(tmux.socket);
+    expect(await web(['list-sessions', '-F', '#{session_name}'])).toEqual({ ok: true, stdout: 'main\n' });
+    expect(await web(['kill-session', '-t', '=nope'])).toMatchObject({ ok: false, code: 'not_found' });
+    // A bare ";" argument is tmux's separator, as the web terminal's confine step uses it; a trailing one stays literal.
+    expect(await web(['set-buffer', '-b', 'w', 'a;', ';', 'show-buffer', '-b', 'w'])).toEqual({ ok: true, stdout: 'a;' });
+  });
+});
