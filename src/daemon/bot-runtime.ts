@@ -14,7 +14,7 @@ import { expandHome, type LarkmuxPaths } from '../shared/paths.js';
 import type { BotStatus } from './bot-status.js';
 import { dispatchCommand } from './commands/dispatch.js';
 import { InboundDedupe, rejectedDedupeKeys } from './dedupe.js';
-import type { CardActionReply, ConnectionState, ImAdapter, InboundCardAction, InboundEvent, InboundMessage, InboundRejected } from './im/types.js';
+import type { CardActionReply, ConnectionState, ImAdapter, InboundEvent, InboundMessage, InboundRejected } from './im/types.js';
 import { AttentionKeeper } from './attention-keeper.js';
 import { LiveSession } from './live-session.js';
 import { BotState } from './pairing.js';
