@@ -3,8 +3,10 @@
 // Which server: only larkmux's own (`tmux.socket`, or the one derived from LARKMUX_HOME — see tmux-socket.ts). A pane
 // cannot move between tmux servers, and workers, the web terminal and restarts all address that one server; a CLI
 // started on the user's default server has to be started again with `tmux -L <socket>` to be adoptable.
-import type { Anchor } from './router.js';
-import type { BotRuntimeHandle } from './bot-runtime-handle.js';
+import type { BotConfig } from '../shared/config.js';
+import type { Logger } from '../shared/log.js';
+import type { Anchor } from './anchor.js';
+import type { SessionStore } from './store.js';
 import { newSessionCore, isOpenSession, type SessionCore } from './session-core.js';
 import type { AdoptCandidate } from './panes/adopt-candidates.js';
 import { linkPane, scanAdoptable, unlinkPane, type AdoptScan } from './panes/adoptable-panes.js';
@@ -24,7 +26,15 @@ export function offeredAnchor(anchorKey: string): Anchor | undefined {
   return offers.get(anchorKey);
 }
 
-export function scanForBot(rt: BotRuntimeHandle): Promise<AdoptScan> {
+/** What adopting needs of a bot's runtime (narrow, so the command table that reaches this module stays acyclic). */
+export interface AdoptRuntime {
+  readonly bot: Pick<BotConfig, 'appId' | 'cli'>;
+  readonly opts: { readonly tmuxSocket: string | null };
+  readonly sessions: SessionStore;
+  readonly log: Logger;
+}
+
+export function scanForBot(rt: AdoptRuntime): Promise<AdoptScan> {
   return scanAdoptable(rt.opts.tmuxSocket, rt.bot.cli);
 }
 
@@ -33,7 +43,7 @@ export function scanForBot(rt: BotRuntimeHandle): Promise<AdoptScan> {
  * *and* CLI pid, linked into `lmx-<id8>`, and stored as a detached session — the next message forks a worker that
  * attaches to the running CLI (resume mode `attach`), exactly as after a daemon restart.
  */
-export async function adoptPane(rt: BotRuntimeHandle, anchor: Anchor, ownerId: string, paneId: string, cliPid: number): Promise<AdoptOutcome> {
+export async function adoptPane(rt: AdoptRuntime, anchor: Anchor, ownerId: string, paneId: string, cliPid: number): Promise<AdoptOutcome> {
   // Two topics tapping the same pane at once: the second waits for nothing and finds it gone.
   if (inProgress.has(paneId)) return { ok: false, code: 'gone' };
   inProgress.add(paneId);
@@ -47,7 +57,7 @@ export async function adoptPane(rt: BotRuntimeHandle, anchor: Anchor, ownerId: s
 /** Panes being taken over right now (one daemon serves every bot, so one set is enough). */
 const inProgress = new Set<string>();
 
-async function adoptOnce(rt: BotRuntimeHandle, anchor: Anchor, ownerId: string, paneId: string, cliPid: number): Promise<AdoptOutcome> {
+async function adoptOnce(rt: AdoptRuntime, anchor: Anchor, ownerId: string, paneId: string, cliPid: number): Promise<AdoptOutcome> {
   if (isOpenSession(rt.sessions.getByKey(anchor.sessionKey))) return { ok: false, code: 'has_session' };
   const scan = await scanForBot(rt);
   if (!scan.ok) return { ok: false, code: 'scan_failed', message: scan.message };
