@@ -9,7 +9,7 @@ import { TranscriptFollower } from '../transcript/follower.js';
 import type { TranscriptEvent } from '../transcript/types.js';
 import { decideStatus, STATUS_TIMING } from '../lifecycle/status.js';
 import { promptStep, type PromptEffect, type PromptState } from '../lifecycle/selection.js';
-import { paneOutputSince } from '../lifecycle/pane-output.js';
+import { paneOutputSince, paneTookTurn } from '../lifecycle/pane-output.js';
 import type { QueuedMessage } from '../lifecycle/input-machine.js';
 import { PANE_DIED } from './gate-runner.js';
 import { lookAt, sendSteps, sleepUntil, type PaneLook } from './pane.js';
@@ -21,6 +21,11 @@ export const MONITOR_LIMITS = {
   exitTailLines: 40,
   /** User-turn texts kept for delivery proof: one delivery is in flight at a time, so a few are plenty. */
   userTurnTextsKept: 16,
+  /**
+   * A shell turn whose command the pane never shows complete (a `clear`, a full-screen program) still closes after
+   * this long: far beyond a slow paste (a 30 KB command echoes in a few seconds on this loaded 2-core box).
+   */
+  unprovenTurnMs: 30_000,
 } as const;
 
 
@@ -34,6 +39,8 @@ interface OpenTurn {
    * between typing and Enter after a quiet spell), so it must not close the turn with empty output.
    */
   confirmed: boolean;
+  /** When the delivery proved it (Date.now()). */
+  confirmedAt?: number;
 }
 
 export interface MonitorDeps {
@@ -65,7 +72,11 @@ export class Monitor {
   private prompt: PromptState = {};
   private liveness = new LivenessTracker();
   private timer: NodeJS.Timeout | null = null;
+  /** When the pending timer fires (Date.now()): an event that needs an earlier look replaces a later timer. */
+  private timerDue = 0;
   private ticking = false;
+  /** An event asked for a look while a tick was running: look again right after it. */
+  private lookAgain = false;
   private running = false;
   private readonly subs: Disposable[] = [];
   private identitySent: string | null = null;
@@ -133,10 +144,11 @@ export class Monitor {
     const turn: OpenTurn = { turnId: msg.turnId, text: msg.text, confirmed: false };
     this.turnEndRecorded = false;
     if (!this.deps.adapter.transcript) {
-      const cap = await this.deps.backend.capture({ historyLines: MONITOR_LIMITS.outputHistoryLines });
+      const cap = await this.captureHistory();
       if (cap.ok) turn.before = cap.value;
     }
     this.openTurns.push(turn);
+    this.follower?.setPace('active');
   }
 
   noteResult(turnId: string, delivered: boolean): void {
@@ -145,6 +157,7 @@ export class Monitor {
     if (!delivered) this.openTurns.splice(i, 1);
     else {
       this.openTurns[i]!.confirmed = true;
+      this.openTurns[i]!.confirmedAt = Date.now();
       this.lastOutputAt = Date.now();
       this.setStatus('working', this.lastScreen);
       this.schedule(STATUS_TIMING.captureEveryMs);
@@ -206,8 +219,10 @@ export class Monitor {
 
   private schedule(ms: number): void {
     if (!this.running) return;
-    if (this.timer && ms > 0) return;
+    const due = Date.now() + ms;
+    if (this.timer && this.timerDue <= due) return;
     if (this.timer) clearTimeout(this.timer);
+    this.timerDue = due;
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.tick();
@@ -215,7 +230,9 @@ export class Monitor {
   }
 
   private async tick(): Promise<void> {
+    if (this.ticking) this.lookAgain = true;
     if (!this.running || this.ticking) return;
+    this.lookAgain = false;
     this.ticking = true;
     try {
       await this.tickOnce();
@@ -225,7 +242,11 @@ export class Monitor {
     } finally {
       this.ticking = false;
     }
-    if (this.running) this.schedule(this.status === 'idle' && this.openTurns.length === 0 ? STATUS_TIMING.idleCheckEveryMs : STATUS_TIMING.captureEveryMs);
+    if (!this.running) return;
+    // A missing session is called gone only after repeated misses: those come quickly, not a minute apart.
+    const quiet = this.status === 'idle' && this.openTurns.length === 0 && this.liveness.current !== 'suspect';
+    this.follower?.setPace(quiet ? 'idle' : 'active');
+    this.schedule(this.lookAgain ? 0 : quiet ? STATUS_TIMING.idleSafetyProbeMs : STATUS_TIMING.captureEveryMs);
   }
 
   private async tickOnce(): Promise<void> {
@@ -272,25 +293,41 @@ export class Monitor {
       processGone: false,
       turnEndRecorded: this.turnEndRecorded,
     });
-    if (next === 'idle' && this.openTurns[0]?.confirmed) await this.closeTurnsFromScreen(look.look);
-    this.setStatus(next, look.look.text);
+    // A quiet ready screen ends a turn only once the pane shows the CLI took its text (closeTurnsFromScreen).
+    const closed = next === 'idle' && this.openTurns[0]?.confirmed ? await this.closeTurnsFromScreen(look.look) : true;
+    this.setStatus(closed ? next : 'working', look.look.text);
   }
 
-  /** Transcript-less CLIs (shell, custom): the turn ended when the screen went idle; its output is the new pane lines. */
-  private async closeTurnsFromScreen(look: PaneLook): Promise<void> {
+  /** The pane with history, wrapped rows joined (a long command's echo is one line to find). */
+  private captureHistory() {
+    return this.deps.backend.capture({ historyLines: MONITOR_LIMITS.outputHistoryLines, join: true });
+  }
+
+  /**
+   * Transcript-less CLIs (shell, custom): the turn ended when the screen went idle; its output is the new pane lines.
+   * false: the pane does not show the text taken yet (a slow paste), so the idle screen is the one before it.
+   */
+  private async closeTurnsFromScreen(look: PaneLook): Promise<boolean> {
     if (this.deps.adapter.transcript) {
       // The transcript never closed the turn within the grace period: report what the screen shows.
       const turn = this.openTurns.shift()!;
       this.deps.log.warn({ turnId: turn.turnId }, 'turn closed by a silent idle screen (no transcript turn-end record)');
-      return;
+      return true;
     }
-    const cap = await this.deps.backend.capture({ historyLines: MONITOR_LIMITS.outputHistoryLines });
+    const cap = await this.captureHistory();
     const after = cap.ok ? cap.value : look.text;
     while (this.openTurns[0]?.confirmed) {
-      const turn = this.openTurns.shift()!;
+      const turn = this.openTurns[0];
+      const waited = Date.now() - (turn.confirmedAt ?? 0);
+      if (!paneTookTurn(this.deps.adapter.id, turn.before ?? '', after, turn.text)) {
+        if (waited < MONITOR_LIMITS.unprovenTurnMs) return false;
+        this.deps.log.warn({ turnId: turn.turnId, waitedMs: waited }, 'turn closed although the pane never showed its command taken');
+      }
+      this.openTurns.shift();
       const text = paneOutputSince(this.deps.adapter.id, turn.before ?? '', after, turn.text);
       this.deps.send({ type: 'final_output', turnId: turn.turnId, text: text.slice(0, IPC_LIMITS.text) });
     }
+    return true;
   }
 
   private setStatus(next: SessionStatus, screenText: string): void {
