@@ -1,5 +1,5 @@
 // The render thread: its PNGs hold exactly the pixels the in-process run painter draws, at both pane sizes; disposal ends it.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,5 +62,36 @@ describe('RenderThread', () => {
     expect(first.ok).toBe(true);
     t.dispose();
     expect(await t.render(loadScreen('claude-04-idle-first'))).toMatchObject({ ok: false, code: 'closed' });
+  });
+
+  it('ends an idle thread after the idle time and starts a new one for the next frame, with the same pixels', async () => {
+    // vitest runs this file in its own process: its OS thread count shows the render thread come and go.
+    const osThreads = () => Number(/Threads:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
+    const events: string[] = [];
+    const t = new RenderThread(home, 300, (e) => events.push(e));
+    try {
+      const screen = loadScreen('synthetic-cjk-emoji');
+      const first = await t.render(screen);
+      if (!first.ok) throw new Error(first.message);
+      expect(t.loaded).toBe(true);
+      const whileLoaded = osThreads();
+      const deadline = Date.now() + 30_000;
+      while (t.loaded && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(t.loaded).toBe(false);
+      expect(t.counts).toEqual({ started: 1, released: 1 });
+      // terminate() resolves after the thread is gone; give the OS a moment to reap it.
+      while (osThreads() >= whileLoaded && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(osThreads()).toBeLessThan(whileLoaded);
+
+      const again = await t.render(screen);
+      if (!again.ok) throw new Error(again.message);
+      expect(t.counts.started).toBe(2);
+      const [a, b] = await Promise.all([decodePng(first.png), decodePng(again.png)]);
+      expect([b.width, b.height]).toEqual([a.width, a.height]);
+      expect(countDifferentPixels(a.data, b.data, 0)).toBe(0);
+      expect(events).toEqual(['started', 'released', 'started']);
+    } finally {
+      t.dispose();
+    }
   });
 });
