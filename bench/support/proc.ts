@@ -97,5 +97,12 @@ export function tmuxServerPid(socket: string): number | null {
   }
 }
 
+/** Live children of `pid` whose command line contains `match` (e.g. the worker's render process). */
+export function childrenMatching(pid: number, match: string): number[] {
+  return allStats()
+    .filter((s) => s.ppid === pid && (read(`/proc/${s.pid}/cmdline`) ?? '').replace(/\0/g, ' ').includes(match))
+    .map((s) => s.pid);
+}
+
 /** Whether these measurements work here. */
 export const procAvailable = read('/proc/self/stat') !== null;

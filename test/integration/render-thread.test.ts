@@ -1,5 +1,5 @@
-// The render thread: its PNGs hold exactly the pixels the in-process run painter draws, at both pane sizes; disposal ends it.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+// The render process: its PNGs hold exactly the pixels the in-process run painter draws, at both pane sizes; disposal ends it.
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,9 +64,8 @@ describe('RenderThread', () => {
     expect(await t.render(loadScreen('claude-04-idle-first'))).toMatchObject({ ok: false, code: 'closed' });
   });
 
-  it('ends an idle thread after the idle time and starts a new one for the next frame, with the same pixels', async () => {
-    // vitest runs this file in its own process: its OS thread count shows the render thread come and go.
-    const osThreads = () => Number(/Threads:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]);
+  it('ends an idle renderer after the idle time and starts a new one for the next frame, with the same pixels', async () => {
+    const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
     const events: string[] = [];
     const t = new RenderThread(home, 300, (e) => events.push(e));
     try {
@@ -74,18 +73,20 @@ describe('RenderThread', () => {
       const first = await t.render(screen);
       if (!first.ok) throw new Error(first.message);
       expect(t.loaded).toBe(true);
-      const whileLoaded = osThreads();
+      const firstPid = t.pid!;
+      expect(alive(firstPid)).toBe(true);
       const deadline = Date.now() + 30_000;
       while (t.loaded && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
       expect(t.loaded).toBe(false);
       expect(t.counts).toEqual({ started: 1, released: 1 });
-      // terminate() resolves after the thread is gone; give the OS a moment to reap it.
-      while (osThreads() >= whileLoaded && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(osThreads()).toBeLessThan(whileLoaded);
+      // The render process is gone, and with it everything it loaded.
+      while (alive(firstPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(alive(firstPid)).toBe(false);
 
       const again = await t.render(screen);
       if (!again.ok) throw new Error(again.message);
       expect(t.counts.started).toBe(2);
+      expect(t.pid).not.toBe(firstPid);
       const [a, b] = await Promise.all([decodePng(first.png), decodePng(again.png)]);
       expect([b.width, b.height]).toEqual([a.width, a.height]);
       expect(countDifferentPixels(a.data, b.data, 0)).toBe(0);
