@@ -61,6 +61,8 @@ export interface MonitorDeps {
 export class Monitor {
   status: SessionStatus = 'starting';
   private lastOutputAt = Date.now();
+  /** When the screen was last captured: a tick with no output since then need not capture again. */
+  private lastLookAt = 0;
   private lastScreen = '';
   private readonly openTurns: OpenTurn[] = [];
   private userTurns = 0;
@@ -243,15 +245,23 @@ export class Monitor {
       this.ticking = false;
     }
     if (!this.running) return;
-    // A missing session is called gone only after repeated misses: those come quickly, not a minute apart.
-    const quiet = this.status === 'idle' && this.openTurns.length === 0 && this.liveness.current !== 'suspect';
+    // Quiet: nothing changes without an event — idle with no turn open, or a screen that waits for a person (a
+    // selection, a usage limit) and changes only when output arrives. A missing session is called gone only after
+    // repeated misses: those come quickly, not a minute apart.
+    const waitsForEvent = (this.status === 'idle' && this.openTurns.length === 0) || this.status === 'waiting' || this.status === 'limited';
+    const quiet = waitsForEvent && this.liveness.current !== 'suspect';
     this.follower?.setPace(quiet ? 'idle' : 'active');
     this.schedule(this.lookAgain ? 0 : quiet ? STATUS_TIMING.idleSafetyProbeMs : STATUS_TIMING.captureEveryMs);
   }
 
   private async tickOnce(): Promise<void> {
     // tmux marks a pane dead before it draws its "Pane is dead" banner (if ever): the probe is the authority.
-    if (this.probeNext || this.status === 'idle') {
+    // A settled status (idle, a waiting or limited screen) with nothing printed since the last look: the screen and
+    // so the status cannot have changed, so a safety tick only probes. (A working status still looks: it turns idle
+    // by silence alone.)
+    const settled = this.status === 'idle' || this.status === 'waiting' || this.status === 'limited';
+    const screenUnchanged = settled && this.lastLookAt > this.lastOutputAt && this.openTurns.length === 0;
+    if (this.probeNext || this.status === 'idle' || screenUnchanged) {
       this.probeNext = false;
       const probe = await this.deps.backend.probe();
       if (probe.state === 'exists' && probe.paneDead) {
@@ -262,7 +272,12 @@ export class Monitor {
         this.lost('the tmux session is gone', null);
         return;
       }
+      if (probe.state === 'exists' && screenUnchanged) {
+        this.liveness.record(probe);
+        return;
+      }
     }
+    this.lastLookAt = Date.now();
     const look = await lookAt(this.deps.backend, this.deps.adapter);
     if (!look.ok) {
       const verdict = look.code === 'missing' ? this.liveness.record('missing') : this.liveness.current;
