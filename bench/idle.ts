@@ -51,18 +51,22 @@ async function idleSessions() {
     await sleep(5_000); // the last looks of each turn
     const pids = sessions.map((s) => s.pool.pid(s.sessionId)!);
     const server = tmuxServerPid(tmux.socket);
-    const cpu = () => treesCpu(pids) + (server === null ? 0 : processCpu(server) ?? 0);
+    const serverCpu = () => (server === null ? 0 : processCpu(server) ?? 0);
+    const cpu = () => treesCpu(pids) + serverCpu();
+    const server0 = serverCpu();
     const cpu0 = cpu();
     const calls0 = shim.calls().length;
     const t0 = Date.now();
     await sleep(MEASURE_S * 1000);
     const seconds = (Date.now() - t0) / 1000;
     const used = cpu() - cpu0;
+    const serverUsed = serverCpu() - server0;
     const execs = shim.calls().length - calls0;
     const rssAll = pids.map((p) => rss(p)).filter((r): r is number => r !== null);
     return {
       sessions: SESSIONS, measuredS: round(seconds, 0),
       cpuSPer10Min: round((used / seconds) * 600, 2),
+      ofWhichTmuxServer: round((serverUsed / seconds) * 600, 2),
       tmuxExecsPerMin: round((execs / seconds) * 60, 2),
       workerRssNeverLoadedMB: { median: round(median(rssAll)), max: round(Math.max(...rssAll)) },
     };
