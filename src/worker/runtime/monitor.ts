@@ -12,7 +12,8 @@ import { promptStep, type PromptEffect, type PromptState } from '../lifecycle/se
 import { paneOutputSince, paneTookTurn } from '../lifecycle/pane-output.js';
 import type { QueuedMessage } from '../lifecycle/input-machine.js';
 import { PANE_DIED } from './gate-runner.js';
-import { lookAt, sendSteps, sleepUntil, type PaneLook } from './pane.js';
+import { lookAt, type PaneLook } from './pane.js';
+import { runPromptEffects } from './prompt-effects.js';
 
 export const MONITOR_LIMITS = {
   /** Scrollback read for a shell's final output: enough for a long command listing, cheap to capture. */
@@ -375,36 +376,7 @@ export class Monitor {
     this.deps.onLost(reason);
   }
 
-  private async runPromptEffects(effects: PromptEffect[]): Promise<void> {
-    for (const e of effects) {
-      switch (e.type) {
-        case 'surface': {
-          const s = e.selection;
-          this.deps.log.info({ title: s.title, options: s.options.length }, 'prompt on screen: asking a person');
-          this.deps.send({
-            type: 'selection', promptId: s.id, title: s.title.slice(0, 4096), kind: s.selectionKind,
-            options: s.options.slice(0, 32).map((o) => ({ label: o.label.slice(0, 512) || '?' })), defaultIndex: Math.min(s.defaultIndex, 31),
-          });
-          break;
-        }
-        case 'send_keys': {
-          await sleepUntil(e.notBefore);
-          const r = await sendSteps(this.deps.backend, e.keys);
-          if (!r.ok) this.deps.log.warn({ err: r.message }, 'answering a prompt failed');
-          this.schedule(0);
-          break;
-        }
-        case 'resolved':
-          this.deps.log.info({ title: e.selection.title }, 'prompt went away');
-          break;
-        case 'stuck':
-          this.deps.log.warn({ title: e.selection.title }, 'prompt still on screen after two answers');
-          this.deps.send({ type: 'error', code: 'prompt_stuck', message: `the prompt "${e.selection.title.slice(0, 200)}" did not go away after the answer` });
-          break;
-        case 'ignored_choice':
-          this.deps.log.info({ reason: e.reason }, 'selection choice ignored');
-          break;
-      }
-    }
+  private runPromptEffects(effects: PromptEffect[]): Promise<void> {
+    return runPromptEffects(effects, { backend: this.deps.backend, log: this.deps.log, send: this.deps.send, lookNow: () => this.schedule(0) });
   }
 }
