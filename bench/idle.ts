@@ -48,7 +48,8 @@ async function idleSessions() {
       if (i % 5 === 4) await Promise.all(sessions.slice(-5).map((x) => x.waitFor(isFinal('up'), 120_000)));
     }
     await Promise.all(sessions.map((x) => x.waitFor(isFinal('up'), 120_000)));
-    await sleep(5_000); // the last looks of each turn
+    // The last looks of each turn and the tail of 30 cold starts on a loaded box (GC of start-up garbage) settle first.
+    await sleep(15_000);
     const pids = sessions.map((s) => s.pool.pid(s.sessionId)!);
     const server = tmuxServerPid(tmux.socket);
     const serverCpu = () => (server === null ? 0 : processCpu(server) ?? 0);
