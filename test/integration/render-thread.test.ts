@@ -1,4 +1,4 @@
-// The render thread: its PNGs hold exactly the pixels the in-process run painter draws, at both pane sizes; disposal ends it.
+// The render process: its PNGs hold exactly the pixels the in-process run painter draws, at both pane sizes; disposal ends it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,5 +62,37 @@ describe('RenderThread', () => {
     expect(first.ok).toBe(true);
     t.dispose();
     expect(await t.render(loadScreen('claude-04-idle-first'))).toMatchObject({ ok: false, code: 'closed' });
+  });
+
+  it('ends an idle renderer after the idle time and starts a new one for the next frame, with the same pixels', async () => {
+    const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+    const events: string[] = [];
+    const t = new RenderThread(home, 300, (e) => events.push(e));
+    try {
+      const screen = loadScreen('synthetic-cjk-emoji');
+      const first = await t.render(screen);
+      if (!first.ok) throw new Error(first.message);
+      expect(t.loaded).toBe(true);
+      const firstPid = t.pid!;
+      expect(alive(firstPid)).toBe(true);
+      const deadline = Date.now() + 30_000;
+      while (t.loaded && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(t.loaded).toBe(false);
+      expect(t.counts).toEqual({ started: 1, released: 1 });
+      // The render process is gone, and with it everything it loaded.
+      while (alive(firstPid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(alive(firstPid)).toBe(false);
+
+      const again = await t.render(screen);
+      if (!again.ok) throw new Error(again.message);
+      expect(t.counts.started).toBe(2);
+      expect(t.pid).not.toBe(firstPid);
+      const [a, b] = await Promise.all([decodePng(first.png), decodePng(again.png)]);
+      expect([b.width, b.height]).toEqual([a.width, a.height]);
+      expect(countDifferentPixels(a.data, b.data, 0)).toBe(0);
+      expect(events).toEqual(['started', 'released', 'started']);
+    } finally {
+      t.dispose();
+    }
   });
 });

@@ -43,4 +43,25 @@ describe('worker display modes', () => {
     const status = await s.waitFor((m) => m.type === 'status' && (m.screenText ?? '').includes('while-hidden'), 10_000, from);
     expect(status.type).toBe('status');
   });
+
+  it('releases the render thread when no frame is wanted and starts it again for the next visible frame', async () => {
+    s = startWorkerSession({
+      cli: 'shell', cwd: shellHome.dir, env: { HOME: shellHome.dir, PATH: process.env.PATH ?? '/usr/bin:/bin' }, display: 'screenshot',
+      workerEnv: { LARKMUX_RENDER_IDLE_MS: '500' },
+    });
+    const count = (what: string) => (s.logText().match(new RegExp(`"msg":"${what}`, 'g')) ?? []).length;
+    s.input('t1', 'echo first-frame');
+    await s.waitFor((m) => m.type === 'final_output' && m.turnId === 't1');
+    const deadline = Date.now() + 30_000;
+    while (count('render thread released') === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    expect(count('render thread released')).toBeGreaterThan(0);
+    const startedBefore = count('render thread started');
+
+    const from = s.messages.length;
+    s.input('t2', 'echo after-release');
+    const shot = (await s.waitFor((m): m is Shot => m.type === 'screenshot', 30_000, from)) as Shot;
+    expect([...shot.png.subarray(0, 4)]).toEqual(PNG_MAGIC);
+    expect([shot.cols, shot.rows]).toEqual([120, 40]);
+    expect(count('render thread started')).toBe(startedBefore + 1);
+  });
 });

@@ -76,6 +76,15 @@ describe('worker with the shell adapter', () => {
     expect((await s.waitFor(isFinal('m'))).text).toBe('w=one\nw=two\nw=three');
   });
 
+  it('a long pasted command that the shell echoes slowly still gets its output as the answer (issue 14)', async () => {
+    // 30 KB on one line: readline redraws it row by row for seconds, and its echo wraps over hundreds of rows. The
+    // turn opens once the pane shows the whole command taken, so neither the echo nor a quiet prompt is the answer.
+    s.input('warm', 'echo warm');
+    expect((await s.waitFor(isFinal('warm'))).text).toBe('warm');
+    s.input('big', `echo ${'x'.repeat(30_000)} | wc -c; echo done-$((6*7))`);
+    expect((await s.waitFor(isFinal('big'), 120_000)).text).toBe('30001\ndone-42');
+  }, 180_000);
+
   it('notices a killed shell, reports it as exited, and restarts it on the next message', async () => {
     s.input('t1', 'echo first');
     await s.waitFor(isFinal('t1'));

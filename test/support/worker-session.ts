@@ -24,6 +24,10 @@ export interface WorkerSessionOptions {
   tmux?: TestTmuxServer;
   home?: TestHome;
   sessionId?: string;
+  /** Extra environment for the worker process itself (e.g. a PATH with a tmux shim). */
+  workerEnv?: NodeJS.ProcessEnv;
+  /** Worker entry file (benchmarks run the built dist/worker/main.js); default: the source under tsx. */
+  workerEntry?: string;
 }
 
 export interface WorkerSession {
@@ -74,7 +78,8 @@ export function startWorkerSession(opts: WorkerSessionOptions): WorkerSession {
   const exits: WorkerExit[] = [];
   const pool = new WorkerPool({
     log: createLogger({ file: home.paths.logFile, name: 'daemon' }),
-    env: { LARKMUX_HOME: home.dir },
+    env: { LARKMUX_HOME: home.dir, ...opts.workerEnv },
+    ...(opts.workerEntry ? { entry: opts.workerEntry } : {}),
     events: { onMessage: (_id, m) => { messages.push(m); arrivals.push(Date.now()); }, onExit: (e) => exits.push(e) },
   });
   const init: InitMsg = {

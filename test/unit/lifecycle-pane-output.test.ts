@@ -1,6 +1,6 @@
 // Final output without a transcript: the pane lines that appeared after the input.
 import { describe, expect, it } from 'vitest';
-import { newLinesSince, paneOutputSince } from '../../src/worker/lifecycle/pane-output.js';
+import { newLinesSince, paneOutputSince, paneTookTurn } from '../../src/worker/lifecycle/pane-output.js';
 
 describe('pane output', () => {
   const cases: { name: string; before: string; after: string; input: string; out: string }[] = [
@@ -16,5 +16,30 @@ describe('pane output', () => {
     expect(newLinesSince('x\ny\n> ', 'x\ny\n> go\nresult\n> ')).toEqual(['> go', 'result', '>']);
     const long = Array.from({ length: 30 }, (_, i) => `l${i}`);
     expect(newLinesSince([...long, '> '].join('\n'), [...long.slice(25), '> go', 'r', '> '].join('\n'))).toEqual(['> go', 'r', '>']);
+  });
+});
+
+describe('a shell turn is proven by its echo (issue 14: a slow paste read as silence)', () => {
+  const long = `echo ${'x'.repeat(300)} | wc -c`;
+  const wrapped = `$ ${long.slice(0, 118)}\n${long.slice(118, 236)}\n${long.slice(236)}\n301\n$ `;
+  const cases: { name: string; after: string; input: string; took: boolean; out?: string }[] = [
+    { name: 'bare prompt: the paste has not landed', after: '$ ', input: 'echo hi', took: false },
+    { name: 'echo still arriving', after: '$ ech', input: 'echo hi', took: false },
+    { name: 'echoed, Enter not read yet', after: '$ echo hi', input: 'echo hi', took: false },
+    { name: 'echoed and answered', after: '$ echo hi\nhi\n$ ', input: 'echo hi', took: true, out: 'hi' },
+    { name: 'no output, prompt back', after: '$ true\n$ ', input: 'true', took: true, out: '' },
+    { name: 'multi-line paste stopped at a continuation prompt', after: '$ for w in a b\n> ', input: 'for w in a b\ndo echo $w\ndone', took: false },
+    { name: 'multi-line paste complete', after: '$ for w in a b\n> do echo $w\n> done\na\nb\n$ ', input: 'for w in a b\ndo echo $w\ndone', took: true, out: 'a\nb' },
+    { name: 'long command over wrapped rows', after: wrapped, input: long, took: true, out: '301' },
+    { name: 'long command half echoed', after: `$ ${long.slice(0, 118)}\n${long.slice(118, 200)}`, input: long, took: false },
+    { name: 'a tab shows as spaces', after: '$ echo "i       done" | od -c\n0000000 i\n$ ', input: 'echo "i\tdone" | od -c', took: true, out: '0000000 i' },
+  ];
+  it.each(cases)('$name', ({ after, input, took, out }) => {
+    expect(paneTookTurn('shell', '$ ', after, input)).toBe(took);
+    if (out !== undefined) expect(paneOutputSince('shell', '$ ', after, input)).toBe(out);
+  });
+
+  it('other CLIs have no echo to prove: the delivery stands', () => {
+    expect(paneTookTurn('custom', '> ', '> ', 'go')).toBe(true);
   });
 });

@@ -124,6 +124,22 @@ describe('JsonlTail', () => {
     resumed.dispose();
   });
 
+  it('while idle it polls once a minute but a file change still wakes it (fs.watch)', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lmx-tail-'));
+    const file = join(dir, 't.jsonl');
+    writeFileSync(file, '');
+    const seen: unknown[] = [];
+    const tail = new JsonlTail({ path: file, onLine: (l) => l.ok && seen.push(l.record) });
+    tail.start();
+    await tail.poll();
+    tail.setPace('idle');
+    appendFileSync(file, '{"late":true}\n');
+    const deadline = Date.now() + 20_000; // far below the minute-long idle poll: only the watch can deliver it
+    while (seen.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    tail.dispose();
+    expect(seen).toEqual([{ late: true }]);
+  });
+
   it('waits for a locator to name the file, and restarts at 0 when the file shrinks', async () => {
     dir = mkdtempSync(join(tmpdir(), 'lmx-tail-'));
     const file = join(dir, 'late.jsonl');

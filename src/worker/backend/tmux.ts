@@ -9,6 +9,7 @@ import { discardLaunchFile, launcherArgv, launchScript, writeLaunchFile } from '
 import { planTextInput } from './input-plan.js';
 import { escapeTmuxFormat, TmuxClient, type TmuxResult } from './tmux-client.js';
 import { PipePaneObserver, type PaneObserver } from './tmux-observer.js';
+import { paneDiedHookCommand, watchPaneDeath } from './pane-death.js';
 import type {
   BackendResult, CaptureOptions, Disposable, LaunchSpec, ObserverClosed, ProbeResult, SendTextOptions, SessionBackend, StartInfo,
 } from './types.js';
@@ -49,6 +50,9 @@ export class TmuxBackend implements SessionBackend {
   private readonly closedListeners = new Set<(closed: ObserverClosed) => void>();
   private readonly subscriptions: Disposable[] = [];
   private readonly runDir: string;
+  /** Where the pane-died hook drops its marker (see pane-death.ts). */
+  private readonly deathMarker: string;
+  private deathWatch: Promise<Disposable> | null = null;
 
   constructor(options: TmuxBackendOptions) {
     this.name = tmuxSessionName(options.sessionId);
@@ -56,7 +60,9 @@ export class TmuxBackend implements SessionBackend {
     this.client = options.client ?? new TmuxClient({ socket: options.socket ?? null });
     this.runDir = larkmuxPaths(options.home).run;
     this.timing = { ...TMUX_BACKEND_TIMING, ...options.timing };
-    this.observer = new PipePaneObserver({ client: this.client, target: this.paneTarget, fifoPath: larkmuxPaths(options.home).fifo(options.sessionId), stallTimeoutMs: options.stallTimeoutMs });
+    const fifoPath = larkmuxPaths(options.home).fifo(options.sessionId);
+    this.deathMarker = fifoPath.replace(/\.fifo$/, '') + '.died';
+    this.observer = new PipePaneObserver({ client: this.client, target: this.paneTarget, fifoPath, stallTimeoutMs: options.stallTimeoutMs });
     this.subscriptions.push(
       this.observer.onText((text) => { for (const l of this.outputListeners) l(text); }),
       this.observer.onClosed((closed) => { for (const l of this.closedListeners) l(closed); }),
@@ -71,8 +77,11 @@ export class TmuxBackend implements SessionBackend {
     const probe = await this.probe();
     if (probe.state === 'unknown') return fail('tmux_unavailable', `cannot reach tmux: ${probe.reason}`);
     if (probe.state === 'exists' && !probe.paneDead) {
+      await this.watchDeath();
       const attached = await this.observer.attach();
-      return attached.ok ? { ok: true, value: { name: this.name, created: false, warnings: [] } } : attached;
+      if (!attached.ok) return attached;
+      await this.hookDeath();
+      return { ok: true, value: { name: this.name, created: false, warnings: [] } };
     }
     if (!launch) {
       return probe.state === 'missing'
@@ -81,8 +90,10 @@ export class TmuxBackend implements SessionBackend {
     }
     // A CLI that exited earlier left its pane (remain-on-exit): keep it for inspection, out of the live name.
     if (probe.state === 'exists') await this.moveToDiag();
+    await this.watchDeath();
     const created = await this.create(launch);
     if (!created.ok) return created;
+    await this.hookDeath();
     const watched = await this.watchLaunch(launch);
     if (!watched.ok) return watched;
     return { ok: true, value: { name: this.name, created: true, warnings: created.value } };
@@ -105,6 +116,7 @@ export class TmuxBackend implements SessionBackend {
   async capture(options: CaptureOptions = {}): Promise<BackendResult<string>> {
     const args = ['capture-pane', '-p', '-t', this.paneTarget];
     if (options.escapes) args.push('-e');
+    if (options.join) args.push('-J');
     if (options.historyLines && options.historyLines > 0) args.push('-S', String(-options.historyLines));
     const res = await this.client.run(args);
     if (!res.ok) return this.failFrom(res, 'capture-pane');
@@ -149,6 +161,7 @@ export class TmuxBackend implements SessionBackend {
 
   async kill(): Promise<BackendResult> {
     await this.observer.detach();
+    await this.unwatchDeath();
     const res = await this.client.run(['kill-session', '-t', this.sessionTarget]);
     if (!res.ok && (res.code === 'not_found' || res.code === 'no_server')) return OK;
     return this.check(res, 'kill-session');
@@ -156,13 +169,38 @@ export class TmuxBackend implements SessionBackend {
 
   async detach(): Promise<void> {
     await this.observer.detach();
+    await this.unwatchDeath();
   }
 
   async dispose(): Promise<void> {
     await this.observer.dispose();
+    await this.unwatchDeath();
     for (const s of this.subscriptions) s.dispose();
     this.outputListeners.clear();
     this.closedListeners.clear();
+  }
+
+  /** Starts watching for the pane-died marker (once); its event reaches onObserverClosed as `pane_died`. */
+  private watchDeath(): Promise<Disposable> {
+    this.deathWatch ??= watchPaneDeath(this.deathMarker, () => {
+      const closed: ObserverClosed = { reason: 'pane_died', message: 'the CLI in the pane exited (tmux pane-died hook)' };
+      for (const l of this.closedListeners) l(closed);
+    });
+    return this.deathWatch;
+  }
+
+  /**
+   * Sets the pane-died hook (again: a session started by an older worker may lack it; set-hook replaces). Not part of
+   * the launch chain: a tmux without pane hooks (< 3.1) must not fail the launch; the monitor's safety probe remains.
+   */
+  private async hookDeath(): Promise<void> {
+    await this.client.run(paneDiedHookCommand(this.paneTarget, this.deathMarker));
+  }
+
+  private async unwatchDeath(): Promise<void> {
+    const w = this.deathWatch;
+    this.deathWatch = null;
+    if (w) (await w).dispose();
   }
 
   /** new-session from an argv, observed from its first byte. Returns the env warnings. */

@@ -55,11 +55,16 @@ export interface CaptureOptions {
   escapes?: boolean;
   /** Also include this many lines of scrollback above the visible screen. */
   historyLines?: number;
+  /** Join wrapped rows into their logical line (`capture-pane -J`); the pty mirror ignores it. */
+  join?: boolean;
 }
 
-/** Why output stopped flowing: the pane closed its pipe, the observer was stalled, or someone else replaced it. */
+/**
+ * Why output stopped flowing: the pane closed its pipe, the observer was stalled, or someone else replaced it;
+ * `pane_died`: the pane's process exited (tmux keeps the dead pane and its pipe open, so the pipe alone cannot say).
+ */
 export interface ObserverClosed {
-  reason: 'pipe_closed' | 'stalled' | 'error';
+  reason: 'pipe_closed' | 'stalled' | 'error' | 'pane_died';
   message: string;
 }
 

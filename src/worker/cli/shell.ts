@@ -28,25 +28,56 @@ export function shellComposerText(screenText: string): string | null {
   return PROMPT_END.test(last) ? '' : null;
 }
 
+export const SHELL_ECHO = {
+  /**
+   * Characters of the command's first and last line used to find its echo. A long command wraps (and readline's
+   * redraw of a line taller than the screen leaves remnants beside it), so the whole line is rarely on one row;
+   * its ends are. Long enough not to match stray output, short enough to fit a narrow pane's row.
+   */
+  anchorChars: 24,
+} as const;
+
 /**
- * The command's output: the lines after the last prompt line that shows `input`, up to (not including) the
- * prompt that came back. null when the command line is no longer on screen.
+ * Index of the line where the echoed command ends: the last prompt line showing the start of `input`, then the
+ * first line from there showing its end. null while the command is not (fully) on screen.
+ */
+export function shellCommandEnd(lines: readonly string[], input: string): number | null {
+  // A tab shows as spaces up to the next stop: any run of blanks compares as one space.
+  const flat = (t: string) => t.replace(/\s+/g, ' ');
+  const inputLines = input.split('\n');
+  const head = flat(inputLines[0]!.trim()).slice(0, SHELL_ECHO.anchorChars);
+  const tail = flat(inputLines[inputLines.length - 1]!.trim()).slice(-SHELL_ECHO.anchorChars);
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!flat(lines[i]!).includes(head) || !/[$#%>❯] /.test(lines[i]!)) continue;
+    for (let j = i + inputLines.length - 1; j < lines.length; j++) if (flat(lines[j]!).includes(tail)) return j;
+    return null;
+  }
+  return null;
+}
+
+/**
+ * The command's output: the lines after the echoed command (the prompt line showing `input`, and its wrapped or
+ * continued lines), up to (not including) the prompt that came back. null when the command line is not on screen.
  */
 export function shellOutputSince(screenText: string, input: string): string | null {
   const lines = screenLines(screenText);
-  const firstInputLine = input.split('\n')[0]!.trim();
-  let start = -1;
-  for (let i = lines.length - 1; i >= 0; i--) {
-    if (lines[i]!.includes(firstInputLine) && /[$#%>❯] /.test(lines[i]!)) {
-      start = i;
-      break;
-    }
-  }
-  if (start < 0) return null;
+  const last = shellCommandEnd(lines, input);
+  if (last === null) return null;
   let end = lines.length;
-  while (end > start + 1 && lines[end - 1]!.trim() === '') end--;
-  if (end > start + 1 && PROMPT_END.test(lines[end - 1]!.trimEnd() + ' ')) end--;
-  return lines.slice(start + 1 + input.split('\n').length - 1, end).join('\n');
+  while (end > last + 1 && lines[end - 1]!.trim() === '') end--;
+  if (end > last + 1 && PROMPT_END.test(lines[end - 1]!.trimEnd() + ' ')) end--;
+  return lines.slice(last + 1, end).join('\n');
+}
+
+/**
+ * The shell took the command: its whole echo is on screen and something follows it (output or the next prompt),
+ * i.e. Enter was read after the last character. Until then a bare prompt on screen is the screen *before* the
+ * command, however quiet the pane (a slow paste on a loaded machine).
+ */
+export function shellTookCommand(screenText: string, input: string): boolean {
+  const lines = screenLines(screenText);
+  const last = shellCommandEnd(lines, input);
+  return last !== null && lines.slice(last + 1).some((l) => l.trim() !== '');
 }
 
 export function shellLaunch(ctx: LaunchContext): LaunchSpec {

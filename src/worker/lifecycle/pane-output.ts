@@ -1,5 +1,5 @@
 // Final output for CLIs without a transcript (shell, custom): the pane lines that appeared after the input (pure).
-import { shellOutputSince } from '../cli/shell.js';
+import { shellOutputSince, shellTookCommand } from '../cli/shell.js';
 import { screenLines } from '../cli/screen.js';
 import type { CliId } from '../cli/types.js';
 
@@ -32,4 +32,14 @@ export function paneOutputSince(cli: CliId, before: string, after: string, input
     if (out !== null) return out;
   }
   return fresh;
+}
+
+/**
+ * Whether the pane proves the CLI took the turn's text, so a quiet ready screen means the turn ended. A shell: its
+ * echo is complete and followed by something (captures taken with wrapped lines joined). Others: no proof from the
+ * pane is possible, the delivery's proof stands.
+ */
+export function paneTookTurn(cli: CliId, before: string, after: string, input: string): boolean {
+  if (cli !== 'shell') return true;
+  return shellTookCommand(newLinesSince(before, after).join('\n'), input);
 }

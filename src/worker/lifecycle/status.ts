@@ -12,8 +12,15 @@ export const STATUS_TIMING = {
   transcriptGraceMs: 20_000,
   /** How often the status is re-evaluated while output is flowing or a turn is open. */
   captureEveryMs: 400,
-  /** Slow re-check while idle, to notice a process that died quietly or a prompt drawn without output events. */
-  idleCheckEveryMs: 3_000,
+  /**
+   * Safety probe while idle. Everything that matters arrives as an event (pane output, the pipe closing when the
+   * session is killed, the pane-died hook, transcript records); this only covers an event lost to a tmux without
+   * pane hooks or a watcher that failed, and a message to a CLI that died unnoticed is still caught by the
+   * delivery's own probe. Idle must cost nothing (issue 14: 30 sessions probing every 3 s took ~0.5 core; measured
+   * with bench/idle.ts, a probe a minute still cost 30 sessions ~15 CPU-s per 10 min), so one `list-panes` every
+   * 10 minutes.
+   */
+  idleSafetyProbeMs: 600_000,
 } as const;
 
 export type StatusTiming = { [K in keyof typeof STATUS_TIMING]: number };

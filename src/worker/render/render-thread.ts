@@ -1,5 +1,5 @@
-// The render thread's entry: parses, paints and PNG-encodes captured screens off the worker's event loop, one at a time.
-import { parentPort, workerData } from 'node:worker_threads';
+// The renderer's entry, run as a child process of the worker (render-thread-host.ts): parses, paints and
+// PNG-encodes captured screens off the worker's event loop, one at a time. Init comes as argv[2] (JSON).
 import { performance } from 'node:perf_hooks';
 import { loadFonts } from './fonts.js';
 import { RunPainter } from './painter.js';
@@ -9,10 +9,11 @@ import type { FrameKind, FromRenderThread, RenderThreadInit, ToRenderThread } fr
 import { cardFrame, fullFrame, phoneCardFrame, type FrameLayout } from './card-frame.js';
 import type { ScreenGrid } from './screen-model.js';
 
-const port = parentPort;
-if (!port) throw new Error('render-thread.ts must run as a worker thread');
-const init = workerData as RenderThreadInit;
-const send = (m: FromRenderThread, transfer: ArrayBuffer[] = []) => port.postMessage(m, transfer);
+if (!process.send) throw new Error('render-thread.ts must run as a child process with an IPC channel');
+const init = JSON.parse(process.argv[2] ?? '{}') as RenderThreadInit;
+const send = (m: FromRenderThread): void => { process.send?.(m); };
+// The worker went away (stopped, crashed, killed): nobody wants frames any more.
+process.on('disconnect', () => process.exit(0));
 
 // Fonts are registered in this thread: GlobalFonts is process-wide, so the main thread need not load @napi-rs/canvas at all.
 const fonts = loadFonts(init.home);
@@ -39,12 +40,12 @@ async function render(id: number, screen: CapturedScreen, kind: FrameKind): Prom
   // Encoding starts with reading the pixels back (canvas.data() copies them: ~1-2 ms at 120x40, 3-9 ms at 200x60).
   const png = await encoder.encode(canvas.data(), canvas.width, canvas.height);
   const t3 = performance.now();
-  send({ type: 'rendered', id, png, frame, timings: { parseMs: t1 - t0, paintMs: t2 - t1, encodeMs: t3 - t2 } }, [png.buffer as ArrayBuffer]);
+  send({ type: 'rendered', id, png, frame, timings: { parseMs: t1 - t0, paintMs: t2 - t1, encodeMs: t3 - t2 } });
 }
 
 // One frame at a time: the model's terminal, the painter's canvas and the encoder's buffers are reused between frames.
 let queue: Promise<void> = Promise.resolve();
-port.on('message', (m: ToRenderThread) => {
+process.on('message', (m: ToRenderThread) => {
   if (m.type !== 'render') return;
   queue = queue.then(() => render(m.id, m.screen, m.frame)).catch((err: unknown) => send({ type: 'failed', id: m.id, message: err instanceof Error ? err.message : String(err) }));
 });

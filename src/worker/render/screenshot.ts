@@ -27,8 +27,8 @@ export type RenderResult =
 export class ScreenRenderer {
   private readonly thread: RenderThread;
 
-  constructor(private readonly opts: { runner: TmuxCommandRunner; home: string }) {
-    this.thread = new RenderThread(opts.home);
+  constructor(private readonly opts: { runner: TmuxCommandRunner; home: string; idleReleaseMs?: number; onThread?: (event: 'started' | 'released') => void }) {
+    this.thread = new RenderThread(opts.home, opts.idleReleaseMs, opts.onThread);
   }
 
   /** The fonts registered for rendering (the render thread loads them from LARKMUX_HOME/fonts, then system paths). */

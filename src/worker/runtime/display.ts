@@ -76,7 +76,10 @@ export class DisplayController {
       this.runner = new TmuxExecRunner(t.socket ? { socket: t.socket } : {});
     }
     if (this.disposed) return this.runner.dispose();
-    this.renderer = new ScreenRenderer({ runner: this.runner, home: this.deps.home });
+    this.renderer = new ScreenRenderer({
+      runner: this.runner, home: this.deps.home,
+      onThread: (event) => this.deps.log.info({ event }, event === 'started' ? 'render thread started' : 'render thread released (idle)'),
+    });
     this.loop = new ScreenshotLoop(
       this.renderer,
       `=${t.session}:`,

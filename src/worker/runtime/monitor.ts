@@ -9,10 +9,11 @@ import { TranscriptFollower } from '../transcript/follower.js';
 import { parserSince, type TranscriptEvent } from '../transcript/types.js';
 import { decideStatus, STATUS_TIMING } from '../lifecycle/status.js';
 import { promptStep, type PromptEffect, type PromptState } from '../lifecycle/selection.js';
-import { paneOutputSince } from '../lifecycle/pane-output.js';
+import { paneOutputSince, paneTookTurn } from '../lifecycle/pane-output.js';
 import type { QueuedMessage } from '../lifecycle/input-machine.js';
 import { PANE_DIED } from './gate-runner.js';
-import { lookAt, sendSteps, sleepUntil, type PaneLook } from './pane.js';
+import { lookAt, type PaneLook } from './pane.js';
+import { runPromptEffects } from './prompt-effects.js';
 
 export const MONITOR_LIMITS = {
   /** Scrollback read for a shell's final output: enough for a long command listing, cheap to capture. */
@@ -21,6 +22,11 @@ export const MONITOR_LIMITS = {
   exitTailLines: 40,
   /** User-turn texts kept for delivery proof: one delivery is in flight at a time, so a few are plenty. */
   userTurnTextsKept: 16,
+  /**
+   * A shell turn whose command the pane never shows complete (a `clear`, a full-screen program) still closes after
+   * this long: far beyond a slow paste (a 30 KB command echoes in a few seconds on this loaded 2-core box).
+   */
+  unprovenTurnMs: 30_000,
 } as const;
 
 
@@ -34,6 +40,8 @@ interface OpenTurn {
    * between typing and Enter after a quiet spell), so it must not close the turn with empty output.
    */
   confirmed: boolean;
+  /** When the delivery proved it (Date.now()). */
+  confirmedAt?: number;
 }
 
 export interface MonitorDeps {
@@ -54,6 +62,8 @@ export interface MonitorDeps {
 export class Monitor {
   status: SessionStatus = 'starting';
   private lastOutputAt = Date.now();
+  /** When the screen was last captured: a tick with no output since then need not capture again. */
+  private lastLookAt = 0;
   private lastScreen = '';
   private readonly openTurns: OpenTurn[] = [];
   private userTurns = 0;
@@ -65,7 +75,11 @@ export class Monitor {
   private prompt: PromptState = {};
   private liveness = new LivenessTracker();
   private timer: NodeJS.Timeout | null = null;
+  /** When the pending timer fires (Date.now()): an event that needs an earlier look replaces a later timer. */
+  private timerDue = 0;
   private ticking = false;
+  /** An event asked for a look while a tick was running: look again right after it. */
+  private lookAgain = false;
   private running = false;
   private readonly subs: Disposable[] = [];
   private identitySent: string | null = null;
@@ -133,10 +147,11 @@ export class Monitor {
     const turn: OpenTurn = { turnId: msg.turnId, text: msg.text, confirmed: false };
     this.turnEndRecorded = false;
     if (!this.deps.adapter.transcript) {
-      const cap = await this.deps.backend.capture({ historyLines: MONITOR_LIMITS.outputHistoryLines });
+      const cap = await this.captureHistory();
       if (cap.ok) turn.before = cap.value;
     }
     this.openTurns.push(turn);
+    this.follower?.setPace('active');
   }
 
   noteResult(turnId: string, delivered: boolean): void {
@@ -145,6 +160,7 @@ export class Monitor {
     if (!delivered) this.openTurns.splice(i, 1);
     else {
       this.openTurns[i]!.confirmed = true;
+      this.openTurns[i]!.confirmedAt = Date.now();
       this.lastOutputAt = Date.now();
       this.setStatus('working', this.lastScreen);
       this.schedule(STATUS_TIMING.captureEveryMs);
@@ -208,8 +224,10 @@ export class Monitor {
 
   private schedule(ms: number): void {
     if (!this.running) return;
-    if (this.timer && ms > 0) return;
+    const due = Date.now() + ms;
+    if (this.timer && this.timerDue <= due) return;
     if (this.timer) clearTimeout(this.timer);
+    this.timerDue = due;
     this.timer = setTimeout(() => {
       this.timer = null;
       void this.tick();
@@ -217,7 +235,9 @@ export class Monitor {
   }
 
   private async tick(): Promise<void> {
+    if (this.ticking) this.lookAgain = true;
     if (!this.running || this.ticking) return;
+    this.lookAgain = false;
     this.ticking = true;
     try {
       await this.tickOnce();
@@ -227,12 +247,24 @@ export class Monitor {
     } finally {
       this.ticking = false;
     }
-    if (this.running) this.schedule(this.status === 'idle' && this.openTurns.length === 0 ? STATUS_TIMING.idleCheckEveryMs : STATUS_TIMING.captureEveryMs);
+    if (!this.running) return;
+    // Quiet: nothing changes without an event — idle with no turn open, or a screen that waits for a person (a
+    // selection, a usage limit) and changes only when output arrives. A missing session is called gone only after
+    // repeated misses: those come quickly, not a minute apart.
+    const waitsForEvent = (this.status === 'idle' && this.openTurns.length === 0) || this.status === 'waiting' || this.status === 'limited';
+    const quiet = waitsForEvent && this.liveness.current !== 'suspect';
+    this.follower?.setPace(quiet ? 'idle' : 'active');
+    this.schedule(this.lookAgain ? 0 : quiet ? STATUS_TIMING.idleSafetyProbeMs : STATUS_TIMING.captureEveryMs);
   }
 
   private async tickOnce(): Promise<void> {
     // tmux marks a pane dead before it draws its "Pane is dead" banner (if ever): the probe is the authority.
-    if (this.probeNext || this.status === 'idle') {
+    // A settled status (idle, a waiting or limited screen) with nothing printed since the last look: the screen and
+    // so the status cannot have changed, so a safety tick only probes. (A working status still looks: it turns idle
+    // by silence alone.)
+    const settled = this.status === 'idle' || this.status === 'waiting' || this.status === 'limited';
+    const screenUnchanged = settled && this.lastLookAt > this.lastOutputAt && this.openTurns.length === 0;
+    if (this.probeNext || this.status === 'idle' || screenUnchanged) {
       this.probeNext = false;
       const probe = await this.deps.backend.probe();
       if (probe.state === 'exists' && probe.paneDead) {
@@ -243,7 +275,12 @@ export class Monitor {
         this.lost('the tmux session is gone', null);
         return;
       }
+      if (probe.state === 'exists' && screenUnchanged) {
+        this.liveness.record(probe);
+        return;
+      }
     }
+    this.lastLookAt = Date.now();
     const look = await lookAt(this.deps.backend, this.deps.adapter);
     if (!look.ok) {
       const verdict = look.code === 'missing' ? this.liveness.record('missing') : this.liveness.current;
@@ -274,25 +311,41 @@ export class Monitor {
       processGone: false,
       turnEndRecorded: this.turnEndRecorded,
     });
-    if (next === 'idle' && this.openTurns[0]?.confirmed) await this.closeTurnsFromScreen(look.look);
-    this.setStatus(next, look.look.text);
+    // A quiet ready screen ends a turn only once the pane shows the CLI took its text (closeTurnsFromScreen).
+    const closed = next === 'idle' && this.openTurns[0]?.confirmed ? await this.closeTurnsFromScreen(look.look) : true;
+    this.setStatus(closed ? next : 'working', look.look.text);
   }
 
-  /** Transcript-less CLIs (shell, custom): the turn ended when the screen went idle; its output is the new pane lines. */
-  private async closeTurnsFromScreen(look: PaneLook): Promise<void> {
+  /** The pane with history, wrapped rows joined (a long command's echo is one line to find). */
+  private captureHistory() {
+    return this.deps.backend.capture({ historyLines: MONITOR_LIMITS.outputHistoryLines, join: true });
+  }
+
+  /**
+   * Transcript-less CLIs (shell, custom): the turn ended when the screen went idle; its output is the new pane lines.
+   * false: the pane does not show the text taken yet (a slow paste), so the idle screen is the one before it.
+   */
+  private async closeTurnsFromScreen(look: PaneLook): Promise<boolean> {
     if (this.deps.adapter.transcript) {
       // The transcript never closed the turn within the grace period: report what the screen shows.
       const turn = this.openTurns.shift()!;
       this.deps.log.warn({ turnId: turn.turnId }, 'turn closed by a silent idle screen (no transcript turn-end record)');
-      return;
+      return true;
     }
-    const cap = await this.deps.backend.capture({ historyLines: MONITOR_LIMITS.outputHistoryLines });
+    const cap = await this.captureHistory();
     const after = cap.ok ? cap.value : look.text;
     while (this.openTurns[0]?.confirmed) {
-      const turn = this.openTurns.shift()!;
+      const turn = this.openTurns[0];
+      const waited = Date.now() - (turn.confirmedAt ?? 0);
+      if (!paneTookTurn(this.deps.adapter.id, turn.before ?? '', after, turn.text)) {
+        if (waited < MONITOR_LIMITS.unprovenTurnMs) return false;
+        this.deps.log.warn({ turnId: turn.turnId, waitedMs: waited }, 'turn closed although the pane never showed its command taken');
+      }
+      this.openTurns.shift();
       const text = paneOutputSince(this.deps.adapter.id, turn.before ?? '', after, turn.text);
       this.deps.send({ type: 'final_output', turnId: turn.turnId, text: text.slice(0, IPC_LIMITS.text) });
     }
+    return true;
   }
 
   private setStatus(next: SessionStatus, screenText: string): void {
@@ -325,37 +378,7 @@ export class Monitor {
     this.deps.onLost(reason);
   }
 
-  private async runPromptEffects(effects: PromptEffect[]): Promise<void> {
-    for (const e of effects) {
-      switch (e.type) {
-        case 'surface': {
-          const s = e.selection;
-          this.deps.log.info({ title: s.title, options: s.options.length }, 'prompt on screen: asking a person');
-          this.deps.send({
-            type: 'selection', promptId: s.id, title: s.title.slice(0, 4096), kind: s.selectionKind,
-            options: s.options.slice(0, 32).map((o) => ({ label: o.label.slice(0, 512) || '?' })), defaultIndex: Math.min(s.defaultIndex, 31),
-            ...(s.textOption !== undefined && s.textOption < 32 ? { textOption: s.textOption } : {}),
-          });
-          break;
-        }
-        case 'send_keys': {
-          await sleepUntil(e.notBefore);
-          const r = await sendSteps(this.deps.backend, e.keys);
-          if (!r.ok) this.deps.log.warn({ err: r.message }, 'answering a prompt failed');
-          this.schedule(0);
-          break;
-        }
-        case 'resolved':
-          this.deps.log.info({ title: e.selection.title }, 'prompt went away');
-          break;
-        case 'stuck':
-          this.deps.log.warn({ title: e.selection.title }, 'prompt still on screen after two answers');
-          this.deps.send({ type: 'error', code: 'prompt_stuck', message: `the prompt "${e.selection.title.slice(0, 200)}" did not go away after the answer` });
-          break;
-        case 'ignored_choice':
-          this.deps.log.info({ reason: e.reason }, 'selection choice ignored');
-          break;
-      }
-    }
+  private runPromptEffects(effects: PromptEffect[]): Promise<void> {
+    return runPromptEffects(effects, { backend: this.deps.backend, log: this.deps.log, send: this.deps.send, lookNow: () => this.schedule(0) });
   }
 }

@@ -1,5 +1,5 @@
 // A transcript follower: a JsonlTail feeding one CLI's parser, plus the settle step Gemini needs (caller-driven).
-import { JsonlTail, type JsonlTailOptions } from './jsonl-tail.js';
+import { JsonlTail, type JsonlTailOptions, type TailPace } from './jsonl-tail.js';
 import type { TranscriptEvent, TranscriptParser } from './types.js';
 
 export const TRANSCRIPT_TIMING = {
@@ -53,6 +53,11 @@ export class TranscriptFollower {
 
   poll(): Promise<void> {
     return this.tail.poll();
+  }
+
+  /** See JsonlTail.setPace. */
+  setPace(pace: TailPace): void {
+    this.tail.setPace(pace);
   }
 
   /**

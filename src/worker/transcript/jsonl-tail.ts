@@ -1,10 +1,16 @@
 // Follows an append-only JSONL file from a byte offset: whole lines only, partial last line kept for the next read.
+import { watch, type FSWatcher } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 
 export const JSONL_TAIL_TIMING = {
   /** Poll period. The CLIs append a few records per turn; a quarter second keeps turn-end latency low
    *  while costing one stat() per tick (fs.watch alone misses appends on some filesystems and in containers). */
   pollMs: 250,
+  /**
+   * Poll period while the session is idle (no turn open): an idle session must cost nothing (issue 14). fs.watch on
+   * the file wakes the reader meanwhile where inotify works; this catches the filesystems where it does not.
+   */
+  idlePollMs: 60_000,
   /** Largest chunk read per tick, so a huge transcript is consumed in steps instead of one giant buffer. */
   maxReadBytes: 4 * 1024 * 1024,
 } as const;
@@ -24,12 +30,17 @@ export interface JsonlTailOptions {
 
 const NEWLINE = 0x0a;
 
+/** `active`: a turn is open, poll every pollMs. `idle`: fs.watch plus a slow safety poll. */
+export type TailPace = 'active' | 'idle';
+
 export class JsonlTail {
   private timer: NodeJS.Timeout | null = null;
   private reading: Promise<void> | null = null;
   private resolvedPath: string | null;
   private pos: number;
   private disposed = false;
+  private pace: TailPace = 'active';
+  private watcher: FSWatcher | null = null;
 
   constructor(private readonly opts: JsonlTailOptions) {
     this.resolvedPath = typeof opts.path === 'string' ? opts.path : null;
@@ -47,8 +58,37 @@ export class JsonlTail {
 
   start(): void {
     if (this.timer || this.disposed) return;
-    this.timer = setInterval(() => void this.poll(), this.opts.pollMs ?? JSONL_TAIL_TIMING.pollMs);
+    this.arm();
     void this.poll();
+  }
+
+  /** Switches between fast polling (a turn open) and watch-plus-slow-poll (idle). */
+  setPace(pace: TailPace): void {
+    if (pace === this.pace || this.disposed) return;
+    this.pace = pace;
+    if (this.timer) this.arm();
+    if (pace === 'active') void this.poll();
+  }
+
+  private arm(): void {
+    if (this.timer) clearInterval(this.timer);
+    const ms = this.pace === 'active' ? this.opts.pollMs ?? JSONL_TAIL_TIMING.pollMs : JSONL_TAIL_TIMING.idlePollMs;
+    this.timer = setInterval(() => void this.poll(), ms);
+    this.timer.unref();
+    this.unwatch();
+    if (this.pace === 'idle' && this.resolvedPath) {
+      try {
+        this.watcher = watch(this.resolvedPath, { persistent: false }, () => void this.poll());
+        this.watcher.on('error', () => this.unwatch());
+      } catch {
+        this.watcher = null; // gone or unwatchable: the slow poll remains
+      }
+    }
+  }
+
+  private unwatch(): void {
+    this.watcher?.close();
+    this.watcher = null;
   }
 
   /** Reads whatever is there now (also used by tests and by the worker right after a submit). */
@@ -62,6 +102,7 @@ export class JsonlTail {
     this.disposed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.unwatch();
   }
 
   private async readOnce(): Promise<void> {

@@ -1,0 +1,158 @@
+// Benchmark (issue 14, worker side): what idle sessions cost, and worker memory with the renderer never loaded,
+// loaded, and released. Built worker (dist/worker/main.js), shell CLI, real tmux; Linux only (/proc).
+// Prints one JSON object on stdout. LMX_BENCH_IDLE_SESSIONS (default 30) and LMX_BENCH_IDLE_SECONDS (default 120).
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { WorkerToDaemon } from '../src/shared/ipc.js';
+import { makeTestHome } from '../test/support/home.js';
+import { makeTmuxServer } from '../test/support/tmux.js';
+import { makeTmuxShim } from '../test/support/tmux-shim.js';
+import { startWorkerSession, tempDir, type WorkerSession } from '../test/support/worker-session.js';
+import { childrenMatching, procAvailable, processCpu, rss, tmuxServerPid, treesCpu } from './support/proc.js';
+
+const SESSIONS = Number(process.env.LMX_BENCH_IDLE_SESSIONS ?? 30);
+/** The acceptance asks for at least two minutes, scaled to ten. */
+const MEASURE_S = Math.max(Number(process.env.LMX_BENCH_IDLE_SECONDS ?? 120), 10);
+const FRAMES = 50;
+/** The render thread's idle time in this run: long enough that 50 frames never pause past it, short enough to wait out. */
+const RENDER_IDLE_MS = 15_000;
+const ENTRY = join(import.meta.dirname, '..', 'dist', 'worker', 'main.js');
+const GOALS = { idleWorkerRssMB: 50, renderingWorkerRssMB: 120, idleCpuSPer10Min: 1 } as const;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (n: number | null, d = 1) => (n === null ? null : Math.round(n * 10 ** d) / 10 ** d);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? null;
+const isFinal = (turnId: string) => (m: WorkerToDaemon) => m.type === 'final_output' && m.turnId === turnId;
+
+function shellHome(): { dir: string; remove(): void } {
+  const h = tempDir('lmx-bench-idle-');
+  writeFileSync(join(h.dir, '.bash_profile'), "PS1='$ '\nPS2='> '\nunset PROMPT_COMMAND\nHISTFILE=/dev/null\n");
+  return h;
+}
+
+async function idleSessions() {
+  const shim = makeTmuxShim();
+  const tmux = makeTmuxServer();
+  const home = makeTestHome();
+  const sh = shellHome();
+  const sessions: WorkerSession[] = [];
+  try {
+    for (let i = 0; i < SESSIONS; i++) {
+      const s = startWorkerSession({
+        cli: 'shell', cwd: sh.dir, env: { HOME: sh.dir, PATH: process.env.PATH ?? '/usr/bin:/bin' }, tmux, home, display: 'hidden',
+        workerEntry: ENTRY, workerEnv: { PATH: `${shim.binDir}:${process.env.PATH ?? '/usr/bin:/bin'}` },
+      });
+      sessions.push(s);
+      s.input('up', `echo up-${i}`);
+      // A few at a time: 30 cold starts at once on a loaded 2-core box only measure the scheduler.
+      if (i % 5 === 4) await Promise.all(sessions.slice(-5).map((x) => x.waitFor(isFinal('up'), 120_000)));
+    }
+    await Promise.all(sessions.map((x) => x.waitFor(isFinal('up'), 120_000)));
+    // The last looks of each turn and the tail of 30 cold starts on a loaded box (GC of start-up garbage) settle first.
+    await sleep(15_000);
+    const pids = sessions.map((s) => s.pool.pid(s.sessionId)!);
+    const server = tmuxServerPid(tmux.socket);
+    const serverCpu = () => (server === null ? 0 : processCpu(server) ?? 0);
+    const cpu = () => treesCpu(pids) + serverCpu();
+    const server0 = serverCpu();
+    const cpu0 = cpu();
+    const calls0 = shim.calls().length;
+    const t0 = Date.now();
+    await sleep(MEASURE_S * 1000);
+    const seconds = (Date.now() - t0) / 1000;
+    const used = cpu() - cpu0;
+    const serverUsed = serverCpu() - server0;
+    const execs = shim.calls().length - calls0;
+    const rssAll = pids.map((p) => rss(p)).filter((r): r is number => r !== null);
+    return {
+      sessions: SESSIONS, measuredS: round(seconds, 0),
+      cpuSPer10Min: round((used / seconds) * 600, 2),
+      ofWhichTmuxServer: round((serverUsed / seconds) * 600, 2),
+      tmuxExecsPerMin: round((execs / seconds) * 60, 2),
+      workerRssNeverLoadedMB: { median: round(median(rssAll)), max: round(Math.max(...rssAll)) },
+    };
+  } finally {
+    await Promise.all(sessions.map((s) => s.pool.dispose()));
+    await tmux.kill();
+    home.cleanup();
+    sh.remove();
+    shim.remove();
+  }
+}
+
+async function rendering() {
+  const sh = shellHome();
+  const s = startWorkerSession({
+    cli: 'shell', cwd: sh.dir, env: { HOME: sh.dir, PATH: process.env.PATH ?? '/usr/bin:/bin' }, display: 'screenshot',
+    workerEntry: ENTRY, workerEnv: { LARKMUX_RENDER_IDLE_MS: String(RENDER_IDLE_MS) },
+  });
+  try {
+    const pid = () => s.pool.pid(s.sessionId)!;
+    /** The worker's render process (render-thread.js), which holds the canvas, fonts and terminal model. */
+    const rendererMB = () => childrenMatching(pid(), 'render-thread').reduce((sum, p) => sum + (rss(p) ?? 0), 0);
+    s.input('w', 'echo warm');
+    await s.waitFor(isFinal('w'), 120_000);
+    await sleep(3_000);
+    const beforeFramesMB = rss(pid());
+    let peak = 0;
+    let peakRenderer = 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, rss(pid()) ?? 0);
+      peakRenderer = Math.max(peakRenderer, rendererMB());
+    }, 200);
+    let i = 0;
+    // Each command fills the screen with new text (CJK and colour included), so each turn is at least one new frame.
+    while (s.of('screenshot').length < FRAMES && i < FRAMES * 4) {
+      const turn = `f${i}`;
+      s.input(turn, `for n in $(seq 1 30); do printf '\\033[3%dm第%d帧 frame %d row %d 终端截图\\033[0m\\n' $((n % 7)) ${i} ${i} $n; done`);
+      await s.waitFor(isFinal(turn), 120_000);
+      i++;
+    }
+    await sleep(1_000);
+    clearInterval(sampler);
+    const frames = s.of('screenshot').length;
+    const after50 = rss(pid());
+    const rendererAfter50 = rendererMB();
+    const released = Date.now();
+    while (!s.logText().includes('render thread released') && Date.now() - released < RENDER_IDLE_MS * 4) await sleep(500);
+    await sleep(3_000);
+    return {
+      frames, commands: i,
+      rssBeforeFramesMB: round(beforeFramesMB), rssAfterFramesMB: round(after50), peakRssMB: round(peak),
+      rendererProcessMB: { afterFrames: round(rendererAfter50), peak: round(peakRenderer), afterRelease: round(rendererMB()) },
+      releaseSeenAfterS: s.logText().includes('render thread released') ? round((Date.now() - released) / 1000 - 3, 0) : null,
+      rssReleasedMB: round(rss(pid())),
+      renderIdleMs: RENDER_IDLE_MS,
+    };
+  } finally {
+    await s.cleanup();
+    sh.remove();
+  }
+}
+
+async function main(): Promise<void> {
+  if (!procAvailable) {
+    process.stdout.write(JSON.stringify({ error: 'bench idle reads /proc: Linux only' }) + '\n');
+    return;
+  }
+  if (!existsSync(ENTRY)) throw new Error('dist/worker/main.js is missing: run `npm run build` first');
+  const render = await rendering();
+  const idle = await idleSessions();
+  const result = {
+    platform: 'linux (/proc)', node: process.version,
+    idleWorkerRssMB: { neverLoaded: idle.workerRssNeverLoadedMB.median, loadedThenReleased: render.rssReleasedMB, goal: GOALS.idleWorkerRssMB },
+    renderingWorkerRssMB: {
+      after50Frames: render.rssAfterFramesMB, peak: render.peakRssMB,
+      withRendererProcess: round((render.rssAfterFramesMB ?? 0) + (render.rendererProcessMB.afterFrames ?? 0)),
+      goal: GOALS.renderingWorkerRssMB,
+    },
+    idleSessions: { ...idle, goalCpuSPer10Min: GOALS.idleCpuSPer10Min, counted: 'workers (with their tmux execs and control clients) + the tmux server process' },
+    render,
+  };
+  process.stdout.write(JSON.stringify(result) + '\n');
+}
+
+main().then(() => process.exit(0), (err: unknown) => {
+  process.stderr.write(`bench idle failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
