@@ -3,7 +3,7 @@
 // increases per card, text is streamed only while `streaming_mode` is on, an element has a size cap, and each card
 // takes at most 10 operations a second (the documented streaming pace).
 import { CODES, PLATFORM_LIMITS, validateCard, type Refusal } from './validate.js';
-import { nextId } from './state.js';
+import { nextId } from './envelopes.js';
 
 export const CARDKIT_LIMITS = {
   /** Streaming guidance: at most 10 updates per second per card. */

@@ -5,6 +5,13 @@ export function hexId(bytes = 16): string {
   return randomBytes(bytes).toString('hex');
 }
 
+let counter = 0;
+/** A platform-looking id, unique within the process (a counter after the random part). */
+export function nextId(prefix: string): string {
+  counter += 1;
+  return `${prefix}${hexId(12)}${counter.toString(16).padStart(4, '0')}`;
+}
+
 export interface EnvelopeApp {
   appId: string;
   tenantKey: string;

@@ -129,11 +129,7 @@ interface TokenInfo {
   revoked: boolean;
 }
 
-let counter = 0;
-export function nextId(prefix: string): string {
-  counter += 1;
-  return `${prefix}${hexId(12)}${counter.toString(16).padStart(4, '0')}`;
-}
+export { nextId } from './envelopes.js';
 
 export class FakeState {
   readonly apps = new Map<string, FakeApp>();
