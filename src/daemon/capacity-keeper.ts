@@ -100,7 +100,9 @@ export class CapacityKeeper {
     if (this.disposed) return;
     const bots = this.opts.bots();
     const now = Date.now();
-    for (const [id, p] of this.pins) if (p.until < now) this.pins.delete(id);
+    // A pin lapses only once its session has its worker: a launch that waits for a slot stays protected.
+    const waitingIds = new Set(this.waiting.map((w) => w.id));
+    for (const [id, p] of this.pins) if (p.until < now && !waitingIds.has(id)) this.pins.delete(id);
     const owner = new Map<string, CapacityBot>();
     const sessions: HostSession[] = [];
     for (const rt of bots) {
@@ -141,8 +143,11 @@ export class CapacityKeeper {
     const w = this.waiting.find((x) => x.id === id);
     const session = rt.sessions.get(id);
     if (!w || !session) return;
-    // Started synchronously, so the next plan already counts this worker.
+    // Started synchronously, so the next plan already counts this worker. The pin's time runs from here: the new
+    // CLI shows its prompt (idle) before the message is typed, and must not be stopped in between.
     const ok = this.opts.pool.has(id) || rt.ensureWorker(session);
+    const pin = this.pins.get(id);
+    if (pin) pin.until = Date.now() + CAPACITY.pinMaxMs;
     if (Date.now() - w.since > CAPACITY.queuedNoticeAfterMs) rt.log.info({ session: id.slice(0, 8), waitedMs: Date.now() - w.since }, 'capacity: launch waited for a free slot');
     for (const x of this.waiting.filter((y) => y.id === id)) this.settle(x, ok);
   }
