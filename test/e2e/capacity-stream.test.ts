@@ -56,6 +56,9 @@ describe('capacity under a stream of topics', () => {
     expect(workers.longestMs, `workers over cap 4 (max seen ${workers.max})`).toBeLessThanOrEqual(CAP_GRACE_MS);
     expect(clis.longestMs, `CLIs over cap 8 (max seen ${clis.max})`).toBeLessThanOrEqual(CAP_GRACE_MS);
 
+    // One worker per launch and none to kill a detached CLI (the daemon ends those through tmux): 40 topics + busy.
+    expect(r.logText().match(/"msg":"worker started"/g)).toHaveLength(41);
+
     // The busy session: same worker, its CLI seen in every sample, still working, not answered yet.
     expect(sampler.samples.every((s) => s.cliNames.includes(busyBefore.tmuxName))).toBe(true);
     const busyAfter = (await r.status()).sessions.find((s: any) => s.id === busyBefore.id);

@@ -28,7 +28,7 @@ export class LazyImAdapter implements ImAdapter {
   }
 
   state(): { state: ConnectionState; detail?: string } {
-    return this.loaded?.state() ?? { state: 'connecting' };
+    return this.loaded?.state() ?? { state: this.loading ? 'connecting' : 'stopped' };
   }
 
   async sendText(place: ChatPlace, text: string, replyTo?: string): Promise<ImResult<{ messageId: string }>> {
