@@ -47,10 +47,16 @@ function secondsOver(samples: readonly HostSample[], pick: (s: HostSample) => nu
   return total / 1000;
 }
 
+/** `larkmux start` from bin/ (dist): the daemon and its workers run compiled JavaScript, as installed. */
+async function startBuilt(rig: E2eRig): Promise<void> {
+  expect0((await runLarkmux(['start'], rig.home.env)).code, 'start');
+  await rig.fake.waitFor(() => rig.fake.connectionCount(rig.appIds[0]!) > 0, 15_000, 'connected');
+}
+
 async function stream() {
   const rig = await startRig({ botOverrides: BENCH.caps });
   try {
-    await rig.start();
+    await startBuilt(rig);
     const appId = rig.appIds[0]!;
     const sampler = sampleHost(readPid(rig.home.paths.pidFile)!, rig.tmux);
     const group = `oc_scale_${Date.now().toString(16)}`;
@@ -122,7 +128,7 @@ async function restart() {
   const daemonReady: number[] = [];
   const answered: number[] = [];
   try {
-    await rig.start();
+    await startBuilt(rig);
     const appId = rig.appIds[0]!;
     const warm = await rig.fake.injectMessage({ chatType: 'p2p', text: 'echo warm-$((1+1))' });
     await rig.fake.waitFor(() => textsIn(rig.fake, appId, warm.chatId).some((t) => t.includes('warm-2')), BENCH.turnTimeoutMs, 'warm-up');
