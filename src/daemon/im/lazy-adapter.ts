@@ -1,7 +1,7 @@
 // An IM adapter whose implementation is imported on first use: the daemon registers its stored sessions before it
 // pays for the Lark SDK (≈0.6 s to import, issue 14), so `status` answers with every session while the SDK loads.
 import type { CardModel } from '../../shared/card-model.js';
-import type { CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundAttachment, MediaLimits, OutboundMedia, TextStream, TextStreamLimits } from './types.js';
+import type { CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, MediaLimits, TextStreamLimits } from './types.js';
 
 export class LazyImAdapter implements ImAdapter {
   private loaded: ImAdapter | undefined;
@@ -52,43 +52,44 @@ export class LazyImAdapter implements ImAdapter {
     return (await this.ready()).uploadImage(png);
   }
 
-  async uploadFile(data: Uint8Array, fileName: string): Promise<ImResult<{ fileRef: string }>> {
-    const im = await this.ready();
-    return im.uploadFile ? im.uploadFile(data, fileName) : unsupported('uploadFile');
-  }
-
-  async sendMedia(place: ChatPlace, media: OutboundMedia, replyTo?: string): Promise<ImResult<{ messageId: string }>> {
-    const im = await this.ready();
-    return im.sendMedia ? im.sendMedia(place, media, replyTo) : unsupported('sendMedia');
-  }
-
-  async downloadAttachment(att: InboundAttachment, maxBytes: number): Promise<ImResult<Uint8Array>> {
-    const im = await this.ready();
-    return im.downloadAttachment ? im.downloadAttachment(att, maxBytes) : unsupported('downloadAttachment');
-  }
-
   get textStreamLimits(): TextStreamLimits | undefined {
     return this.loaded?.textStreamLimits;
   }
 
-  async openTextStream(place: ChatPlace, opts: { title: string; replyTo?: string }): Promise<ImResult<TextStream>> {
-    const im = await this.ready();
-    return im.openTextStream ? im.openTextStream(place, opts) : unsupported('openTextStream');
+  // Optional members exist exactly when the loaded adapter has them (callers test for them). Events and sends only
+  // happen after connect, which loads the adapter, so they are read once it is there.
+  get uploadFile(): ImAdapter['uploadFile'] {
+    return this.optional('uploadFile');
   }
 
-  async sendMention(place: ChatPlace, userId: string, text: string, replyTo?: string): Promise<ImResult<{ messageId: string }>> {
-    const im = await this.ready();
-    return im.sendMention ? im.sendMention(place, userId, text, replyTo) : unsupported('sendMention');
+  get sendMedia(): ImAdapter['sendMedia'] {
+    return this.optional('sendMedia');
   }
 
-  async pinChat(place: ChatPlace, userId: string, on: boolean): Promise<ImResult<void>> {
-    const im = await this.ready();
-    return im.pinChat ? im.pinChat(place, userId, on) : unsupported('pinChat');
+  get downloadAttachment(): ImAdapter['downloadAttachment'] {
+    return this.optional('downloadAttachment');
   }
 
-  async buzz(messageId: string, userId: string): Promise<ImResult<void>> {
-    const im = await this.ready();
-    return im.buzz ? im.buzz(messageId, userId) : unsupported('buzz');
+  get openTextStream(): ImAdapter['openTextStream'] {
+    return this.optional('openTextStream');
+  }
+
+  get sendMention(): ImAdapter['sendMention'] {
+    return this.optional('sendMention');
+  }
+
+  get pinChat(): ImAdapter['pinChat'] {
+    return this.optional('pinChat');
+  }
+
+  get buzz(): ImAdapter['buzz'] {
+    return this.optional('buzz');
+  }
+
+  private optional<K extends 'uploadFile' | 'sendMedia' | 'downloadAttachment' | 'openTextStream' | 'sendMention' | 'pinChat' | 'buzz'>(name: K): ImAdapter[K] {
+    const im = this.loaded;
+    const f = im?.[name] as ((...args: unknown[]) => unknown) | undefined;
+    return (f ? f.bind(im) : undefined) as ImAdapter[K];
   }
 
   async react(messageId: string, emoji: string): Promise<ImResult<void>> {
@@ -103,10 +104,6 @@ export class LazyImAdapter implements ImAdapter {
   async dispose(): Promise<void> {
     if (this.loading) await (await this.loading).dispose();
   }
-}
-
-function unsupported<T>(what: string): ImResult<T> {
-  return { ok: false, code: 'unsupported', message: `this chat cannot ${what}`, retryable: false };
 }
 
 /** A member added to ImAdapter must be forwarded here too: this fails to compile until it is. */
