@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readPid } from '../../src/daemon/pid-lock.js';
+import { readPid } from '../../src/platform/pid-lock.js';
 import { answeredInTopic, cardsFor, headerColour, textsIn } from '../support/cards.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
 import { overCap, sampleHost, workerChildren } from '../support/host-sampler.js';

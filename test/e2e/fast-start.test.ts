@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newSessionCore } from '../../src/daemon/session-core.js';
 import { STORE_FORMAT_VERSION } from '../../src/daemon/store.js';
-import { controlCall } from '../../src/shared/control-client.js';
+import { controlCall } from '../../src/platform/control-client.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
 
 const STORED = 60;
