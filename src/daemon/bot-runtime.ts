@@ -27,8 +27,9 @@ import type { WorkerPool } from './worker-pool.js';
 import { BotCommandContext } from './bot-command-context.js';
 import type { BotRuntimeHandle, PickerWait } from './bot-runtime-handle.js';
 import type { WebAccess } from './web-access.js';
-import { CapacityKeeper } from './capacity-keeper.js';
+import type { CapacityKeeper } from './capacity-keeper.js';
 import { onCardAction } from './card-actions.js';
+import { killTmuxSessions } from './orphans.js';
 
 export const BOT_DEFAULTS = {
   /** Fresh panes get this size; it matches the screenshots' 120×40 design size. */
@@ -49,6 +50,8 @@ export interface BotRuntimeOptions {
   web?: WebAccess;
   /** Open ids of the other configured bots (peer bots may talk). */
   peerBots?: () => readonly string[];
+  /** The host's capacity keeper (one for all bots): launches wait for a slot there. */
+  capacity: CapacityKeeper;
 }
 
 export class BotRuntime implements BotRuntimeHandle {
@@ -67,7 +70,6 @@ export class BotRuntime implements BotRuntimeHandle {
   private conn: { state: ConnectionState; detail?: string } = { state: 'stopped' };
   private storeProblems: string[] = [];
   readonly log: Logger;
-  private readonly capacity: CapacityKeeper;
   /** This bot's users read its locale (config `locale`, else the domain's default): every text it sends goes through this. */
   readonly t: Translate;
 
@@ -78,7 +80,6 @@ export class BotRuntime implements BotRuntimeHandle {
     this.sessions = new SessionStore({ home: paths.home, appId: bot.appId, log: this.log });
     this.renders = new RenderStateStore({ home: paths.home, appId: bot.appId, log: this.log });
     this.state = new BotState({ home: paths.home, appId: bot.appId, log: this.log });
-    this.capacity = new CapacityKeeper(this);
     this.imageWait = imageWaitFor(() => this.bot, opts.im, this.t, (d, m) => this.deliver(d, m));
     this.dedupe = new InboundDedupe({ path: `${paths.dedupeStore.replace(/\.json$/, '')}-${bot.appId}.json`, log: this.log });
   }
@@ -96,8 +97,8 @@ export class BotRuntime implements BotRuntimeHandle {
     return this.state.grants(this.opts.peerBots?.() ?? []);
   }
 
-  /** Restores sessions (metadata only: no worker starts), then connects to the IM. */
-  async start(): Promise<void> {
+  /** Registers the stored sessions (metadata only: no worker starts, nothing is imported or connected). */
+  async restore(): Promise<void> {
     for (const [what, load] of [
       ['sessions', () => this.sessions.load()],
       ['card state', () => this.renders.load()],
@@ -112,6 +113,10 @@ export class BotRuntime implements BotRuntimeHandle {
     await this.opts.legacyTmux?.locate(this.bot.name, this.sessions.all());
     const code = this.state.pairingCode(this.routerBot());
     if (code) this.log.warn(`bot "${this.bot.name}" has no allowlist and no owner: send this pairing code to it in a direct chat to become its owner: ${code}`);
+  }
+
+  /** Connects to the IM (the Lark SDK is imported here, after restore). */
+  async connect(): Promise<void> {
     const res = await this.opts.im.connect({
       onEvent: (ev) => this.onEvent(ev),
       onRejected: (r) => void this.onRejected(r).catch((err) => this.log.error({ err }, 'rejected-event handling failed')),
@@ -138,7 +143,8 @@ export class BotRuntime implements BotRuntimeHandle {
       ...(detail ? { detail } : {}),
       ...(pairing ? { pairingCode: pairing } : {}),
       liveWorkers,
-      liveClis: mine.filter((s) => s.lifecycle === 'live' || s.lifecycle === 'detached').length,
+      // A new session waiting for its first launch has no CLI yet.
+      liveClis: mine.filter((s) => (s.lifecycle === 'live' || s.lifecycle === 'detached') && !this.fresh.has(s.id)).length,
       maxLiveWorkers: this.bot.maxLiveWorkers,
       maxLiveClis: this.bot.maxLiveClis,
     };
@@ -255,7 +261,9 @@ export class BotRuntime implements BotRuntimeHandle {
     // The turn is registered at once; its card goes out in the background so the text reaches the CLI without
     // waiting for Feishu (card operations stay in order behind it, so status updates land on the new card).
     const card = live.beginTurn({ turnId: msg.messageId, messageId: msg.messageId, requester }, decision.text);
-    this.ensureWorker(session);
+    // Within the caps: waits for a stop under way on this session and for a free slot (capacity-keeper.ts).
+    const queued = () => void live.cards.setNotice(this.t('capacity.queued', { busy: this.status().liveWorkers, max: this.bot.maxLiveWorkers }));
+    await this.opts.capacity.launch(this, session, queued);
     await live.changes.begin();
     const payload: DaemonToWorker =
       decision.kind === 'prompt'
@@ -283,6 +291,10 @@ export class BotRuntime implements BotRuntimeHandle {
     this.fresh.add(core.id);
     this.log.info({ session: core.id.slice(0, 8), key: core.key, cwd: core.cwd }, 'session created');
     return this.sessions.put(core);
+  }
+
+  launchesFresh(sessionId: string): boolean {
+    return this.fresh.has(sessionId);
   }
 
   /** The daemon-side runtime of a session (cards, turns), created on first use. */
@@ -338,7 +350,7 @@ export class BotRuntime implements BotRuntimeHandle {
   }
 
   /** Forks the session's worker unless it runs; a fresh session launches, an old one re-attaches or resumes. */
-  ensureWorker(session: SessionCore, opts: { capacityCheck?: boolean } = {}): boolean {
+  ensureWorker(session: SessionCore): boolean {
     if (this.opts.pool.has(session.id)) return true;
     const fresh = this.fresh.has(session.id);
     const mode = fresh ? 'new' : session.nativeSessionId ? 'resume' : 'attach';
@@ -366,14 +378,9 @@ export class BotRuntime implements BotRuntimeHandle {
     if (ok) {
       this.fresh.delete(session.id);
       this.sessions.update(session.id, { lifecycle: 'live' });
-      if (opts.capacityCheck !== false) void this.enforceCapacity(session.id);
+      this.opts.capacity.schedule();
     }
     return ok;
-  }
-
-  /** Keeps the bot under maxLiveWorkers / maxLiveClis (see capacity-keeper.ts). */
-  enforceCapacity(keep?: string): Promise<void> {
-    return this.capacity.enforce(keep);
   }
 
   onWorkerMessage(sessionId: string, msg: WorkerToDaemon): void {
@@ -381,12 +388,14 @@ export class BotRuntime implements BotRuntimeHandle {
     if (!session) return;
     const live = this.ensureLive(session);
     void live.handle(msg).catch((err) => this.log.error({ err, type: msg.type }, 'worker message handling failed'));
-    // A session that just went quiet may let an older one be detached or stopped.
-    if (msg.type === 'status' && msg.status === 'idle') void this.enforceCapacity();
+    // A turn that ended releases its session; a session that went quiet may let another launch (capacity-keeper.ts).
+    if ((msg.type === 'final_output' && msg.turnId) || msg.type === 'input_failed') this.opts.capacity.turnDone(sessionId);
+    else if (msg.type === 'status') this.opts.capacity.schedule();
   }
 
   onWorkerExit(sessionId: string, expected: boolean): void {
     this.live.get(sessionId)?.workerGone();
+    this.opts.capacity.workerGone(sessionId);
     const s = this.sessions.get(sessionId);
     if (s && !expected && s.lifecycle === 'live') this.log.warn({ session: sessionId.slice(0, 8) }, 'worker died; the next message re-attaches');
   }
@@ -407,7 +416,8 @@ export class BotRuntime implements BotRuntimeHandle {
     if (!s || s.lifecycle === 'closed') return false;
     this.live.get(sessionId)?.markClosing();
     if (this.opts.pool.has(sessionId)) await this.opts.pool.stop(sessionId, 'kill');
-    else await this.killDetached(s);
+    // A detached CLI is ended through tmux by the daemon itself: no worker is forked just to kill it.
+    else if (s.backend === 'tmux') await killTmuxSessions(this.opts.tmuxSocket, [s.tmuxName]);
     this.opts.web?.closeSession(sessionId);
     const live = this.live.get(sessionId);
     if (live) {
@@ -417,12 +427,6 @@ export class BotRuntime implements BotRuntimeHandle {
     }
     this.sessions.update(sessionId, { lifecycle: 'closed', status: 'exited', lastActivityAt: Date.now() });
     return true;
-  }
-
-  /** A session without a worker is closed by starting one whose only job is to kill the CLI. */
-  private async killDetached(s: SessionCore): Promise<void> {
-    if (!this.ensureWorker(s)) return;
-    await this.opts.pool.stop(s.id, 'kill');
   }
 
   async dispose(): Promise<void> {

@@ -11,9 +11,11 @@ import { LegacyTmuxSessions } from './legacy-tmux.js';
 import { which } from '../shared/which.js';
 import { BotRuntime } from './bot-runtime.js';
 import { ControlServer } from './control.js';
-import { LarkAdapter } from './im/lark/index.js';
+import { LazyImAdapter } from './im/lazy-adapter.js';
 import { consoleLoginUrl, createLocalConsole, type LocalConsole } from './im/local/index.js';
 import { WorkerPool } from './worker-pool.js';
+import { CapacityKeeper } from './capacity-keeper.js';
+import { Restoring } from './restoring.js';
 import { DaemonWeb } from './web-terminal.js';
 import { PaneRequests } from './panes/pane-requests.js';
 import { classifyTmuxSessions, killTmuxSessions, listTmuxSessions, type OrphanReport } from './orphans.js';
@@ -43,6 +45,9 @@ export class Daemon {
   /** The local console, when it runs (no bot configured, or `console` set). */
   readonly console: LocalConsole | undefined;
   private readonly panes: PaneRequests;
+  /** One planner for the whole host: every bot's launches, detaches and stops go through it. */
+  readonly capacity: CapacityKeeper;
+  private readonly restoring: Restoring;
 
   constructor(private readonly opts: DaemonOptions) {
     this.tmuxSocket = tmuxSocketName(opts.config.tmux.socket, opts.paths.home);
@@ -55,6 +60,8 @@ export class Daemon {
         onExit: (exit) => this.botOf(exit.sessionId)?.onWorkerExit(exit.sessionId, exit.expected),
       },
     });
+    this.restoring = new Restoring(log);
+    this.capacity = new CapacityKeeper({ bots: () => this.bots, pool: this.pool, tmuxSocket: this.tmuxSocket, log });
     this.web = new DaemonWeb(config.web, {
       session: (id) => this.botOf(id)?.sessions.get(id),
       locale: (id) => {
@@ -76,12 +83,16 @@ export class Daemon {
     const backend: BackendKind = which('tmux') ? 'tmux' : 'pty';
     const legacyTmux = new LegacyTmuxSessions({ homeSocket: this.tmuxSocket, legacySocket: legacyTmuxSocket(config.tmux.socket, process.env), log });
     for (const bot of config.bots) {
-      const im = new LarkAdapter({
-        bot,
-        logger: log.child({ bot: bot.name }),
-        ...(bot.events === 'webhook' ? { webhook: { port: bot.webhookPort, path: bot.webhookPath } } : {}),
+      // The Lark SDK is imported after the stored sessions are registered (Daemon.start): it is the slowest import.
+      const im = new LazyImAdapter(bot.appId, bot.name, async () => {
+        const { LarkAdapter } = await import('./im/lark/index.js');
+        return new LarkAdapter({
+          bot,
+          logger: log.child({ bot: bot.name }),
+          ...(bot.events === 'webhook' ? { webhook: { port: bot.webhookPort, path: bot.webhookPath } } : {}),
+        });
       });
-      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web }));
+      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity }));
     }
     const consoleCfg = consoleSettings(config);
     if (consoleCfg) {
@@ -94,7 +105,7 @@ export class Daemon {
         },
       });
       this.web.mount(this.console.server);
-      this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web }));
+      this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity }));
     }
     this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, log);
     this.notice = nextStepNotice(config, opts.configExists, paths.config);
@@ -157,8 +168,11 @@ export class Daemon {
   }
 
   async start(): Promise<void> {
+    // The control socket answers at once (`status` says `restoring`); stored sessions are registered next, before
+    // anything slow is imported or connected, so the first message after a restart finds its session (issue 14).
     await this.control.listen();
     this.opts.log.info({ version: LARKMUX_VERSION, bots: this.opts.config.bots.length }, 'daemon started');
+    await this.restoring.run(this.bots);
     if (this.notice) this.opts.log.warn(this.notice);
     // The web terminal is optional: a busy port is reported, and everything else still runs.
     const web = await this.web.start();
@@ -168,7 +182,7 @@ export class Daemon {
       this.opts.log.error(this.webProblem);
     }
     // Bots connect in parallel; one bot that cannot connect does not keep the others (or the daemon) down.
-    await Promise.all(this.bots.map((b) => b.start().catch((err) => this.opts.log.error({ err, bot: b.bot.name }, 'bot failed to start'))));
+    await Promise.all(this.bots.map((b) => b.connect().catch((err) => this.opts.log.error({ err, bot: b.bot.name }, 'bot failed to start'))));
   }
 
   sessionSummaries(): SessionSummary[] {
@@ -207,12 +221,14 @@ export class Daemon {
       ...(this.consoleRuntime() ? { console: this.consoleRuntime()!.status() } : {}),
       sessions: this.sessionSummaries(),
       workers: this.pool.size(),
+      restore: this.restoring.status(),
     };
   }
 
   /** Stops workers (detaching: the CLIs keep running in tmux), then the bots and the control socket. */
   async stop(): Promise<void> {
     this.opts.log.info('daemon stopping');
+    this.capacity.dispose();
     await this.pool.dispose();
     await Promise.all(this.bots.map((b) => b.dispose().catch((err) => this.opts.log.error({ err }, 'bot did not stop cleanly'))));
     this.console?.server.dispose();

@@ -99,6 +99,19 @@ export const SessionSummarySchema = z.object({
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
+/** Start-up phase (issue 14): `restoring` until every bot's stored sessions are registered, then `ready`. */
+export const RestoreStatusSchema = z.object({
+  state: z.enum(['restoring', 'ready']),
+  /** Sessions registered so far (all bots, closed ones included — as `sessions` lists them). */
+  sessions: z.number().int(),
+  /** Bots whose stores are loaded, of `botsTotal` (the console counts as a bot here). */
+  bots: z.number().int(),
+  botsTotal: z.number().int(),
+  /** Milliseconds from the daemon process's start to `ready`. */
+  tookMs: z.number().int().optional(),
+});
+export type RestoreStatus = z.infer<typeof RestoreStatusSchema>;
+
 export const DaemonStatusSchema = z.object({
   running: z.literal(true),
   pid: z.number().int(),
@@ -115,6 +128,8 @@ export const DaemonStatusSchema = z.object({
   console: BotStatusSchema.optional(),
   sessions: z.array(SessionSummarySchema),
   workers: z.number().int(),
+  /** Optional so a newer `larkmux` still reads an older daemon's status. */
+  restore: RestoreStatusSchema.optional(),
 });
 export type DaemonStatus = z.infer<typeof DaemonStatusSchema>;
 

@@ -71,3 +71,10 @@ export function textsIn(fake: FakeFeishu, appId: string, chatId: string): string
     .filter((m) => m.appId === appId && m.chatId === chatId && (m.msgType === 'text' || (m.msgType === 'interactive' && m.cardId)))
     .map((m) => (m.msgType === 'text' ? String((m.content as Json)?.text ?? '') : answerText(m)));
 }
+
+/** True when the bot posted a text containing `needle` in the topic (or reply thread) of `rootId`. */
+export function answeredInTopic(fake: FakeFeishu, appId: string, rootId: string, needle: string): boolean {
+  return fake.messages.some(
+    (m) => m.appId === appId && m.msgType === 'text' && (m.rootId === rootId || m.parentId === rootId) && String((m.content as Json)?.text ?? '').includes(needle),
+  );
+}

@@ -1,19 +1,60 @@
 import { describe, expect, it } from 'vitest';
-import { planCapacity, type CapacityEntry } from '../../src/daemon/capacity.js';
+import { planCapacity, type CapacityAction, type Caps, type HostSession, type WaitingLaunch } from '../../src/daemon/capacity.js';
 
-const e = (id: string, status: CapacityEntry['status'], at: number, worker = true, cliRunning = true): CapacityEntry => ({ id, status, lastActivityAt: at, worker, cliRunning });
+type Opts = Partial<Omit<HostSession, 'id' | 'status' | 'lastActivityAt'>>;
+const s = (id: string, status: HostSession['status'], at: number, o: Opts = {}): HostSession => ({
+  id, status, lastActivityAt: at, group: 'bot', worker: true, cliRunning: true, pinned: false, ...o,
+});
+/** A CLI running in tmux with no worker. */
+const detached = (id: string, at: number, o: Opts = {}) => s(id, 'idle', at, { worker: false, ...o });
+/** A session whose CLI was stopped (or a new one): no worker, no CLI. */
+const asleep = (id: string, at: number, o: Opts = {}) => s(id, 'exited', at, { worker: false, cliRunning: false, ...o });
+const w = (id: string, group = 'bot'): WaitingLaunch => ({ id, group });
+const caps = (maxLiveWorkers: number, maxLiveClis: number): Caps => ({ maxLiveWorkers, maxLiveClis });
+
+const plan = (sessions: HostSession[], waiting: WaitingLaunch[], c: Caps | Record<string, Caps>) =>
+  planCapacity({ sessions, waiting, caps: (g) => ('maxLiveWorkers' in c ? (c as Caps) : (c as Record<string, Caps>)[g]!) });
+
+const six = [1, 2, 3, 4, 5, 6].map((i) => s(`s${i}`, 'idle', i));
 
 describe('planCapacity', () => {
-  it.each([
-    ['under both caps: nothing', [e('a', 'idle', 1), e('b', 'idle', 2)], { maxLiveWorkers: 2, maxLiveClis: 3 }, undefined, { detach: [], stop: [] }],
-    ['one worker too many: the least recent idle one detaches', [e('a', 'idle', 1), e('b', 'idle', 2), e('c', 'idle', 3)], { maxLiveWorkers: 2, maxLiveClis: 3 }, undefined, { detach: ['a'], stop: [] }],
-    ['busy sessions are never touched', [e('a', 'working', 1), e('b', 'waiting', 2), e('c', 'idle', 3)], { maxLiveWorkers: 1, maxLiveClis: 1 }, undefined, { detach: [], stop: ['c'] }],
-    ['the session being served is kept', [e('a', 'idle', 1), e('b', 'idle', 2)], { maxLiveWorkers: 1, maxLiveClis: 5 }, 'a', { detach: ['b'], stop: [] }],
-    ['too many CLIs: least recent stopped; that also frees a worker', [e('a', 'idle', 1), e('b', 'idle', 2), e('c', 'idle', 3), e('d', 'working', 4)], { maxLiveWorkers: 2, maxLiveClis: 3 }, undefined, { detach: ['b'], stop: ['a'] }],
-    ['detached CLIs count against the CLI cap, not the worker cap', [e('a', 'idle', 1, false), e('b', 'idle', 2, false), e('c', 'idle', 3)], { maxLiveWorkers: 1, maxLiveClis: 2 }, undefined, { detach: [], stop: ['a'] }],
-    ['stopped CLIs count for nothing', [e('a', 'exited', 1, false, false), e('b', 'idle', 2)], { maxLiveWorkers: 1, maxLiveClis: 1 }, undefined, { detach: [], stop: [] }],
-    ['six sessions, caps 2 workers / 3 clis', [1, 2, 3, 4, 5, 6].map((i) => e(`s${i}`, 'idle', i)), { maxLiveWorkers: 2, maxLiveClis: 3 }, 's6', { detach: ['s4'], stop: ['s1', 's2', 's3'] }],
-  ] as const)('%s', (_name, entries, caps, keep, expected) => {
-    expect(planCapacity(entries, caps, keep)).toEqual(expected);
+  it.each<[string, HostSession[], WaitingLaunch[], Caps | Record<string, Caps>, CapacityAction[]]>([
+    ['under both caps: nothing', [s('a', 'idle', 1), s('b', 'idle', 2)], [], caps(2, 3), []],
+    ['one worker too many: the least recent idle one detaches', [s('a', 'idle', 1), s('b', 'idle', 2), s('c', 'idle', 3)], [], caps(2, 3), [{ kind: 'detach', id: 'a' }]],
+    ['busy sessions are never touched', [s('a', 'working', 1), s('b', 'waiting', 2), s('c', 'idle', 3)], [], caps(1, 1), [{ kind: 'stop', id: 'c', via: 'worker' }]],
+    ['starting and rate-limited sessions are busy too', [s('a', 'starting', 1), s('b', 'limited', 2)], [], caps(1, 1), []],
+    ['a pinned session (a message on its way) is never chosen', [s('a', 'idle', 1, { pinned: true }), s('b', 'idle', 2)], [], caps(1, 5), [{ kind: 'detach', id: 'b' }]],
+    ['too many CLIs: least recent stopped; that also frees a worker', [s('a', 'idle', 1), s('b', 'idle', 2), s('c', 'idle', 3), s('d', 'working', 4)], [], caps(2, 3), [{ kind: 'stop', id: 'a', via: 'worker' }, { kind: 'detach', id: 'b' }]],
+    ['a detached CLI is stopped through tmux, without a worker', [detached('a', 1), detached('b', 2), s('c', 'idle', 3)], [], caps(1, 2), [{ kind: 'stop', id: 'a', via: 'tmux' }]],
+    ['stopped CLIs count for nothing', [asleep('a', 1), s('b', 'idle', 2)], [], caps(1, 1), []],
+    ['six idle sessions, caps 2/3', six, [], caps(2, 3), [{ kind: 'stop', id: 's1', via: 'worker' }, { kind: 'stop', id: 's2', via: 'worker' }, { kind: 'stop', id: 's3', via: 'worker' }, { kind: 'detach', id: 's4' }]],
+    // Actions under way: not chosen again, and counted as done when planning more.
+    ['a stop under way is not repeated and counts as done', [s('a', 'idle', 1, { underway: 'stop' }), s('b', 'idle', 2), s('c', 'idle', 3)], [], caps(2, 2), []],
+    ['a detach under way frees a worker but not a CLI', [s('a', 'idle', 1, { underway: 'detach' }), s('b', 'idle', 2), s('c', 'idle', 3)], [], caps(2, 2), [{ kind: 'stop', id: 'b', via: 'worker' }]],
+    // Launches: admitted while the caps, counted with what still exists, allow.
+    ['a new session launches when there is room', [asleep('n', 9)], [w('n')], caps(1, 1), [{ kind: 'launch', id: 'n' }]],
+    ['a new session at full caps: an idle one makes room first, the launch waits for it', [s('a', 'idle', 1), asleep('n', 9)], [w('n')], caps(1, 1), [{ kind: 'stop', id: 'a', via: 'worker' }]],
+    ['a launch waits while a stop is still under way', [s('a', 'idle', 1, { underway: 'stop' }), asleep('n', 9)], [w('n')], caps(1, 1), []],
+    ['after the stop the launch goes', [asleep('a', 1), asleep('n', 9)], [w('n')], caps(1, 1), [{ kind: 'launch', id: 'n' }]],
+    ['a detached CLI re-attaches with a worker slot only', [detached('d', 1), s('b', 'working', 2)], [w('d')], caps(2, 2), [{ kind: 'launch', id: 'd' }]],
+    ['a re-attach that needs the worker slot of an idle session detaches it (its CLI stays)', [detached('d', 5), s('b', 'idle', 2)], [w('d')], caps(1, 2), [{ kind: 'detach', id: 'b' }]],
+    ['all busy: launches wait and nothing is touched', [s('a', 'working', 1), s('b', 'working', 2), asleep('n', 9)], [w('n')], caps(2, 4), []],
+    ['a waiting session is never evicted for another', [detached('d', 1), asleep('n', 9)], [w('d'), w('n')], caps(1, 1), [{ kind: 'launch', id: 'd' }]],
+    ['a burst: as many launch as fit, the rest wait; room is made for them', [s('a', 'idle', 1), asleep('n1', 5), asleep('n2', 6), asleep('n3', 7)], [w('n1'), w('n2'), w('n3')], caps(2, 3), [{ kind: 'launch', id: 'n1' }, { kind: 'stop', id: 'a', via: 'worker' }]],
+    ['a waiting session that already has a worker needs no slot', [s('a', 'idle', 1), s('b', 'idle', 2)], [w('b')], caps(2, 2), []],
+    ['caps are per bot', [s('a', 'idle', 1, { group: 'x' }), s('b', 'idle', 2, { group: 'x' }), s('c', 'idle', 1, { group: 'y' }), s('d', 'idle', 2, { group: 'y' })], [], { x: caps(1, 5), y: caps(2, 2) }, [{ kind: 'detach', id: 'a' }]],
+  ])('%s', (_name, sessions, waiting, c, expected) => {
+    expect(plan(sessions, waiting, c)).toEqual(expected);
+  });
+
+  it('never plans past the caps, whatever arrives: launches plus what exists stay within them', () => {
+    // 100 arrivals at once on a host already at its caps with idle sessions.
+    const existing = Array.from({ length: 20 }, (_, i) => (i < 8 ? s(`e${i}`, 'idle', i) : detached(`e${i}`, i)));
+    const arrivals = Array.from({ length: 100 }, (_, i) => asleep(`n${i}`, 100 + i));
+    const actions = plan([...existing, ...arrivals], arrivals.map((a) => w(a.id)), caps(8, 20));
+    expect(actions.filter((a) => a.kind === 'launch')).toEqual([]);
+    // Every idle session is freed for the waiting ones: 20 CLIs stopped (8 through their workers, 12 through tmux).
+    expect(actions.filter((a) => a.kind === 'stop' && a.via === 'worker')).toHaveLength(8);
+    expect(actions.filter((a) => a.kind === 'stop' && a.via === 'tmux')).toHaveLength(12);
   });
 });

@@ -33,6 +33,7 @@ export const status: CliCommand = {
     if (cfg.ok) out(`tmux server: ${tmuxSocketName(cfg.config.tmux.socket, paths.home)} (look with: tmux -L ${tmuxSocketName(cfg.config.tmux.socket, paths.home)} ls)`);
     if (st.webUrl) out(`web terminal: ${st.webUrl}`);
     if (st.notice) out(`note: ${st.notice}`);
+    if (st.restore?.state === 'restoring') out(`restoring stored sessions: ${st.restore.sessions} registered so far (${st.restore.bots}/${st.restore.botsTotal} bots)`);
     out(`bots (${st.bots.length}):`);
     for (const b of st.bots) {
       out(`  ${b.name.padEnd(16)} ${b.appId}  ${b.state}${b.detail ? ` (${b.detail})` : ''}  workers ${b.liveWorkers}/${b.maxLiveWorkers}  clis ${b.liveClis}/${b.maxLiveClis}`);

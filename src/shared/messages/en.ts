@@ -318,4 +318,6 @@ export const en = {
   'attachments.imageWaiting': 'Picture received. It waits {seconds} s for your text — send your question as the next message and both go together; otherwise the picture goes alone.',
   'attachments.lookAtImage': 'Please look at this image.',
   'attachments.notSaved': 'Not everything was saved (limits of this bot):\n{list}',
+  // capacity (issue 14): a message that waits for a free slot on this machine
+  'capacity.queued': 'Queued: {busy} of {max} sessions on this machine are busy; this one starts as soon as one is free.',
 } as const satisfies Record<string, string>;

@@ -1,0 +1,74 @@
+// Watches a running daemon from outside, as an operator would: worker processes are the daemon's forked children
+// running worker/main, CLIs are the `lmx-<hex>` sessions on its tmux server. Used to check that caps hold (issue 14).
+import { execFile } from 'node:child_process';
+import type { TestTmuxServer } from './tmux.js';
+
+export interface HostSample {
+  at: number;
+  workers: number;
+  clis: number;
+  /** The tmux session names seen (so a test can tell whether one particular CLI was touched). */
+  cliNames: string[];
+}
+
+/** The daemon's children that are workers (its short-lived tmux and ps children are not). */
+export function workerChildren(daemonPid: number): Promise<number[]> {
+  return new Promise((resolve) => {
+    execFile('ps', ['-o', 'pid=,args=', '--ppid', String(daemonPid)], { timeout: 10_000 }, (_err, stdout) => {
+      resolve(
+        String(stdout ?? '')
+          .split('\n')
+          .filter((l) => /worker[/\\]main\.(js|ts)/.test(l))
+          .map((l) => Number(l.trim().split(/\s+/)[0])),
+      );
+    });
+  });
+}
+
+export async function tmuxCliNames(tmux: TestTmuxServer): Promise<string[]> {
+  const res = await tmux.run(['list-sessions', '-F', '#{session_name}']);
+  return res.stdout.split('\n').filter((n) => /^lmx-[0-9a-f]{8}$/.test(n));
+}
+
+export interface OverCap {
+  /** The longest run of consecutive samples over the cap, first to last sample of the run (ms). */
+  longestMs: number;
+  /** The highest value seen. */
+  max: number;
+}
+
+/** "Over the cap for more than 2 s" means consecutive samples over the cap that span more than 2 s. */
+export function overCap(samples: readonly HostSample[], pick: (s: HostSample) => number, cap: number): OverCap {
+  let longestMs = 0;
+  let runStart: number | null = null;
+  let max = 0;
+  for (const s of samples) {
+    const v = pick(s);
+    max = Math.max(max, v);
+    if (v > cap) {
+      runStart ??= s.at;
+      longestMs = Math.max(longestMs, s.at - runStart);
+    } else runStart = null;
+  }
+  return { longestMs, max };
+}
+
+/** Samples until stopped, as often as the machine allows (one `ps` and one `tmux` call per sample). */
+export function sampleHost(daemonPid: number, tmux: TestTmuxServer, everyMs = 150): { samples: HostSample[]; stop(): Promise<void> } {
+  const samples: HostSample[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const [workers, cliNames] = await Promise.all([workerChildren(daemonPid), tmuxCliNames(tmux)]);
+      samples.push({ at: Date.now(), workers: workers.length, clis: cliNames.length, cliNames });
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  })();
+  return {
+    samples,
+    async stop() {
+      running = false;
+      await loop;
+    },
+  };
+}
