@@ -118,6 +118,7 @@ export class CapacityKeeper {
           worker: this.opts.pool.has(s.id),
           cliRunning: (s.lifecycle === 'live' || s.lifecycle === 'detached') && !rt.launchesFresh(s.id),
           pinned: this.pins.has(s.id),
+          ...(s.adopted ? { keepCli: true } : {}),
           ...(under ? { underway: under.kind } : {}),
         });
       }

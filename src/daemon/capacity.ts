@@ -38,6 +38,11 @@ export interface HostSession {
   cliRunning: boolean;
   /** A message is on its way to it: never chosen. */
   pinned: boolean;
+  /**
+   * Its CLI is a person's own (taken over with /adopt): it is never stopped — ending larkmux's link would leave it
+   * running, and the next message would start a second one beside it. Its worker may still be detached.
+   */
+  keepCli?: boolean;
   /** An action on it is under way: never chosen again, and counted as done for planning further evictions. */
   underway?: 'detach' | 'stop';
 }
@@ -100,7 +105,7 @@ function planGroup(sessions: readonly HostSession[], waiting: readonly WaitingLa
   const chosen = new Set<string>();
   for (const s of lru) {
     if (wantClis <= caps.maxLiveClis) break;
-    if (!s.cliRunning) continue;
+    if (!s.cliRunning || s.keepCli) continue;
     actions.push({ kind: 'stop', id: s.id, via: s.worker ? 'worker' : 'tmux' });
     chosen.add(s.id);
     wantClis--;

@@ -42,6 +42,8 @@ describe('planCapacity', () => {
     ['a waiting session is never evicted for another', [detached('d', 1), asleep('n', 9)], [w('d'), w('n')], caps(1, 1), [{ kind: 'launch', id: 'd' }]],
     ['a burst: as many launch as fit, the rest wait; room is made for them', [s('a', 'idle', 1), asleep('n1', 5), asleep('n2', 6), asleep('n3', 7)], [w('n1'), w('n2'), w('n3')], caps(2, 3), [{ kind: 'launch', id: 'n1' }, { kind: 'stop', id: 'a', via: 'worker' }]],
     ['a waiting session that already has a worker needs no slot', [s('a', 'idle', 1), s('b', 'idle', 2)], [w('b')], caps(2, 2), []],
+    ['an adopted CLI (a person\'s own) is never stopped: the next least recent one is, its worker may detach', [s('a', 'idle', 1, { keepCli: true }), s('b', 'idle', 2), s('c', 'idle', 3)], [], caps(1, 2), [{ kind: 'stop', id: 'b', via: 'worker' }, { kind: 'detach', id: 'a' }]],
+    ['a detached adopted CLI stays even over the cap', [detached('a', 1, { keepCli: true }), s('b', 'working', 2)], [], caps(2, 1), []],
     ['caps are per bot', [s('a', 'idle', 1, { group: 'x' }), s('b', 'idle', 2, { group: 'x' }), s('c', 'idle', 1, { group: 'y' }), s('d', 'idle', 2, { group: 'y' })], [], { x: caps(1, 5), y: caps(2, 2) }, [{ kind: 'detach', id: 'a' }]],
   ])('%s', (_name, sessions, waiting, c, expected) => {
     expect(plan(sessions, waiting, c)).toEqual(expected);
