@@ -25,7 +25,7 @@ export function makeTestHome(prefix = 'lmx-home-'): TestHome {
       writeFileSync(paths.config, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
     },
     cleanup() {
-      rmSync(dir, { recursive: true, force: true });
+      if (!process.env.LMX_KEEP_HOME) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -22,7 +22,15 @@ describe('pane output', () => {
 describe('a shell turn is proven by its echo (issue 14: a slow paste read as silence)', () => {
   const long = `echo ${'x'.repeat(300)} | wc -c`;
   const wrapped = `$ ${long.slice(0, 118)}\n${long.slice(118, 236)}\n${long.slice(236)}\n301\n$ `;
+  // A heredoc taller than the capture (2 000 lines): its head scrolled out, only its end can be on screen.
+  const tallBody = Array.from({ length: 60 }, (_, i) => `row ${i}`);
+  const tall = ['cat > f <<EOF', ...tallBody, 'EOF'].join('\n');
+  const tallShown = [...tallBody.slice(30).map((l) => `> ${l}`), '> EOF'];
   const cases: { name: string; after: string; input: string; took: boolean; out?: string }[] = [
+    { name: 'a command taller than the capture, taken: its end anchors it', after: [...tallShown, '$ '].join('\n'), input: tall, took: true, out: '' },
+    { name: 'a paste taller than the screen: readline shows its head, a window, and its end as a remnant', after: ['$ cat > f <<EOF', 'row 58', 'EOFw 59', '$ '].join('\n'), input: tall, took: true },
+    { name: 'a paste taller than the screen, Enter not read yet', after: ['$ cat > f <<EOF', 'row 58', 'row 59'].join('\n'), input: tall, took: false },
+    { name: 'a command taller than the capture, still arriving', after: tallShown.slice(0, -1).join('\n'), input: tall, took: false },
     { name: 'bare prompt: the paste has not landed', after: '$ ', input: 'echo hi', took: false },
     { name: 'echo still arriving', after: '$ ech', input: 'echo hi', took: false },
     { name: 'echoed, Enter not read yet', after: '$ echo hi', input: 'echo hi', took: false },
@@ -37,6 +45,14 @@ describe('a shell turn is proven by its echo (issue 14: a slow paste read as sil
   it.each(cases)('$name', ({ after, input, took, out }) => {
     expect(paneTookTurn('shell', '$ ', after, input)).toBe(took);
     if (out !== undefined) expect(paneOutputSince('shell', '$ ', after, input)).toBe(out);
+  });
+
+  it('a tall heredoc after another one with the same terminator: the earlier screen scrolled out, the end still proves it', () => {
+    const before = ['$ cat > a <<EOF', '> one', '> EOF', '$ '].join('\n');
+    const after = [...tallShown, '$ '].join('\n');
+    expect(newLinesSince(before, after)).toEqual(['$']);
+    expect(paneTookTurn('shell', before, after, tall)).toBe(true);
+    expect(paneTookTurn('shell', before, tallShown.join('\n'), tall.replace(/EOF$/, 'EOX'))).toBe(false);
   });
 
   it('other CLIs have no echo to prove: the delivery stands', () => {

@@ -49,8 +49,19 @@ export function shellCommandEnd(lines: readonly string[], input: string): number
   const tail = flat(inputLines[inputLines.length - 1]!.trim()).slice(-SHELL_ECHO.anchorChars);
   for (let i = lines.length - 1; i >= 0; i--) {
     if (!flat(lines[i]!).includes(head) || !/[$#%>❯] /.test(lines[i]!)) continue;
-    for (let j = i + inputLines.length - 1; j < lines.length; j++) if (flat(lines[j]!).includes(tail)) return j;
+    if (i + inputLines.length - 1 < lines.length) {
+      for (let j = i + inputLines.length - 1; j < lines.length; j++) if (flat(lines[j]!).includes(tail)) return j;
+      return null;
+    }
+    // Taller than the screen below its head: readline shows a window of a huge paste (remnants beside it), so the end
+    // is the last line showing it.
+    for (let j = lines.length - 1; j > i; j--) if (flat(lines[j]!).includes(tail)) return j;
     return null;
+  }
+  // A command with more lines than the capture holds (a 200 KB heredoc) has scrolled its head out: its end alone
+  // anchors it — the last line showing the end of its last line.
+  if (inputLines.length >= lines.length) {
+    for (let j = lines.length - 1; j >= 0; j--) if (flat(lines[j]!).includes(tail)) return j;
   }
   return null;
 }

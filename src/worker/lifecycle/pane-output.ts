@@ -41,5 +41,10 @@ export function paneOutputSince(cli: CliId, before: string, after: string, input
  */
 export function paneTookTurn(cli: CliId, before: string, after: string, input: string): boolean {
   if (cli !== 'shell') return true;
-  return shellTookCommand(newLinesSince(before, after).join('\n'), input);
+  const fresh = newLinesSince(before, after);
+  if (shellTookCommand(fresh.join('\n'), input)) return true;
+  // Fewer new lines than the command has: `before` scrolled out of the capture and its last line was found again
+  // inside the command (two heredocs ending in the same terminator), so the new part is cut short. The whole capture
+  // is the evidence then; a command taller than the capture is anchored by its end (shellCommandEnd).
+  return input.split('\n').length > fresh.length && shellTookCommand(after, input);
 }
