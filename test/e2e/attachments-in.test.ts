@@ -134,9 +134,11 @@ describe('attachments into the session', () => {
     fake.addResource(pic, 'img_v3_fake_quoted', 'image', PNG);
     await fake.injectMessage({ chatType: 'p2p', chatId, messageId: pic, messageType: 'image', content: JSON.stringify({ image_key: 'img_v3_fake_quoted' }) });
     await fake.waitFor(() => uploads(home.dir).filter((f) => f.endsWith('.png')).length === 1, 30_000, 'picture saved');
+    const firstPic = uploads(home.dir).find((f) => f.endsWith('.png'))!;
     await fake.injectMessage({ chatType: 'p2p', chatId, quoteId: pic, text: 'echo about-pic-$((5*5))' });
     await fake.waitFor(() => uploads(home.dir).filter((f) => f.endsWith('.png')).length === 2, 30_000, 'quoted picture saved with the reply');
-    const second = uploads(home.dir).filter((f) => f.endsWith('.png')).sort().pop()!;
+    // Names are <time to the second>-<random>: two saved within one second do not sort by age, so take the new one.
+    const second = uploads(home.dir).find((f) => f.endsWith('.png') && f !== firstPic)!;
     await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('about-pic-25') && t.includes(second.slice(home.dir.length + 1))), 60_000, 'quoted picture named in the prompt');
   }, 180_000);
 });
