@@ -118,7 +118,9 @@ describe('Feishu faults against the real daemon', () => {
     const restarted = await runLarkmux(['restart'], home.env);
     expect(restarted.code, restarted.stdout + restarted.stderr).toBe(0);
     await fake.waitFor(() => fake.connectionsOpened > opened && fake.connectionCount(appId) > 0, 20_000, 'daemon reconnected after restart');
-    const cardsBefore = fake.messages.filter((m) => m.msgType === 'interactive').length;
+    // Turn cards only: each answer now arrives as its own streamed answer card (a CardKit entity, `cardId`).
+    const turnCards = () => fake.messages.filter((m) => m.msgType === 'interactive' && !m.cardId).length;
+    const cardsBefore = turnCards();
     const again = await fake.injectMessage({ chatType: 'p2p', chatId, text: `echo $RANDOM | tee -a ${file}`, eventId: twice.eventId, messageId: twice.messageId });
     expect(again.ack?.code).toBe(200);
     await fake.injectMessage({ chatType: 'p2p', chatId, text: 'echo barrier-$((3*21))' });
@@ -126,6 +128,6 @@ describe('Feishu faults against the real daemon', () => {
     expect(linesOf(file)).toEqual([number]);
     expect(cardsFor(fake, appId, twice.messageId)).toHaveLength(1);
     // Only the barrier's card is new.
-    expect(fake.messages.filter((m) => m.msgType === 'interactive').length).toBe(cardsBefore + 1);
+    expect(turnCards()).toBe(cardsBefore + 1);
   });
 });
