@@ -100,7 +100,7 @@ describe('larkmux start / status / stop', () => {
 
   it('logs shows the daemon log; doctor reports each check', async () => {
     await runLarkmux(['start'], home.env);
-    const logs = await runLarkmux(['logs', '-n', '5'], home.env);
+    const logs = await runLarkmux(['logs', '-n', '50'], home.env);
     expect(logs.code).toBe(0);
     expect(logs.stdout).toContain('daemon started');
     const doctor = await runLarkmux(['doctor', '--json'], home.env);
