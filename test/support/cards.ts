@@ -72,9 +72,11 @@ export function textsIn(fake: FakeFeishu, appId: string, chatId: string): string
     .map((m) => (m.msgType === 'text' ? String((m.content as Json)?.text ?? '') : answerText(m)));
 }
 
-/** True when the bot posted a text containing `needle` in the topic (or reply thread) of `rootId`. */
+/** True when the bot posted a text or a streamed answer card containing `needle` in the topic (or reply thread) of `rootId`. */
 export function answeredInTopic(fake: FakeFeishu, appId: string, rootId: string, needle: string): boolean {
-  return fake.messages.some(
-    (m) => m.appId === appId && m.msgType === 'text' && (m.rootId === rootId || m.parentId === rootId) && String((m.content as Json)?.text ?? '').includes(needle),
-  );
+  return fake.messages.some((m) => {
+    if (m.appId !== appId || (m.rootId !== rootId && m.parentId !== rootId)) return false;
+    const text = m.msgType === 'text' ? String((m.content as Json)?.text ?? '') : m.msgType === 'interactive' && m.cardId ? answerText(m) : '';
+    return text.includes(needle);
+  });
 }
