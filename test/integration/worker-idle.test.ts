@@ -56,10 +56,9 @@ describe('idle worker', () => {
     expect((await s.waitFor(isFinal('t2'))).text).toBe('still-42');
   }, 90_000);
 
-  // TODO(issue 14): passes on the idle branch, fails on main since the merge with the platform tmux runner (the hook
-  // itself still fires when set by hand with the same argv — under investigation). Until then a CLI dying in a silent
-  // pane is noticed by the probe before the next delivery or the 10-minute safety probe. Skipped, named in the note.
-  it.skip('notices the CLI exiting in a silent pane from the pane-died event', async () => {
+  // tmux's pane-died hook misses some deaths under load (measured 2–4 of 8 by SIGKILL): the pane process's own
+  // liveness (kill(pid, 0), no exec) is the second event source.
+  it('notices the CLI exiting in a silent pane from an event (the pane-died hook, or its process gone)', async () => {
     await answerThenQuiet();
     const before = shim.calls().length;
     const pid = await s.panePid();

@@ -85,6 +85,9 @@ export class Monitor {
   private identitySent: string | null = null;
   /** Probe the pane on the next tick (its pipe closed). Idle ticks always probe. */
   private probeNext = false;
+  /** The pane's process as the last probe saw it, and the timer asking whether it still lives. */
+  private panePid: number | null = null;
+  private pidTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly deps: MonitorDeps) {
     this.subs.push(
@@ -122,6 +125,16 @@ export class Monitor {
     await this.startTranscript(nativeSessionId, launchedAt);
     this.setStatus('idle', this.lastScreen);
     this.schedule(0);
+    this.pidTimer ??= setInterval(() => this.checkPanePid(), STATUS_TIMING.pidCheckEveryMs);
+    this.pidTimer.unref();
+  }
+
+  /** A dead pane process makes tmux's probe the authority at once; the probe also clears a reused pid. */
+  private checkPanePid(): void {
+    if (!this.running || this.panePid === null || processAlive(this.panePid)) return;
+    this.panePid = null;
+    this.probeNext = true;
+    this.schedule(0);
   }
 
   /** Stops watching (process lost, close); keeps the listeners for a restart. */
@@ -129,6 +142,9 @@ export class Monitor {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.pidTimer) clearInterval(this.pidTimer);
+    this.pidTimer = null;
+    this.panePid = null;
     this.follower?.dispose();
     this.follower = null;
   }
@@ -267,6 +283,7 @@ export class Monitor {
     if (this.probeNext || this.status === 'idle' || screenUnchanged) {
       this.probeNext = false;
       const probe = await this.deps.backend.probe();
+      if (probe.state === 'exists') this.panePid = probe.paneDead ? null : probe.panePid;
       if (probe.state === 'exists' && probe.paneDead) {
         this.lost(`the CLI exited (status ${probe.exitStatus ?? '?'})`, probe.exitStatus);
         return;
@@ -380,5 +397,15 @@ export class Monitor {
 
   private runPromptEffects(effects: PromptEffect[]): Promise<void> {
     return runPromptEffects(effects, { backend: this.deps.backend, log: this.deps.log, send: this.deps.send, lookNow: () => this.schedule(0) });
+  }
+}
+
+/** Whether a process exists (signal 0 checks without signalling; EPERM means it exists under another user). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
