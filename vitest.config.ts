@@ -22,7 +22,9 @@ export default defineConfig({
     projects: [
       // test/.clis holds the installed CLIs' own packages (with their own *.test.ts files): never ours to run.
       { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/.clis/**', ...REAL_CLI_TESTS] } },
-      { extends: true, test: { name: 'real-clis', include: REAL_CLI_TESTS, retry: 1 } },
+      // Their own waits (CLI start, model round trips, permission prompts) add up to minutes on a loaded machine: a
+      // test's deadline is its waits, not the 60 s default (cli-gemini's permission test was cut at 60 s mid-wait).
+      { extends: true, test: { name: 'real-clis', include: REAL_CLI_TESTS, retry: 1, testTimeout: 300_000 } },
     ],
   },
 });
