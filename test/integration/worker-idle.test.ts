@@ -10,9 +10,9 @@ type Final = Extract<WorkerToDaemon, { type: 'final_output' }>;
 const isFinal = (turnId: string) => (m: WorkerToDaemon): m is Final => m.type === 'final_output' && m.turnId === turnId;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** How long the pane is watched for execs: five of the old 3 s idle ticks, well inside the 60 s safety probe. */
+/** How long the pane is watched for execs: five of the old 3 s idle ticks, far inside the 10-minute idle safety probe. */
 const QUIET_WINDOW_MS = 15_000;
-/** Comfortably below the 60 s safety probe: a notice this soon came from an event, not from the probe. */
+/** Far below the 10-minute idle safety probe: a notice this soon came from an event, not from the probe. */
 const NOTICE_DEADLINE_MS = 40_000;
 
 describe('idle worker', () => {

@@ -22,9 +22,10 @@ export const STATUS_TIMING = {
    */
   idleSafetyProbeMs: 600_000,
   /**
-   * How often the pane's process is asked whether it still lives (`kill(pid, 0)`: a system call, no exec). tmux 3.3a's
-   * pane-died hook was measured to miss 2–4 of 8 deaths by SIGKILL on a loaded 2-core machine, so it cannot be the
-   * only event; this costs microseconds per session and notices a death within this time.
+   * How often the pane's process is asked whether it still lives (`kill(pid, 0)` plus, on Linux, its state in /proc: no
+   * exec). tmux 3.3a's pane-died hook was measured to miss 2–4 of 8 deaths by SIGKILL on a loaded 2-core machine (the
+   * child left an unreaped zombie), so it cannot be the only event; this costs microseconds per session and notices a
+   * death within this time.
    */
   pidCheckEveryMs: 2_000,
 } as const;

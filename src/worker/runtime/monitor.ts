@@ -13,6 +13,7 @@ import { paneOutputSince, paneTookTurn } from '../lifecycle/pane-output.js';
 import type { QueuedMessage } from '../lifecycle/input-machine.js';
 import { PANE_DIED } from './gate-runner.js';
 import { lookAt, type PaneLook } from './pane.js';
+import { PanePidWatch } from './pane-pid-watch.js';
 import { runPromptEffects } from './prompt-effects.js';
 
 export const MONITOR_LIMITS = {
@@ -85,9 +86,12 @@ export class Monitor {
   private identitySent: string | null = null;
   /** Probe the pane on the next tick (its pipe closed). Idle ticks always probe. */
   private probeNext = false;
-  /** The pane's process as the last probe saw it, and the timer asking whether it still lives. */
-  private panePid: number | null = null;
-  private pidTimer: NodeJS.Timeout | null = null;
+  /** The pane's process gone: probe now (see pane-pid-watch.ts). */
+  private readonly pidWatch = new PanePidWatch(() => {
+    if (!this.running) return;
+    this.probeNext = true;
+    this.schedule(0);
+  });
 
   constructor(private readonly deps: MonitorDeps) {
     this.subs.push(
@@ -125,16 +129,7 @@ export class Monitor {
     await this.startTranscript(nativeSessionId, launchedAt);
     this.setStatus('idle', this.lastScreen);
     this.schedule(0);
-    this.pidTimer ??= setInterval(() => this.checkPanePid(), STATUS_TIMING.pidCheckEveryMs);
-    this.pidTimer.unref();
-  }
-
-  /** A dead pane process makes tmux's probe the authority at once; the probe also clears a reused pid. */
-  private checkPanePid(): void {
-    if (!this.running || this.panePid === null || processAlive(this.panePid)) return;
-    this.panePid = null;
-    this.probeNext = true;
-    this.schedule(0);
+    this.pidWatch.start();
   }
 
   /** Stops watching (process lost, close); keeps the listeners for a restart. */
@@ -142,9 +137,7 @@ export class Monitor {
     this.running = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (this.pidTimer) clearInterval(this.pidTimer);
-    this.pidTimer = null;
-    this.panePid = null;
+    this.pidWatch.stop();
     this.follower?.dispose();
     this.follower = null;
   }
@@ -283,7 +276,7 @@ export class Monitor {
     if (this.probeNext || this.status === 'idle' || screenUnchanged) {
       this.probeNext = false;
       const probe = await this.deps.backend.probe();
-      if (probe.state === 'exists') this.panePid = probe.paneDead ? null : probe.panePid;
+      if (probe.state === 'exists') this.pidWatch.set(probe.paneDead ? null : probe.panePid);
       if (probe.state === 'exists' && probe.paneDead) {
         this.lost(`the CLI exited (status ${probe.exitStatus ?? '?'})`, probe.exitStatus);
         return;
@@ -400,12 +393,3 @@ export class Monitor {
   }
 }
 
-/** Whether a process exists (signal 0 checks without signalling; EPERM means it exists under another user). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}

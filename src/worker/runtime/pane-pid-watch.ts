@@ -1,0 +1,63 @@
+// The pane's process asked whether it still lives, every few seconds, with kill(pid, 0): a system call, no exec.
+// tmux 3.3a's pane-died hook misses some deaths under load (measured 2–4 of 8 by SIGKILL on a busy 2-core machine),
+// so this is the second event source for a CLI dying in a silent pane. POSIX (Linux, macOS); the pid is the one the
+// last tmux probe reported, and the probe it triggers is the authority (a reused pid is cleared by it).
+// Under the same load tmux 3.3a also fails to reap the dead child: the pane shows dead (its pty closed) while the
+// process stays a zombie, which kill(pid, 0) reports as alive. On Linux the process state in /proc says so (a file
+// read); elsewhere only kill(pid, 0) is asked and such a death waits for the idle safety probe.
+import { readFileSync } from 'node:fs';
+import { STATUS_TIMING } from '../lifecycle/status.js';
+
+export class PanePidWatch {
+  private pid: number | null = null;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly onGone: () => void) {}
+
+  /** The pane's process as the last probe saw it; null when none (dead pane, not probed yet). */
+  set(pid: number | null): void {
+    this.pid = pid;
+  }
+
+  start(): void {
+    this.timer ??= setInterval(() => this.check(), STATUS_TIMING.pidCheckEveryMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.pid = null;
+  }
+
+  private check(): void {
+    if (this.pid === null || processAlive(this.pid)) return;
+    this.pid = null;
+    this.onGone();
+  }
+}
+
+/** Whether a process runs: it exists (signal 0 checks without signalling; EPERM means another user's) and, where
+ * /proc tells, is not a zombie waiting to be reaped. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  const state = procState(pid);
+  return state !== 'Z' && state !== 'X';
+}
+
+/** The state letter from /proc/<pid>/stat (Linux only); null where there is no /proc or the read fails. */
+export function procState(pid: number): string | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // "pid (comm) S ...": comm may hold spaces and parentheses, so the state follows the last ')'.
+  const m = /\)\s+(\S)/.exec(stat.slice(stat.lastIndexOf(')')));
+  return m ? m[1]! : null;
+}
