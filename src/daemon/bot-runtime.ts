@@ -1,26 +1,22 @@
 // One configured bot at run time: its IM connection, sessions, grants and the path from a chat event to a worker.
 import type { LegacyTmuxSessions } from './legacy-tmux.js';
-import { cliInstallFor } from '../shared/cli-install.js';
 import { literalChatText } from '../shared/chat-text.js';
 import { botLocale, type BotConfig, type CliSpec } from '../shared/config.js';
 import { translator, type Translate } from '../shared/i18n.js';
-import { sendAnswerFiles } from './outbound/answer-files.js';
 import { imageWaitFor, promptForAttachments, withQuote } from './inbound/attachment-turn.js';
 import type { ImageWait } from './inbound/image-wait.js';
-import { sessionTopic } from './outbound/post-items.js';
-import { IPC_PROTOCOL_VERSION, type BackendKind, type DaemonToWorker, type WorkerToDaemon } from '../shared/ipc.js';
+import { type BackendKind, type DaemonToWorker, type WorkerToDaemon } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
 import { expandHome, type LarkmuxPaths } from '../shared/paths.js';
 import type { BotStatus } from './bot-status.js';
 import { dispatchCommand } from './commands/dispatch.js';
 import { InboundDedupe, rejectedDedupeKeys } from './dedupe.js';
 import type { CardActionReply, ConnectionState, ImAdapter, InboundEvent, InboundMessage, InboundRejected } from './im/types.js';
-import { AttentionKeeper } from './attention-keeper.js';
-import { LiveSession } from './live-session.js';
+import type { LiveSession } from './live-session.js';
 import { BotState } from './pairing.js';
 import { mayTypeIntoSelections } from './permissions.js';
 import { routeMessage, routeRejected, type Anchor, type RouterBot } from './router.js';
-import { SessionCards } from './session-cards.js';
+import { newLiveSession, workerInit } from './session-wiring.js';
 import { isOpenSession, newSessionCore, type SessionCore } from './session-core.js';
 import { RenderStateStore, SessionStore } from './store.js';
 import type { WorkerPool } from './worker-pool.js';
@@ -30,12 +26,6 @@ import type { WebAccess } from './web-access.js';
 import type { CapacityKeeper } from './capacity-keeper.js';
 import { onCardAction } from './card-actions.js';
 import { killTmuxSessions } from './orphans.js';
-
-export const BOT_DEFAULTS = {
-  /** Fresh panes get this size; it matches the screenshots' 120×40 design size. */
-  cols: 120,
-  rows: 40,
-} as const;
 
 export interface BotRuntimeOptions {
   bot: BotConfig;
@@ -301,31 +291,7 @@ export class BotRuntime implements BotRuntimeHandle {
   ensureLive(session: SessionCore): LiveSession {
     let live = this.live.get(session.id);
     if (live) return live;
-    const anchorPlace = { chatId: session.chatId, chatType: session.chatType, ...(session.scope === 'thread' ? { rootId: session.anchorId } : {}) };
-    const cards = new SessionCards({
-      sessionId: session.id,
-      im: this.opts.im,
-      place: anchorPlace,
-      ...(session.scope === 'thread' ? { replyTo: session.anchorId } : {}),
-      title: `${this.bot.name} · ${session.cwd.split('/').filter(Boolean).pop() ?? session.cwd}`,
-      log: this.log.child({ session: session.id.slice(0, 8) }),
-      t: this.t,
-      viewUrl: () => this.opts.web?.viewUrl(session.id),
-      state: this.renders.get(session.id),
-      onStateChange: (st) => this.renders.put(st),
-    });
-    const log = this.log.child({ session: session.id.slice(0, 8) });
-    live = new LiveSession(session, cards, this.opts.im, {
-      update: (patch) => this.sessions.update(session.id, patch),
-      describeError: (code) => {
-        if (code === 'cli_missing') return this.t('newcomer.cliMissing', { ...cliInstallFor(session.cli) });
-        if (code === 'cwd_missing') return this.t('newcomer.cwdMissing', { path: session.cwd });
-        return undefined;
-      },
-      onFinal: (text) => this.answerFiles(session, text, log),
-      diffUrl: () => this.opts.web?.diffUrl?.(session.id),
-      attention: new AttentionKeeper({ im: this.opts.im, place: anchorPlace, ...(session.scope === 'thread' ? { replyTo: session.anchorId } : {}), config: this.bot.attention, log, t: this.t }),
-    }, log, this.t);
+    live = newLiveSession({ bot: this.bot, im: this.opts.im, web: this.opts.web, sessions: this.sessions, renders: this.renders, log: this.log, t: this.t }, session);
     this.live.set(session.id, live);
     return live;
   }
@@ -336,45 +302,18 @@ export class BotRuntime implements BotRuntimeHandle {
     return promptForAttachments({ ...turn, place: msg.place, replyTo: msg.messageId }, text, msg.attachments ?? []);
   }
 
-  /** Uploads the local files a final answer links (under the working dir or answerFileRoots); says which were not. */
-  private async answerFiles(session: SessionCore, text: string, log: Logger): Promise<void> {
-    const tr = this.t;
-    const target = sessionTopic(this.opts.im, session);
-    await sendAnswerFiles(text, {
-      target, cwd: session.cwd, extraRoots: this.bot.answerFileRoots.map((r) => expandHome(r)), log,
-      notSent: async (refused) => {
-        const lines = refused.map((r) => tr('files.notSent', { path: r.path, reason: r.reason === 'outside' ? tr('files.reasonOutside') : tr('files.reasonFailed', { detail: r.detail ?? '' }) }));
-        await this.opts.im.sendText(target.place, lines.join('\n'), target.replyTo);
-      },
-    });
-  }
-
   /** Forks the session's worker unless it runs; a fresh session launches, an old one re-attaches or resumes. */
   ensureWorker(session: SessionCore): boolean {
     if (this.opts.pool.has(session.id)) return true;
-    const fresh = this.fresh.has(session.id);
-    const mode = fresh ? 'new' : session.nativeSessionId ? 'resume' : 'attach';
-    const live = this.live.get(session.id);
     const webSecret = this.opts.web?.newWorkerSecret(session.id);
-    const ok = this.opts.pool.start(session.id, {
-      type: 'init',
-      protocol: IPC_PROTOCOL_VERSION,
-      sessionId: session.id,
-      sessionKey: session.key,
+    const ok = this.opts.pool.start(session.id, workerInit(session, {
+      bot: this.bot,
       home: this.opts.paths.home,
-      cli: session.cli,
-      cwd: session.cwd,
-      env: this.bot.env,
-      backend: session.backend,
       tmuxSocket: this.opts.legacyTmux?.socketFor(session) ?? this.opts.tmuxSocket,
-      tmuxName: session.tmuxName,
-      resume: { mode, ...(session.nativeSessionId ? { nativeSessionId: session.nativeSessionId } : {}) },
-      startupDialogs: this.bot.startupDialogs,
-      display: live?.cards.display ?? this.renders.get(session.id)?.display ?? 'screenshot',
-      cols: BOT_DEFAULTS.cols,
-      rows: BOT_DEFAULTS.rows,
+      fresh: this.fresh.has(session.id),
+      display: this.live.get(session.id)?.cards.display ?? this.renders.get(session.id)?.display ?? 'screenshot',
       ...(webSecret ? { webSecret } : {}),
-    });
+    }));
     if (ok) {
       this.fresh.delete(session.id);
       this.sessions.update(session.id, { lifecycle: 'live' });
