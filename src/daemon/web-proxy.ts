@@ -2,13 +2,14 @@
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { LOCALE_COOKIE_NAME, localeFromLanguageTag, t, type Locale, type MessageKey } from '../shared/i18n.js';
-import { SESSION_ID_RE } from '../shared/session-key.js';
+import { localeFromLanguageTag, type Locale } from '../shared/i18n.js';
 import { PROXY_HEADERS } from '../shared/webterm-protocol.js';
 import {
   VIEW_COOKIE_NAME, WRITE_COOKIE_NAME, clearWriteCookieHeader, readCookie, viewCookieHeader, writeCookieHeader, type WebGrants,
 } from './web-grants.js';
 import { LINK_PAGE_HEADERS, writeLinkPage } from './web-link-page.js';
+import { localeCookieHeader, page, plain, refuse } from './web-responses.js';
+import { routeOf } from './web-route.js';
 
 export const WEB_PROXY_LIMITS = {
   /** Waking a sleeping session forks a worker and attaches tmux: seconds, not minutes. */
@@ -58,33 +59,6 @@ export interface WebProxyOptions {
   publicUrl?: string;
   /** Pages under a session that the daemon answers itself once the grant is checked (the diff page). */
   sessionPages?: { handles(path: string): boolean; serve(res: ServerResponse, sessionId: string, path: string, method: string | undefined, cookies: string[]): Promise<void> };
-}
-
-export type ProxyRoute =
-  | { kind: 'not_found' }
-  /** `/healthz`: for load balancers, tunnels and uptime checks; says nothing about sessions. */
-  | { kind: 'health' }
-  | { kind: 'add_slash'; sessionId: string }
-  | { kind: 'write_link'; sessionId: string; token: string }
-  | { kind: 'session'; sessionId: string; path: string; viewToken: string | null };
-
-/** Splits a request URL into what it asks for. Pure; the only place that reads tokens out of URLs. */
-export function routeOf(rawUrl: string): ProxyRoute {
-  let url: URL;
-  try {
-    url = new URL(rawUrl, 'http://proxy.invalid');
-  } catch {
-    return { kind: 'not_found' };
-  }
-  if (url.pathname === '/healthz') return { kind: 'health' };
-  const m = /^\/s\/([^/]+)(\/.*)?$/.exec(url.pathname);
-  if (!m || !SESSION_ID_RE.test(m[1] ?? '')) return { kind: 'not_found' };
-  const sessionId = m[1] as string;
-  const rest = m[2];
-  if (rest === undefined) return { kind: 'add_slash', sessionId };
-  const link = /^\/w\/([^/]+)$/.exec(rest);
-  if (link) return { kind: 'write_link', sessionId, token: link[1] as string };
-  return { kind: 'session', sessionId, path: rest, viewToken: url.searchParams.get('v') };
 }
 
 type Access = { mode: 'write'; userId: string } | { mode: 'read' };
@@ -387,26 +361,7 @@ export class WebProxy {
   }
 }
 
-function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers }).end(`${text}\n`);
-}
-
 /** What a socket cap counts against: the session's view link, or one user's write grant on the session. */
 function grantKey(sessionId: string, a: Access): string {
   return a.mode === 'write' ? `${sessionId}\0write\0${a.userId}` : `${sessionId}\0read`;
-}
-
-function refuse(socket: Duplex, status: 404 | 429 | 503): void {
-  const text = { 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' }[status];
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-}
-
-/** An error or status page in the reader's language (plain text: nothing in it is markup). */
-function page(res: ServerResponse, status: number, locale: Locale, key: MessageKey, headers: Record<string, string> = {}): void {
-  plain(res, status, t(locale, key), { 'content-language': locale, ...headers });
-}
-
-/** The page's language, per session path; readable by the page script (not HttpOnly), and no secret. */
-function localeCookieHeader(sessionId: string, locale: Locale): string {
-  return `${LOCALE_COOKIE_NAME}=${locale}; Path=/s/${sessionId}/; SameSite=Strict`;
 }
