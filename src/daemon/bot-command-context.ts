@@ -2,13 +2,15 @@
 import type { Translate } from '../shared/i18n.js';
 import { botLocale } from '../shared/config.js';
 import type { CardModel } from '../shared/card-model.js';
-import type { DaemonToWorker, DisplayMode } from '../shared/ipc.js';
+import type { DisplayMode } from '../shared/ipc.js';
+import type { KeyName } from '../shared/keys.js';
 import type { BotRuntimeHandle } from './bot-runtime-handle.js';
 import { isDirectory, listProjects, type Project } from './commands/projects.js';
 import type { CommandBot, CommandContext, CommandResult, GrantTarget, SessionRuntime } from './commands/types.js';
 import type { Grants } from './permissions.js';
 import type { Anchor } from './router.js';
 import { isOpenSession, type SessionCore } from './session-core.js';
+import { delivered, type SendOutcome } from './session-worker.js';
 import { expandHome } from '../shared/paths.js';
 import { adoptPane, rememberOffer, scanForBot, type AdoptOutcome } from './adopt.js';
 import type { AdoptScan } from './panes/adoptable-panes.js';
@@ -69,11 +71,18 @@ export class BotCommandContext implements CommandContext {
     return (await this.rt.closeSession(sessionId)) ? OK : { ok: false, code: 'not_open', message: this.t('cmd.err.notOpen') };
   }
 
-  async sendToWorker(sessionId: string, msg: DaemonToWorker): Promise<CommandResult> {
+  async pressKey(sessionId: string, key: KeyName): Promise<CommandResult> {
     const s = this.rt.sessions.get(sessionId);
     if (!s) return { ok: false, code: 'unknown_session', message: this.t('cmd.err.noSuchSession') };
-    if (!this.rt.ensureWorker(s)) return { ok: false, code: 'no_worker', message: this.t('cmd.err.noWorker') };
-    return this.rt.opts.pool.send(sessionId, msg) ? OK : { ok: false, code: 'send_failed', message: this.t('cmd.err.sendFailed') };
+    const by = { userId: this.invoker.userId, ...(this.invoker.name ? { name: this.invoker.name } : {}) };
+    return this.result(this.rt.workerOf(s).key(key, by));
+  }
+
+  private result(outcome: SendOutcome): CommandResult {
+    if (delivered(outcome)) return OK;
+    return outcome === 'no_worker'
+      ? { ok: false, code: 'no_worker', message: this.t('cmd.err.noWorker') }
+      : { ok: false, code: 'send_failed', message: this.t('cmd.err.sendFailed') };
   }
 
   async setWorkingDir(path: string): Promise<{ ok: true; appliesTo: 'restarted' | 'next_session' } | { ok: false; code: string; message: string }> {
@@ -106,13 +115,15 @@ export class BotCommandContext implements CommandContext {
   async setDisplay(sessionId: string, mode: DisplayMode): Promise<CommandResult> {
     const s = this.rt.sessions.get(sessionId);
     if (!s) return { ok: false, code: 'unknown_session', message: this.t('cmd.err.noSuchSession') };
-    // The /display command tells the worker itself; this only changes what the cards show.
     await this.rt.ensureLive(s).cards.setDisplay(mode);
-    return OK;
+    // The worker renders only what is displayed: no screenshots at all while hidden or text.
+    return this.result(this.rt.workerOf(s).setDisplay(mode));
   }
 
   async postScreen(sessionId: string): Promise<CommandResult> {
-    return this.sendToWorker(sessionId, { type: 'capture_now' });
+    const s = this.rt.sessions.get(sessionId);
+    if (!s) return { ok: false, code: 'unknown_session', message: this.t('cmd.err.noSuchSession') };
+    return this.result(this.rt.workerOf(s).captureNow());
   }
 
   async postChanges(sessionId: string): Promise<'posted' | 'none' | 'not_git' | 'no_turn'> {

@@ -13,6 +13,7 @@ import type { RouteDecision, RouterBot } from './router.js';
 import type { SessionCore } from './session-core.js';
 import type { SessionStore } from './store.js';
 import type { WebAccess } from './web-access.js';
+import type { SessionWorker } from './session-worker.js';
 import type { WorkerPool } from './worker-pool.js';
 
 /** A prompt waiting for the project picker's answer. */
@@ -35,6 +36,8 @@ export interface BotRuntimeHandle {
   grants(): Grants;
   ensureWorker(session: SessionCore, opts?: { capacityCheck?: boolean }): boolean;
   ensureLive(session: SessionCore): LiveSession;
+  /** Typed messages to the session's worker, with the one wake rule (session-worker.ts). */
+  workerOf(session: SessionCore): SessionWorker;
   createSession(anchor: Anchor, ownerId: string, cwd?: string): SessionCore;
   closeSession(sessionId: string): Promise<boolean>;
   deliver(decision: PickerWait['decision'], msg: InboundMessage, chosenCwd?: string): Promise<void>;

@@ -5,7 +5,7 @@ import { botLocale, type BotConfig, type CliSpec } from '../shared/config.js';
 import { translator, type Translate } from '../shared/i18n.js';
 import { imageWaitFor, promptForAttachments, withQuote } from './inbound/attachment-turn.js';
 import type { ImageWait } from './inbound/image-wait.js';
-import { type BackendKind, type DaemonToWorker, type WorkerToDaemon } from '../shared/ipc.js';
+import { type BackendKind, type WorkerToDaemon } from '../shared/ipc.js';
 import type { Logger } from '../shared/log.js';
 import { expandHome, type LarkmuxPaths } from '../shared/paths.js';
 import type { BotStatus } from './bot-status.js';
@@ -18,6 +18,7 @@ import { mayTypeIntoSelections } from './permissions.js';
 import { routeMessage, routeRejected, type Anchor, type RouterBot } from './router.js';
 import { newLiveSession, workerInit } from './session-wiring.js';
 import { isOpenSession, newSessionCore, type SessionCore } from './session-core.js';
+import { SessionWorker } from './session-worker.js';
 import { RenderStateStore, SessionStore } from './store.js';
 import type { WorkerPool } from './worker-pool.js';
 import { BotCommandContext } from './bot-command-context.js';
@@ -255,14 +256,11 @@ export class BotRuntime implements BotRuntimeHandle {
     const queued = () => void live.cards.setNotice(this.t('capacity.queued', { busy: this.status().liveWorkers, max: this.bot.maxLiveWorkers }));
     await this.opts.capacity.launch(this, session, queued);
     await live.changes.begin();
-    const payload: DaemonToWorker =
-      decision.kind === 'prompt'
-        ? { type: 'input', turnId: msg.messageId, text: decision.text, requester }
-        : { type: 'raw_input', turnId: msg.messageId, text: decision.text };
-    const sent = this.opts.pool.send(session.id, payload);
+    const worker = this.workerOf(session);
+    const sent = decision.kind === 'prompt' ? worker.input(msg.messageId, decision.text, requester) : worker.rawInput(msg.messageId, decision.text);
     await card;
     if (literal.replaced) await live.cards.setNotice(this.t('security.controlChars', { count: literal.replaced }));
-    if (!sent) await live.cards.setNotice(this.t('notice.workerDown'));
+    if (sent !== 'sent') await live.cards.setNotice(this.t('notice.workerDown'));
   }
 
   createSession(anchor: Anchor, ownerId: string, cwd?: string, cli: CliSpec = this.bot.cli): SessionCore {
@@ -294,6 +292,10 @@ export class BotRuntime implements BotRuntimeHandle {
     live = newLiveSession({ bot: this.bot, im: this.opts.im, web: this.opts.web, sessions: this.sessions, renders: this.renders, log: this.log, t: this.t }, session);
     this.live.set(session.id, live);
     return live;
+  }
+
+  workerOf(session: SessionCore): SessionWorker {
+    return new SessionWorker(session.id, this.opts.pool, () => this.ensureWorker(session));
   }
 
   /** Saves a message's pictures and files into the session's folder and names them in the prompt. */

@@ -27,21 +27,19 @@ async function act(rt: BotRuntimeHandle, v: InboundCardAction['value'], userId: 
   const session = 'sessionId' in v ? rt.sessions.get(v.sessionId) : undefined;
   switch (v.action) {
     case 'key':
-      if (session && rt.ensureWorker(session)) rt.opts.pool.send(session.id, { type: 'key', key: v.key, by: { userId } });
+      if (session) rt.workerOf(session).key(v.key, { userId });
       return;
     case 'display':
-      if (!session) return;
-      await rt.ensureLive(session).cards.setDisplay(v.mode);
-      rt.opts.pool.send(session.id, { type: 'set_display', mode: v.mode });
+      // The same effect as /display (cards and worker), so the button and the command cannot drift apart.
+      if (session) await new BotCommandContext(rt, rt.anchorOf(session, ev.messageId), { userId }).setDisplay(session.id, v.mode);
       return;
     case 'select': {
       if (!session) return;
       const live = rt.ensureLive(session);
       if (!live.selection(v.promptId)) return;
-      rt.ensureWorker(session);
       // A typed answer goes as it was typed (the worker types it literally after picking the option that takes it).
       const text = ev.typedText?.slice(0, IPC_LIMITS.typedAnswer);
-      rt.opts.pool.send(session.id, { type: 'selection_choice', promptId: v.promptId, optionIndex: v.optionIndex, by: { userId }, ...(text ? { text } : {}) });
+      rt.workerOf(session).choose(v.promptId, v.optionIndex, { userId }, text);
       await live.answered(v.promptId, userId, v.optionIndex, text);
       return;
     }
@@ -53,7 +51,7 @@ async function act(rt: BotRuntimeHandle, v: InboundCardAction['value'], userId: 
       if (session) await rt.closeSession(session.id);
       return;
     case 'screen':
-      if (session && rt.ensureWorker(session)) rt.opts.pool.send(session.id, { type: 'capture_now' });
+      if (session) rt.workerOf(session).captureNow();
       return;
     case 'project': {
       const wait = rt.pickerWaits.get(v.anchorKey);

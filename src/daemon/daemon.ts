@@ -76,7 +76,11 @@ export class Daemon {
         const live = bot.ensureLive(s);
         return bot.ensureWorker(s) ? live : null;
       },
-      revokeWorkerWrites: (id) => void this.pool.send(id, { type: 'web_revoke' }),
+      revokeWorkerWrites: (id) => {
+        const bot = this.botOf(id);
+        const s = bot?.sessions.get(id);
+        if (bot && s) bot.workerOf(s).revokeWrites();
+      },
       changes: (id) => this.botOf(id)?.live.get(id)?.changes.latest,
     }, log);
     // Without tmux the CLI runs under a plain pty in the worker and does not survive a restart (doctor says so).

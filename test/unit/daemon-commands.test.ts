@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CardModel } from '../../src/shared/card-model.js';
-import type { DaemonToWorker, DisplayMode } from '../../src/shared/ipc.js';
+import type { DisplayMode } from '../../src/shared/ipc.js';
+import type { KeyName } from '../../src/shared/keys.js';
 import { dispatchCommand } from '../../src/daemon/commands/dispatch.js';
 import { listProjects, resolveDir } from '../../src/daemon/commands/projects.js';
 import type { CommandContext, GrantTarget } from '../../src/daemon/commands/types.js';
@@ -20,7 +21,7 @@ const NOW = 1_800_000_000_000;
 interface Fake extends CommandContext {
   replies: string[];
   cards: CardModel[];
-  toWorker: { sessionId: string; msg: DaemonToWorker }[];
+  keys: { sessionId: string; key: KeyName }[];
   calls: string[];
   session?: SessionCore;
 }
@@ -32,7 +33,7 @@ function fake(opts: { scan?: AdoptScan; user?: string; grants?: Grants; session?
     { appId: APP, groupScope: 'thread' },
   );
   const f: Fake = {
-    replies: [], cards: [], toWorker: [], calls: [], session: s,
+    replies: [], cards: [], keys: [], calls: [], session: s,
     bot: { name: 'claude', appId: APP, cli: 'claude-code', workingDir: '/w', projects: [], allowedUsers: ['ou_admin'], allowedChats: [] },
     invoker: { userId: opts.user ?? 'ou_admin' },
     anchor,
@@ -46,7 +47,7 @@ function fake(opts: { scan?: AdoptScan; user?: string; grants?: Grants; session?
     listSessions: () => (f.session ? [f.session] : []),
     sessionRuntime: () => ({ workerLive: true, viewUrl: 'https://box/s/x/' }),
     async closeSession(id) { f.calls.push(`close:${id}`); return { ok: true }; },
-    async sendToWorker(sessionId, msg) { f.toWorker.push({ sessionId, msg }); return { ok: true }; },
+    async pressKey(sessionId, key) { f.keys.push({ sessionId, key }); return { ok: true }; },
     async setWorkingDir(path) { f.calls.push(`cwd:${path}`); return { ok: true, appliesTo: f.session ? 'restarted' : 'next_session' }; },
     async isDirectory(path) { return (opts.dirs ?? ['/w', '/w/app', '/w/lib', '/tmp']).includes(path); },
     async listProjects() { return opts.projects ?? [{ label: 'app', path: '/w/app' }, { label: 'lib', path: '/w/lib' }]; },
@@ -132,14 +133,14 @@ describe('commands', () => {
   it('/stop sends the CLI’s interrupt key to the worker', async () => {
     const f = fake({ user: 'ou_guest', grants: GUEST });
     await dispatchCommand('stop', '', f);
-    expect(f.toWorker).toEqual([{ sessionId: f.session!.id, msg: { type: 'key', key: 'esc', by: { userId: 'ou_guest' } } }]);
+    expect(f.keys).toEqual([{ sessionId: f.session!.id, key: 'esc' }]);
     expect(f.replies[0]).toBe('Sent Esc to interrupt the CLI.');
   });
   it('/stop on a stopped CLI sends nothing', async () => {
     const f = fake();
     f.session = { ...f.session!, lifecycle: 'stopped' };
     await dispatchCommand('stop', '', f);
-    expect(f.toWorker).toEqual([]);
+    expect(f.keys).toEqual([]);
   });
   it('/cd resolves relative to the session folder and restarts the CLI there', async () => {
     const f = fake();
@@ -171,11 +172,11 @@ describe('commands', () => {
     await dispatchCommand('repo', '', f);
     expect(f.replies[0]).toMatch(/No projects found/);
   });
-  it('/display text changes the card and tells the worker', async () => {
+  // The worker side of setDisplay (the card and the worker in one step) is in daemon-command-context.test.ts.
+  it('/display text changes the card and the worker', async () => {
     const f = fake();
     await dispatchCommand('display', 'TEXT', f);
     expect(f.calls).toEqual([`display:${f.session!.id}:text`]);
-    expect(f.toWorker).toEqual([{ sessionId: f.session!.id, msg: { type: 'set_display', mode: 'text' } }]);
     expect(f.replies[0]).toBe('The card now shows the screen as text.');
   });
   it('/screen posts the screen once', async () => {

@@ -17,8 +17,6 @@ export const displayCommand = defineCommand({
     if (!s) return ctx.reply(ctx.t(NO_SESSION_REPLY));
     const res = await ctx.setDisplay(s.id, mode);
     if (!res.ok) return ctx.reply(ctx.t('cmd.display.failed', { reason: res.message }));
-    // The worker renders only what is displayed: no screenshots at all while hidden or text.
-    await ctx.sendToWorker(s.id, { type: 'set_display', mode });
     await ctx.reply(ctx.t(DONE[mode]));
   },
 });

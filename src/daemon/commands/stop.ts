@@ -16,7 +16,7 @@ export const stopCommand = defineCommand({
     if (!s) return ctx.reply(ctx.t(NO_SESSION_REPLY));
     if (s.lifecycle !== 'live' && s.lifecycle !== 'detached') return ctx.reply(ctx.t('cmd.stop.notRunning'));
     const key = stopKeyFor(s.cli);
-    const res = await ctx.sendToWorker(s.id, { type: 'key', key, by: { userId: ctx.invoker.userId, ...(ctx.invoker.name ? { name: ctx.invoker.name } : {}) } });
+    const res = await ctx.pressKey(s.id, key);
     if (!res.ok) return ctx.reply(ctx.t('cmd.stop.failed', { reason: res.message }));
     await ctx.reply(ctx.t('cmd.stop.done', { key: keyLabel(key, ctx.t) }));
   },

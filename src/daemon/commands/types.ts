@@ -4,7 +4,8 @@ import type { z } from 'zod';
 import type { CardModel } from '../../shared/card-model.js';
 import type { CliSpec } from '../../shared/config.js';
 import type { MessageKey, Translate } from '../../shared/i18n.js';
-import type { DaemonToWorker, DisplayMode } from '../../shared/ipc.js';
+import type { DisplayMode } from '../../shared/ipc.js';
+import type { KeyName } from '../../shared/keys.js';
 import type { Grants, PermissionLevel } from '../permissions.js';
 import type { Anchor } from '../anchor.js';
 import type { SessionCore } from '../session-core.js';
@@ -59,8 +60,8 @@ export interface CommandContext {
   sessionRuntime(sessionId: string): SessionRuntime | undefined;
   /** Kills the CLI, ends the worker, revokes write grants and marks the session closed. */
   closeSession(sessionId: string): Promise<CommandResult>;
-  /** Sends a message to the session's worker (waking one only if the message needs a live CLI). */
-  sendToWorker(sessionId: string, msg: DaemonToWorker): Promise<CommandResult>;
+  /** Presses a key in the session's CLI for the invoker (waking its worker: session-worker.ts has the rule). */
+  pressKey(sessionId: string, key: KeyName): Promise<CommandResult>;
 
   /**
    * Sets the working folder for this anchor. With an open session, its CLI is stopped and the next message
@@ -70,7 +71,7 @@ export interface CommandContext {
   isDirectory(path: string): Promise<boolean>;
   listProjects(): Promise<Project[]>;
 
-  /** Changes the session's card display mode (the IM adapter's RenderState). */
+  /** Changes how the session's cards show the screen (the IM adapter's RenderState) and what its worker renders. */
   setDisplay(sessionId: string, mode: DisplayMode): Promise<CommandResult>;
   /** Posts the current screen once, as an image (or text when images fail). */
   postScreen(sessionId: string): Promise<CommandResult>;
