@@ -144,16 +144,29 @@ export type CardRouteDecision =
   | { kind: 'deny'; toast: string }
   | { kind: 'act'; value: CardActionValue; session: SessionCore | undefined; by: Requester };
 
-/** Who may press what on a card (DESIGN §8): everything that changes a session needs an operator. */
-export const CARD_ACTION_LEVEL: Readonly<Record<Exclude<CardActionValue['action'], 'select'>, PermissionLevel>> = {
-  key: 'operate',
-  display: 'operate',
-  write_link: 'operate',
-  close: 'operate',
-  project: 'operate',
-  adopt: 'operate',
-  screen: 'talk',
-};
+/**
+ * Who may press what on a card (DESIGN §8): a button needs the permission level of the command it stands for, so the
+ * two cannot disagree. Keys have no command (a `/key` would shadow the CLIs' own commands) and need an operator, like
+ * every tap that acts on the session; a selection is answered by its requester (canAnswerSelection).
+ */
+export const CARD_ACTION_COMMAND = {
+  display: 'display',
+  write_link: 'term',
+  close: 'close',
+  project: 'cd',
+  adopt: 'adopt',
+  screen: 'screen',
+} as const satisfies Record<Exclude<CardActionValue['action'], 'select' | 'key'>, string>;
+
+const KEY_TAP_LEVEL: PermissionLevel = 'operate';
+
+export function cardActionLevel(action: Exclude<CardActionValue['action'], 'select'>): PermissionLevel {
+  if (action === 'key') return KEY_TAP_LEVEL;
+  const command = COMMAND_TABLE.byName.get(CARD_ACTION_COMMAND[action]);
+  // A table naming no command is a bug in this file (a unit test resolves every entry); refuse rather than guess.
+  if (!command) throw new Error(`card action "${action}" names no command`);
+  return command.level;
+}
 
 export function routeCardAction(input: CardRouteInput): CardRouteDecision {
   const { action, bot, grants, t } = input;
@@ -168,7 +181,7 @@ export function routeCardAction(input: CardRouteInput): CardRouteDecision {
   const allowed =
     v.action === 'select'
       ? canAnswerSelection(bot, chat, user, grants, input.selectionRequester?.(v.sessionId, v.promptId))
-      : hasLevel(CARD_ACTION_LEVEL[v.action], bot, chat, user, grants);
+      : hasLevel(cardActionLevel(v.action), bot, chat, user, grants);
   if (!allowed) {
     return { kind: 'deny', toast: t(v.action === 'select' ? 'tap.selectDenied' : 'tap.operatorsOnly') };
   }

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { InboundCardAction, InboundMessage } from '../../src/daemon/im/types.js';
 import { NO_GRANTS, type Grants } from '../../src/daemon/permissions.js';
-import { anchorOf, routeCardAction, routeMessage, routeRejected, type RouteInput, type RouterBot } from '../../src/daemon/router.js';
+import { anchorOf, CARD_ACTION_COMMAND, cardActionLevel, routeCardAction, routeMessage, routeRejected, type RouteInput, type RouterBot } from '../../src/daemon/router.js';
+import { COMMAND_TABLE } from '../../src/daemon/commands/index.js';
 import { newSessionCore, type SessionCore } from '../../src/daemon/session-core.js';
 import { t, translator } from '../../src/shared/i18n.js';
 
@@ -177,5 +178,24 @@ describe('routeRejected', () => {
     { name: 'a redelivery is ignored', r: base, over: { duplicate: true }, want: { kind: 'ignore', reason: 'duplicate' } },
   ])('$name', ({ r, over, want }) => {
     expect(routeRejected({ rejected: r, bot: BOT, grants: GRANTS, duplicate: false, pairingOpen: false, t: EN, ...over })).toMatchObject(want);
+  });
+});
+
+describe('card buttons take the level of their command', () => {
+  it.each(Object.entries(CARD_ACTION_COMMAND))('%s → /%s', (action, name) => {
+    const command = COMMAND_TABLE.byName.get(name);
+    expect(command, `no command ${name}`).toBeDefined();
+    expect(cardActionLevel(action as keyof typeof CARD_ACTION_COMMAND)).toBe(command!.level);
+  });
+  it.each([
+    { action: 'key', level: 'operate' },
+    { action: 'display', level: 'operate' },
+    { action: 'write_link', level: 'operate' },
+    { action: 'close', level: 'operate' },
+    { action: 'project', level: 'operate' },
+    { action: 'adopt', level: 'operate' },
+    { action: 'screen', level: 'talk' },
+  ] as const)('$action needs $level', ({ action, level }) => {
+    expect(cardActionLevel(action)).toBe(level);
   });
 });
