@@ -26,8 +26,8 @@ interface Turn {
 type PendingSelection = Omit<SelectionCard, 'kind' | 'sessionId'>;
 
 export interface LiveSessionHooks {
-  /** Persists a change to the session record (status, native id, activity). */
-  update(patch: Partial<SessionCore>): void;
+  /** Persists a change to the session record (status, native id, activity); returns the record as stored. */
+  update(patch: Partial<SessionCore>): SessionCore | undefined | void;
   /** The worker reported its web terminal's port (0 = none). */
   onReady?(webPort: number): void;
   /** The text for a worker error that needs the bot's words (locale, configured CLI), e.g. cli_missing; undefined = generic. */
@@ -51,7 +51,6 @@ export class LiveSession {
   /** Who may answer each pending selection besides operators: the requester of the turn it appeared in. */
   private readonly selectionRequesters = new Map<string, string | undefined>();
   private lastRequester: string | undefined;
-  private status: SessionStatus;
   webPort: number | null = null;
   /** What each turn changed in the working folder's git tree (snapshot at turn start, diff at its end). */
   readonly changes: ChangeTracker;
@@ -67,12 +66,17 @@ export class LiveSession {
     private readonly log: Logger,
     private readonly t: Translate,
   ) {
-    this.status = core.status;
     this.changes = new ChangeTracker(() => this.core.cwd, log);
   }
 
+  /** The session's status: its record's (kept once, in the store; `core` follows every change made here). */
   get currentStatus(): SessionStatus {
-    return this.status;
+    return this.core.status;
+  }
+
+  /** Persists a patch and keeps `core` the stored record (or the patched copy where the store has no record). */
+  private persist(patch: Partial<SessionCore>): void {
+    this.core = this.hooks.update(patch) ?? { ...this.core, ...patch };
   }
 
   /** Posts a change card for a change set with changes; false when there was nothing to show. */
@@ -107,7 +111,7 @@ export class LiveSession {
    * finding 8). Empty when the CLI is not waiting (a prompt answered elsewhere must not block the topic forever).
    */
   openSelectionRequesters(): (string | undefined)[] {
-    if (this.status !== 'waiting' && this.status !== 'starting') return [];
+    if (this.currentStatus !== 'waiting' && this.currentStatus !== 'starting') return [];
     return [...this.selections.keys()].map((id) => this.selectionRequesters.get(id));
   }
 
@@ -133,8 +137,7 @@ export class LiveSession {
         return;
       case 'status':
         this.hooks.attention?.statusChanged(msg.status);
-        this.status = msg.status;
-        this.hooks.update({ status: msg.status, lastActivityAt: Date.now() });
+        this.persist({ status: msg.status, lastActivityAt: Date.now() });
         await this.cards.setStatus(msg.status, msg.screenText);
         return;
       case 'screenshot':
@@ -184,11 +187,10 @@ export class LiveSession {
         return;
       }
       case 'cli_identity':
-        this.hooks.update({ nativeSessionId: msg.nativeSessionId, ...(msg.transcriptPath ? { transcriptPath: msg.transcriptPath } : {}) });
+        this.persist({ nativeSessionId: msg.nativeSessionId, ...(msg.transcriptPath ? { transcriptPath: msg.transcriptPath } : {}) });
         return;
       case 'cli_exit': {
-        this.status = 'exited';
-        this.hooks.update({ status: 'exited' });
+        this.persist({ status: 'exited' });
         await this.cards.setStatus('exited', msg.logTail ? msg.logTail.slice(-2000) : undefined);
         // Gone in the middle of a turn, not by /close: the person who asked waits for an answer that will not come.
         const inFlight = [...this.turns.values()].pop();
@@ -207,8 +209,7 @@ export class LiveSession {
         this.log.warn({ code: msg.code, message: msg.message }, 'worker reported an error');
         if (msg.code === 'cli_missing' || msg.code === 'cwd_missing') {
           // Nothing was launched: a red card with the install command, never a blue "Starting" that waits forever.
-          this.status = 'failed';
-          this.hooks.update({ status: 'failed' });
+          this.persist({ status: 'failed' });
           await this.cards.setNotice(this.hooks.describeError?.(msg.code, msg.message) ?? this.t('notice.problem', { message: msg.message }));
           await this.cards.setStatus('failed');
           return;
