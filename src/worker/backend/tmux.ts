@@ -10,6 +10,7 @@ import { planTextInput } from './input-plan.js';
 import { escapeTmuxFormat, TmuxClient, type TmuxResult } from './tmux-client.js';
 import { PipePaneObserver, type PaneObserver } from './tmux-observer.js';
 import { paneDiedHookCommand, watchPaneDeath } from './pane-death.js';
+import { zombieExitStatus } from '../../platform/proc-stat.js';
 import type {
   BackendResult, CaptureOptions, Disposable, LaunchSpec, ObserverClosed, ProbeResult, SendTextOptions, SessionBackend, StartInfo,
 } from './types.js';
@@ -156,7 +157,11 @@ export class TmuxBackend implements SessionBackend {
     }
     const [pid, dead, status] = (res.stdout.split('\n')[0] ?? '').split(' ');
     const toInt = (s: string | undefined): number | null => (s && /^\d+$/.test(s) ? Number(s) : null);
-    return { state: 'exists', panePid: toInt(pid), paneDead: dead === '1', exitStatus: toInt(status) };
+    const panePid = toInt(pid);
+    const paneDead = dead === '1';
+    // tmux 3.3a under load: the pane is dead but its child was never reaped, so tmux has no status; the zombie has it.
+    const exitStatus = toInt(status) ?? (paneDead && panePid !== null ? zombieExitStatus(panePid) : null);
+    return { state: 'exists', panePid, paneDead, exitStatus };
   }
 
   async kill(): Promise<BackendResult> {

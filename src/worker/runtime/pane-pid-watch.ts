@@ -5,7 +5,7 @@
 // Under the same load tmux 3.3a also fails to reap the dead child: the pane shows dead (its pty closed) while the
 // process stays a zombie, which kill(pid, 0) reports as alive. On Linux the process state in /proc says so (a file
 // read); elsewhere only kill(pid, 0) is asked and such a death waits for the idle safety probe.
-import { readFileSync } from 'node:fs';
+import { procState } from '../../platform/proc-stat.js';
 import { STATUS_TIMING } from '../lifecycle/status.js';
 
 export class PanePidWatch {
@@ -47,17 +47,4 @@ export function processAlive(pid: number): boolean {
   }
   const state = procState(pid);
   return state !== 'Z' && state !== 'X';
-}
-
-/** The state letter from /proc/<pid>/stat (Linux only); null where there is no /proc or the read fails. */
-export function procState(pid: number): string | null {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return null;
-  }
-  // "pid (comm) S ...": comm may hold spaces and parentheses, so the state follows the last ')'.
-  const m = /\)\s+(\S)/.exec(stat.slice(stat.lastIndexOf(')')));
-  return m ? m[1]! : null;
 }

@@ -4,7 +4,8 @@ import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { processAlive, procState } from '../../src/worker/runtime/pane-pid-watch.js';
+import { processAlive } from '../../src/worker/runtime/pane-pid-watch.js';
+import { procState, zombieExitStatus } from '../../src/platform/proc-stat.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -17,17 +18,18 @@ describe('pane pid watch: processAlive', () => {
     expect(processAlive(child.pid!)).toBe(false);
   });
 
+  /** sh forks `child`, then becomes `sleep 5`, which never waits for it: once `child` ends, a zombie for five seconds. */
+  async function zombieOf(child: string): Promise<{ pid: number; parent: ReturnType<typeof spawn> }> {
+    const parent = spawn('sh', ['-c', `${child} & echo $!; exec sleep 5`], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (b: Buffer) => resolve(Number(b.toString().trim()))));
+    for (let i = 0; i < 50 && procState(pid) !== 'Z'; i++) await sleep(100);
+    return { pid, parent };
+  }
+
   // Linux: /proc tells a zombie apart; this is the case tmux 3.3a leaves behind under load (pane dead, child unreaped).
   it.runIf(process.platform === 'linux')('a zombie nobody reaped is not alive, though kill(pid, 0) succeeds on it', async () => {
-    // sh forks `sleep 0`, then becomes `sleep 5`, which never waits for that child: a zombie for five seconds.
-    const parent = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 5'], { stdio: ['ignore', 'pipe', 'ignore'] });
-    const zombie = await new Promise<number>((resolve) => parent.stdout!.once('data', (b: Buffer) => resolve(Number(b.toString().trim()))));
-    let state = procState(zombie);
-    for (let i = 0; i < 50 && state !== 'Z'; i++) {
-      await sleep(100);
-      state = procState(zombie);
-    }
-    expect(state).toBe('Z');
+    const { pid: zombie, parent } = await zombieOf('sleep 0');
+    expect(procState(zombie)).toBe('Z');
     expect(() => process.kill(zombie, 0)).not.toThrow();
     expect(processAlive(zombie)).toBe(false);
     parent.kill('SIGKILL');
@@ -46,6 +48,20 @@ describe('pane pid watch: processAlive', () => {
     } finally {
       child.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // tmux 3.3a under load leaves #{pane_dead_status} empty for such a pane: the zombie still holds its exit status.
+  it.runIf(process.platform === 'linux')('an unreaped exit keeps its status; a signal death and a live process have none', async () => {
+    const exited = await zombieOf("sh -c 'exit 7'");
+    const killed = await zombieOf("sh -c 'kill -9 $$'");
+    try {
+      expect(zombieExitStatus(exited.pid)).toBe(7);
+      expect(zombieExitStatus(killed.pid)).toBeNull();
+      expect(zombieExitStatus(process.pid)).toBeNull();
+    } finally {
+      exited.parent.kill('SIGKILL');
+      killed.parent.kill('SIGKILL');
     }
   });
 });
