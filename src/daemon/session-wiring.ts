@@ -11,7 +11,7 @@ import type { ImAdapter } from './im/types.js';
 import { LiveSession } from './live-session.js';
 import { sendAnswerFiles } from './outbound/answer-files.js';
 import { sessionTopic } from './outbound/post-items.js';
-import { SessionCards } from './session-cards.js';
+import { CARD_PACING, SessionCards } from './session-cards.js';
 import type { SessionCore } from './session-core.js';
 import type { RenderStateStore, SessionStore } from './store.js';
 import type { WebAccess } from './web-access.js';
@@ -96,6 +96,8 @@ export function workerInit(session: SessionCore, o: {
     resume: { mode, ...(session.nativeSessionId ? { nativeSessionId: session.nativeSessionId } : {}) },
     startupDialogs: o.bot.startupDialogs,
     display: o.display,
+    // The card's screenshot pace is decided here, where the budget is known (session-cards.ts); the worker follows it.
+    frameIntervalMs: CARD_PACING.screenshotIntervalMs,
     cols: BOT_DEFAULTS.cols,
     rows: BOT_DEFAULTS.rows,
     ...(o.webSecret ? { webSecret: o.webSecret } : {}),

@@ -54,6 +54,11 @@ export const InitMsg = z.strictObject({
   /** `new` starts a fresh CLI; `resume` starts it with its native session id; `attach` takes over a live pane. */
   resume: z.strictObject({ mode: z.enum(['new', 'resume', 'attach']), nativeSessionId: z.string().max(IPC_LIMITS.id).optional() }),
   display: DisplayModeSchema,
+  /**
+   * How often the daemon shows a new screenshot on a card (its Feishu budget): the worker renders no more often, so
+   * no encoded frame is thrown away. Forced frames (capture_now, a new card) are not held back. Absent = 300 ms.
+   */
+  frameIntervalMs: z.number().int().min(0).max(60_000).optional(),
   ...size,
   /** `ask`: every startup dialog goes to a person, none is answered by the adapter's safe default (absent = auto). */
   startupDialogs: z.enum(['auto', 'ask']).optional(),

@@ -59,6 +59,7 @@ async function initialise(init: Extract<DaemonToWorker, { type: 'init' }>): Prom
     backend, log, send, home: init.home,
     tmux: backend.kind === 'tmux' ? { socket: init.tmuxSocket, session: backend.name } : null,
     currentStatus: () => runtime?.status ?? 'starting',
+    ...(init.frameIntervalMs !== undefined ? { frameIntervalMs: init.frameIntervalMs } : {}),
   }, init.display);
   runtime.onRunning(() => void display?.paneReady());
   runtime.start();

@@ -64,4 +64,24 @@ describe('worker display modes', () => {
     expect([shot.cols, shot.rows]).toEqual([120, 40]);
     expect(count('render thread started')).toBe(startedBefore + 1);
   });
+
+  // The daemon shows a new screenshot on a card at most every 2 s (session-cards.ts) and says so in init: the worker
+  // renders no more often, so it encodes no frame the card would throw away.
+  it('renders at the pace the daemon names in init, while output flows the whole time', async () => {
+    const PACE_MS = 2_000;
+    s = startWorkerSession({
+      cli: 'shell', cwd: shellHome.dir, env: { HOME: shellHome.dir, PATH: process.env.PATH ?? '/usr/bin:/bin' }, display: 'screenshot',
+      frameIntervalMs: PACE_MS,
+    });
+    const from = s.messages.length;
+    s.input('t1', 'for i in $(seq 1 80); do echo tick-$i; sleep 0.1; done; echo ticks-$((40+2))');
+    await s.waitFor((m) => m.type === 'input_delivered' && m.turnId === 't1', 30_000, from);
+    const started = Date.now();
+    await s.waitFor((m) => m.type === 'final_output' && m.turnId === 't1', 60_000, from);
+    const turnMs = Date.now() - started;
+    const shots = s.messages.slice(from).filter((m) => m.type === 'screenshot');
+    // One render may start at once, then one per pace at most while the pane never falls silent.
+    expect(shots.length).toBeLessThanOrEqual(Math.floor(turnMs / PACE_MS) + 2);
+    expect(shots.length).toBeGreaterThanOrEqual(2);
+  });
 });

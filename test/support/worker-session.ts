@@ -18,6 +18,8 @@ export interface WorkerSessionOptions {
   env: Record<string, string>;
   resume?: InitMsg['resume'];
   display?: InitMsg['display'];
+  /** The daemon's screenshot pace (init.frameIntervalMs); absent = the worker's default. */
+  frameIntervalMs?: number;
   cols?: number;
   rows?: number;
   /** Reuse a tmux server (a second worker taking over). */
@@ -86,6 +88,7 @@ export function startWorkerSession(opts: WorkerSessionOptions): WorkerSession {
     type: 'init', protocol: IPC_PROTOCOL_VERSION, sessionId, sessionKey: `oc_test${sessionId.slice(0, 6)}::cli_a1b2c3d4e5f60718`,
     home: home.dir, cli: opts.cli, cwd: opts.cwd, env: opts.env, backend: 'tmux', tmuxSocket: tmux.socket, tmuxName,
     resume: opts.resume ?? { mode: 'new' }, display: opts.display ?? 'hidden', cols: opts.cols ?? 120, rows: opts.rows ?? 40,
+    ...(opts.frameIntervalMs !== undefined ? { frameIntervalMs: opts.frameIntervalMs } : {}),
   };
   pool.start(sessionId, init);
   const waitFor = (pred: (m: WorkerToDaemon) => boolean, ms = 30_000, from = 0): Promise<WorkerToDaemon> =>

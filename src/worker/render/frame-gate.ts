@@ -1,7 +1,7 @@
 // Pure decisions for when to render a screenshot: only when the pane changed and someone displays it, one render at a time.
 
 export const FRAME_GATE_DEFAULTS = {
-  /** At most ~3 frames a second: Feishu card patches are rate limited and a phone cannot show more anyway. */
+  /** At most ~3 frames a second when the daemon names no pace (init.frameIntervalMs: a card's is 2 s). */
   minIntervalMs: 300,
 } as const;
 

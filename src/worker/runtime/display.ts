@@ -14,6 +14,8 @@ export interface DisplayDeps {
   /** tmux socket and session for the renderer's control client; null for the pty backend (no screenshots). */
   tmux: { socket: string | null; session: string } | null;
   currentStatus(): SessionStatus;
+  /** The daemon's screenshot pace (init.frameIntervalMs); absent = FRAME_GATE_DEFAULTS. */
+  frameIntervalMs?: number;
 }
 
 export class DisplayController {
@@ -85,6 +87,7 @@ export class DisplayController {
       `=${t.session}:`,
       (f) => this.deps.send({ type: 'screenshot', png: f.png as Uint8Array<ArrayBuffer>, hash: f.hash, cols: f.cols, rows: f.rows }),
       (e) => this.deps.log.warn({ code: e.code, err: e.message }, 'screenshot failed'),
+      this.deps.frameIntervalMs !== undefined ? { minIntervalMs: this.deps.frameIntervalMs } : undefined,
     );
   }
 
