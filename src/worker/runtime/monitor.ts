@@ -260,7 +260,9 @@ export class Monitor {
     // Quiet: nothing changes without an event — idle with no turn open, or a screen that waits for a person (a
     // selection, a usage limit) and changes only when output arrives. A missing session is called gone only after
     // repeated misses: those come quickly, not a minute apart.
-    const waitsForEvent = (this.status === 'idle' && this.openTurns.length === 0) || this.status === 'waiting' || this.status === 'limited';
+    // An answer to a prompt in flight is not quiet: a CLI that dropped the keys leaves the screen as it was, and only
+    // another look lets the selection machine send them once more (or report the prompt stuck).
+    const waitsForEvent = this.prompt.answer === undefined && ((this.status === 'idle' && this.openTurns.length === 0) || this.status === 'waiting' || this.status === 'limited');
     const quiet = waitsForEvent && this.liveness.current !== 'suspect';
     this.follower?.setPace(quiet ? 'idle' : 'active');
     this.schedule(this.lookAgain ? 0 : quiet ? STATUS_TIMING.idleSafetyProbeMs : STATUS_TIMING.captureEveryMs);
@@ -272,7 +274,7 @@ export class Monitor {
     // so the status cannot have changed, so a safety tick only probes. (A working status still looks: it turns idle
     // by silence alone.)
     const settled = this.status === 'idle' || this.status === 'waiting' || this.status === 'limited';
-    const screenUnchanged = settled && this.lastLookAt > this.lastOutputAt && this.openTurns.length === 0;
+    const screenUnchanged = settled && this.lastLookAt > this.lastOutputAt && this.openTurns.length === 0 && this.prompt.answer === undefined;
     if (this.probeNext || this.status === 'idle' || screenUnchanged) {
       this.probeNext = false;
       const probe = await this.deps.backend.probe();
