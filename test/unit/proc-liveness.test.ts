@@ -1,6 +1,6 @@
 // The pane's process liveness as the pid watch sees it: a zombie tmux failed to reap counts as gone.
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -18,17 +18,25 @@ describe('pane pid watch: processAlive', () => {
     expect(processAlive(child.pid!)).toBe(false);
   });
 
-  /** sh forks `child`, then becomes `sleep 5`, which never waits for it: once `child` ends, a zombie for five seconds. */
-  async function zombieOf(child: string): Promise<{ pid: number; parent: ReturnType<typeof spawn> }> {
-    const parent = spawn('sh', ['-c', `${child} & echo $!; exec sleep 5`], { stdio: ['ignore', 'pipe', 'ignore'] });
+  /**
+   * A zombie: sh starts a subshell that runs `end` once told to, then becomes `sleep 60`, which never waits for it.
+   * The subshell is told only after the exec, so sh itself cannot reap it first (dash reaps finished jobs).
+   */
+  async function zombieOf(end: string): Promise<{ pid: number; parent: ReturnType<typeof spawn> }> {
+    const dir = mkdtempSync(join(tmpdir(), 'lmx-zombie-'));
+    const go = join(dir, 'go');
+    const parent = spawn('sh', ['-c', `(while [ ! -e "$1" ]; do sleep 0.05; done; ${end}) & echo $!; exec sleep 60`, 'sh', go], { stdio: ['ignore', 'pipe', 'ignore'] });
     const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (b: Buffer) => resolve(Number(b.toString().trim()))));
-    for (let i = 0; i < 50 && procState(pid) !== 'Z'; i++) await sleep(100);
+    for (let i = 0; i < 300 && readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim() !== 'sleep'; i++) await sleep(20);
+    writeFileSync(go, '');
+    for (let i = 0; i < 300 && procState(pid) !== 'Z'; i++) await sleep(20);
+    rmSync(dir, { recursive: true, force: true });
     return { pid, parent };
   }
 
   // Linux: /proc tells a zombie apart; this is the case tmux 3.3a leaves behind under load (pane dead, child unreaped).
   it.runIf(process.platform === 'linux')('a zombie nobody reaped is not alive, though kill(pid, 0) succeeds on it', async () => {
-    const { pid: zombie, parent } = await zombieOf('sleep 0');
+    const { pid: zombie, parent } = await zombieOf('exit 0');
     expect(procState(zombie)).toBe('Z');
     expect(() => process.kill(zombie, 0)).not.toThrow();
     expect(processAlive(zombie)).toBe(false);
@@ -53,8 +61,8 @@ describe('pane pid watch: processAlive', () => {
 
   // tmux 3.3a under load leaves #{pane_dead_status} empty for such a pane: the zombie still holds its exit status.
   it.runIf(process.platform === 'linux')('an unreaped exit keeps its status; a signal death and a live process have none', async () => {
-    const exited = await zombieOf("sh -c 'exit 7'");
-    const killed = await zombieOf("sh -c 'kill -9 $$'");
+    const exited = await zombieOf('exit 7');
+    const killed = await zombieOf("exec sh -c 'kill -9 $$'");
     try {
       expect(zombieExitStatus(exited.pid)).toBe(7);
       expect(zombieExitStatus(killed.pid)).toBeNull();
