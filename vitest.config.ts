@@ -1,4 +1,16 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The shells tests start (the shell CLI, tmux's default shell, hand-started panes) must not run the developer's own rc
+ * files: on this kind of machine ~/.bashrc runs `pyenv init`, whose rehash takes a lock file; a shell killed while
+ * starting (every test ends its tmux server) left the lock behind, and every later shell then waited ~60 s for its
+ * prompt (five e2e tests failed in one CI run). So every test process gets an empty home of its own; tests that need
+ * a particular home (the real CLIs, worker tests) still set HOME themselves.
+ */
+const TEST_USER_HOME = mkdtempSync(join(tmpdir(), 'lmx-test-user-home-'));
 
 /**
  * Tests that drive the real coding CLIs (third-party binaries talking to fake model servers). On a loaded 2-core
@@ -18,7 +30,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // The user's real LARKMUX_HOME is never touched: every test sets its own (test/support/home.ts).
     // Nor the user's default tmux server: the pre-per-home server larkmux looks at is a name no test server uses.
-    env: { LARKMUX_HOME: '/nonexistent/larkmux-tests-must-set-their-own-home', LARKMUX_LEGACY_TMUX_SOCKET: 'lmx-t-no-legacy-server' },
+    env: { HOME: TEST_USER_HOME, LARKMUX_HOME: '/nonexistent/larkmux-tests-must-set-their-own-home', LARKMUX_LEGACY_TMUX_SOCKET: 'lmx-t-no-legacy-server' },
     projects: [
       // test/.clis holds the installed CLIs' own packages (with their own *.test.ts files): never ours to run.
       { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/.clis/**', ...REAL_CLI_TESTS] } },
