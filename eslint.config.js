@@ -10,12 +10,6 @@ const NODE_BUILTIN_REGEX = '^(node:.*|fs|fs/.*|path|os|child_process|net|http|ht
 /** A file past this many lines gets split by job (STYLE.md). */
 const MAX_LINES = 400;
 
-/**
- * TODO(issue 11): `src/shared/` is for pure contracts; these hold Node effects (files, sockets, processes) and
- * move to src/platform (as control-client, config-file, version and pid-lock did). Listed by name so new shared
- * code stays pure.
- */
-const SHARED_NODE_EFFECT_FILES = ['src/shared/log.ts', 'src/shared/paths.ts', 'src/shared/which.ts'];
 
 /** `no-restricted-imports` patterns forbidding one layer to reach another. */
 const layerBan = (group, message) => ({ group, message });
@@ -76,13 +70,13 @@ export default tseslint.config(
   ...layerRules('src/worker', ['daemon', 'cli', 'web'], 'The worker talks to the daemon over IPC (src/shared/ipc.ts), never by import.'),
   // The platform layer (Node effects both sides need: the tmux runner) sits below daemon, worker and cli.
   ...layerRules('src/platform', ['daemon', 'worker', 'cli', 'web'], 'src/platform is below daemon, worker and cli: it imports only src/shared.'),
-  // One tmux runner (issue 11). A warning, not an error, until every branch of this wave has merged: then make it one.
+  // One tmux runner (issue 11): tmux is exec'd only by src/platform/tmux-runner.ts.
   {
     files: ['src/**/*.ts'],
     ignores: ['src/platform/**'],
     rules: {
       'no-restricted-syntax': [
-        'warn',
+        'error',
         {
           selector: "CallExpression[callee.name=/^(execFile|execFileSync|spawn|spawnSync)$/][arguments.0.value='tmux']",
           message: 'Run tmux through src/platform/tmux-runner.ts (one result type, one env policy).',
@@ -92,7 +86,6 @@ export default tseslint.config(
   },
   {
     files: ['src/shared/**/*.ts'],
-    ignores: SHARED_NODE_EFFECT_FILES,
     rules: {
       'no-restricted-imports': [
         'error',
@@ -103,12 +96,6 @@ export default tseslint.config(
           ],
         },
       ],
-    },
-  },
-  {
-    files: SHARED_NODE_EFFECT_FILES,
-    rules: {
-      'no-restricted-imports': ['error', { patterns: [layerBan(['**/daemon/**', '**/worker/**', '**/cli/**', '**/web/**', '**/platform/**'], 'src/shared is below every other layer.')] }],
     },
   },
   {

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { controlCall } from '../platform/control-client.js';
 import { DaemonStatusSchema, type DaemonStatus } from '../shared/control-protocol.js';
-import type { LarkmuxPaths } from '../shared/paths.js';
+import type { LarkmuxPaths } from '../platform/paths.js';
 import { isAlive, readPid } from '../platform/pid-lock.js';
 
 export const DAEMON_TIMING = {

@@ -1,6 +1,6 @@
 // The `larkmux` command: looks the subcommand up in the table, parses its flags, runs it, exits with its code.
-import { larkmuxCommand } from '../shared/larkmux-command.js';
-import { larkmuxPaths, resolveHome } from '../shared/paths.js';
+import { larkmuxCommand } from '../platform/larkmux-command.js';
+import { larkmuxPaths, resolveHome } from '../platform/paths.js';
 import { LARKMUX_VERSION } from '../platform/version.js';
 import { parseArgs } from './args.js';
 import { COMMANDS } from './commands/index.js';

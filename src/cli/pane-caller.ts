@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { controlCall } from '../platform/control-client.js';
 import type { CallerClaim } from '../shared/control-protocol.js';
-import { proofTitle } from '../daemon/panes/pane-identity.js';
+import { proofTitle } from '../shared/pane-identity.js';
 
 /** What a caller outside any larkmux pane is told (DESIGN §11); the exit code is EXIT.notInPane. */
 export const NOT_IN_PANE = 'not in a larkmux pane';

@@ -1,5 +1,5 @@
 // The shape of a `larkmux` subcommand: one file each, registered in commands/index.ts.
-import type { LarkmuxPaths } from '../shared/paths.js';
+import type { LarkmuxPaths } from '../platform/paths.js';
 
 export interface FlagSpec {
   name: string;

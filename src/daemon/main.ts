@@ -2,10 +2,10 @@
 import { pathToFileURL } from 'node:url';
 import { readConfigFile } from '../platform/config-file.js';
 import { namesToScrub } from '../shared/env-policy.js';
-import { createLogger, registerSecret } from '../shared/log.js';
-import { larkmuxCommand } from '../shared/larkmux-command.js';
-import { larkmuxPaths, resolveHome } from '../shared/paths.js';
-import { Daemon } from './daemon.js';
+import { createLogger, registerSecret } from '../platform/log.js';
+import { larkmuxCommand } from '../platform/larkmux-command.js';
+import { larkmuxPaths, resolveHome } from '../platform/paths.js';
+import { Daemon } from './process/daemon.js';
 import { acquirePidLock } from '../platform/pid-lock.js';
 
 /** Exit codes the `larkmux` command understands. */

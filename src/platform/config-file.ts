@@ -2,7 +2,7 @@
 // that the folders it names exist (a missing workingDir used to be ignored: the CLI ran in the daemon's folder).
 import { readFileSync, statSync } from 'node:fs';
 import { parseConfig, parseConfigText, type Config, type ConfigResult } from '../shared/config.js';
-import { expandHome } from '../shared/paths.js';
+import { expandHome } from './paths.js';
 
 export type ConfigFileResult = ConfigResult & { exists: boolean };
 

@@ -1,6 +1,6 @@
 // Worker entry point: one per session, forked by the daemon; wires the IPC channel to the session runtime.
-import { createLogger } from '../shared/log.js';
-import { larkmuxPaths, resolveHome } from '../shared/paths.js';
+import { createLogger } from '../platform/log.js';
+import { larkmuxPaths, resolveHome } from '../platform/paths.js';
 import type { DaemonToWorker } from '../shared/ipc.js';
 import { processChannel } from './channel.js';
 import { adapterFor } from './cli/registry.js';

@@ -5,7 +5,7 @@ import type { Duplex } from 'node:stream';
 import pty from '@lydell/node-pty';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { WEBTERM_CLOSE, WEBTERM_LIMITS, type FitRequest } from '../shared/webterm-protocol.js';
-import type { Authorize, WebAccess } from './webterm/authorize.js';
+import type { Authorize, TerminalAccess } from './webterm/authorize.js';
 import { WebTermConnection } from './webterm/connection.js';
 import { PaneReflow } from './webterm/reflow.js';
 import { StaticFiles } from './webterm/static-files.js';
@@ -13,7 +13,7 @@ import {
   TmuxPaneControl, attachArgs, execTmuxRunner, tmuxClientEnv, type ClientSize, type TmuxRunner,
 } from './webterm/tmux-pane.js';
 
-export type { Authorize, WebAccess } from './webterm/authorize.js';
+export type { Authorize, TerminalAccess } from './webterm/authorize.js';
 export { authorizeFromProxy } from './webterm/authorize.js';
 
 export const WEBTERM_TIMING = {
@@ -159,7 +159,7 @@ export class WebTerminalServer {
     return this.pane.clientSize();
   }
 
-  private accept(ws: WebSocket, access: WebAccess, size: ClientSize): void {
+  private accept(ws: WebSocket, access: TerminalAccess, size: ClientSize): void {
     const readOnly = access.mode === 'read';
     const child = pty.spawn('tmux', attachArgs(this.opts.tmuxSocket, this.opts.tmuxName, readOnly), {
       name: 'xterm-256color',

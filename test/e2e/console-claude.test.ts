@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
-import { isAlive, readPid } from '../../src/daemon/pid-lock.js';
+import { isAlive, readPid } from '../../src/platform/pid-lock.js';
 import { adapterFor } from '../../src/worker/cli/registry.js';
 import { applySeedFiles } from '../../src/worker/cli/seed.js';
 import { buildWebBundle, launchChromium, waitFor } from '../support/browser.js';

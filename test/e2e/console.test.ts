@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAlive, readPid } from '../../src/daemon/pid-lock.js';
+import { isAlive, readPid } from '../../src/platform/pid-lock.js';
 import { buildWebBundle, launchChromium, waitFor } from '../support/browser.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { runLarkmux } from '../support/larkmux-cli.js';

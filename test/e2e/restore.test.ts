@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive, readPid } from '../../src/daemon/pid-lock.js';
+import { isAlive, readPid } from '../../src/platform/pid-lock.js';
 import { cardsFor, headerColour, textsIn } from '../support/cards.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
 import { runLarkmux } from '../support/larkmux-cli.js';

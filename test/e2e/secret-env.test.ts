@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readPid } from '../../src/daemon/pid-lock.js';
+import { readPid } from '../../src/platform/pid-lock.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
 import { textsIn } from '../support/cards.js';
 

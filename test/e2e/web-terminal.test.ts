@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { GRANT_TIMES } from '../../src/daemon/web-grants.js';
+import { GRANT_TIMES } from '../../src/daemon/web/web-grants.js';
 import { PANE, buildWebBundle, launchChromium, readText, startWebStack, waitFor, type WebStack } from '../support/browser.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { makeTmuxServer, type TestTmuxServer } from '../support/tmux.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { larkmuxPaths } from '../../src/shared/paths.js';
+import { larkmuxPaths } from '../../src/platform/paths.js';
 import { newSessionId } from '../../src/shared/session-key.js';
 import { TmuxBackend } from '../../src/worker/backend/tmux.js';
 import type { LaunchSpec, ObserverClosed } from '../../src/worker/backend/types.js';

@@ -8,10 +8,10 @@ import { ConsoleAdapter, CONSOLE_USER_ID } from '../../src/daemon/im/local/conso
 import { ConsoleAuth } from '../../src/daemon/im/local/console-auth.js';
 import { ConsoleServer } from '../../src/daemon/im/local/console-server.js';
 import type { InboundEvent } from '../../src/daemon/im/types.js';
-import { WebGrants } from '../../src/daemon/web-grants.js';
-import { WebProxy } from '../../src/daemon/web-proxy.js';
+import { WebGrants } from '../../src/daemon/web/web-grants.js';
+import { WebProxy } from '../../src/daemon/web/web-proxy.js';
 import type { SelectionCard } from '../../src/shared/card-model.js';
-import { createLogger } from '../../src/shared/log.js';
+import { createLogger } from '../../src/platform/log.js';
 import { buildWebBundle, launchChromium, waitFor } from '../support/browser.js';
 
 const log = createLogger({ level: 'silent' });

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive, readPid } from '../../src/daemon/pid-lock.js';
+import { isAlive, readPid } from '../../src/platform/pid-lock.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { ROOT, runLarkmux } from '../support/larkmux-cli.js';
 

@@ -1,7 +1,7 @@
 // The `larkmux` command against a real daemon process in a temp LARKMUX_HOME.
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isAlive, readPid } from '../../src/daemon/pid-lock.js';
+import { isAlive, readPid } from '../../src/platform/pid-lock.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { runLarkmux } from '../support/larkmux-cli.js';
 

@@ -3,10 +3,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, w
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { larkmuxPaths } from '../../src/shared/paths.js';
-import { emptyRenderState } from '../../src/daemon/render-state.js';
-import { newSessionCore, type SessionCore } from '../../src/daemon/session-core.js';
-import { RenderStateStore, SessionStore, renderStatePath, writeFileAtomic } from '../../src/daemon/store.js';
+import { larkmuxPaths } from '../../src/platform/paths.js';
+import { emptyRenderState } from '../../src/daemon/sessions/render-state.js';
+import { newSessionCore, type SessionCore } from '../../src/daemon/sessions/session-core.js';
+import { RenderStateStore, SessionStore, renderStatePath, writeFileAtomic } from '../../src/daemon/sessions/store.js';
 
 const APP = 'cli_0123456789abcdef';
 const NOW = 1_800_000_000_000;

@@ -6,16 +6,16 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { InboundDedupe } from '../../src/daemon/dedupe.js';
+import { InboundDedupe } from '../../src/daemon/inbound/dedupe.js';
 import { ConsoleChat } from '../../src/daemon/im/local/console-chat.js';
 import { CONSOLE_CHAT_FILE, ConsoleChatFile } from '../../src/daemon/im/local/console-chat-file.js';
-import { damagedStoreFiles } from '../../src/daemon/orphans.js';
-import { BotState, botStatePath } from '../../src/daemon/pairing.js';
-import { emptyRenderState } from '../../src/daemon/render-state.js';
-import { newSessionCore } from '../../src/daemon/session-core.js';
-import { RenderStateStore, SessionStore, renderStatePath } from '../../src/daemon/store.js';
-import { createLogger, type Logger } from '../../src/shared/log.js';
-import { larkmuxPaths } from '../../src/shared/paths.js';
+import { damagedStoreFiles } from '../../src/platform/tmux-sessions.js';
+import { BotState, botStatePath } from '../../src/daemon/bots/pairing.js';
+import { emptyRenderState } from '../../src/daemon/sessions/render-state.js';
+import { newSessionCore } from '../../src/daemon/sessions/session-core.js';
+import { RenderStateStore, SessionStore, renderStatePath } from '../../src/daemon/sessions/store.js';
+import { createLogger, type Logger } from '../../src/platform/log.js';
+import { larkmuxPaths } from '../../src/platform/paths.js';
 
 const APP = 'cli_0123456789abcdef';
 const NOW = 1_800_000_000_000;

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chooseLarkmuxCommand } from '../../src/shared/larkmux-command.js';
+import { chooseLarkmuxCommand } from '../../src/platform/larkmux-command.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { ROOT, runLarkmux } from '../support/larkmux-cli.js';
 

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AttentionKeeper } from '../../src/daemon/attention-keeper.js';
-import { LiveSession } from '../../src/daemon/live-session.js';
-import { newSessionCore } from '../../src/daemon/session-core.js';
-import { SessionCards } from '../../src/daemon/session-cards.js';
+import { AttentionKeeper } from '../../src/daemon/sessions/attention-keeper.js';
+import { LiveSession } from '../../src/daemon/sessions/live-session.js';
+import { newSessionCore } from '../../src/daemon/sessions/session-core.js';
+import { SessionCards } from '../../src/daemon/sessions/session-cards.js';
 import { BotConfigSchema } from '../../src/shared/config.js';
-import { createLogger } from '../../src/shared/log.js';
+import { createLogger } from '../../src/platform/log.js';
 import { translator } from '../../src/shared/i18n.js';
 import { connectProbe, startHarness, TEST_APPS, type LarkHarness } from '../support/fake-feishu/harness.js';
 

@@ -1,7 +1,7 @@
 // The one tmux runner (src/platform/tmux-runner.ts) against a real, isolated tmux server: hostile arguments arrive
 // literally, failures come back as one result type with a code, and a server it starts gets the env policy only.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { listTmuxSessions, killTmuxSessions } from '../../src/daemon/orphans.js';
+import { listTmuxSessions, killTmuxSessions } from '../../src/platform/tmux-sessions.js';
 import { listPanes } from '../../src/daemon/panes/tmux-panes.js';
 import { runTmux, runTmuxChain, tmuxArgv } from '../../src/platform/tmux-runner.js';
 import { TmuxExecRunner } from '../../src/worker/backend/tmux-control.js';

@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { WorkerPool, type WorkerExit } from '../../src/daemon/worker-pool.js';
+import { WorkerPool, type WorkerExit } from '../../src/daemon/workers/worker-pool.js';
 import { IPC_PROTOCOL_VERSION, type DaemonToWorker, type WorkerToDaemon } from '../../src/shared/ipc.js';
-import { createLogger } from '../../src/shared/log.js';
+import { createLogger } from '../../src/platform/log.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { ROOT } from '../support/larkmux-cli.js';
 

@@ -1,6 +1,6 @@
 // End-to-end rig: a fake Feishu open platform in this process, the real daemon as its own process (larkmux start).
 import { readFileSync, existsSync } from 'node:fs';
-import { isAlive, readPid } from '../../src/daemon/pid-lock.js';
+import { isAlive, readPid } from '../../src/platform/pid-lock.js';
 import { FakeFeishu, type FakeFeishuOptions } from './fake-feishu/index.js';
 import { TEST_APPS } from './fake-feishu/harness.js';
 import { makeTestHome, type TestHome } from './home.js';

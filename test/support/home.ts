@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { larkmuxPaths, type LarkmuxPaths } from '../../src/shared/paths.js';
+import { larkmuxPaths, type LarkmuxPaths } from '../../src/platform/paths.js';
 
 export interface TestHome {
   dir: string;

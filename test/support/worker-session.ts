@@ -3,10 +3,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WorkerPool, type WorkerExit } from '../../src/daemon/worker-pool.js';
+import { WorkerPool, type WorkerExit } from '../../src/daemon/workers/worker-pool.js';
 import { IPC_PROTOCOL_VERSION, type DaemonToWorker, type WorkerToDaemon } from '../../src/shared/ipc.js';
 import type { CliSpec } from '../../src/shared/config.js';
-import { createLogger } from '../../src/shared/log.js';
+import { createLogger } from '../../src/platform/log.js';
 import { makeTestHome, type TestHome } from './home.js';
 import { makeTmuxServer, type TestTmuxServer } from './tmux.js';
 

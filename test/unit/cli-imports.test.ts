@@ -33,10 +33,10 @@ describe('what the larkmux command loads', () => {
     expect(loadedBy('src/cli/commands/start.ts').files.filter((f) => f.startsWith('src/daemon/'))).toEqual([]);
   });
 
-  it('the whole command loads no package but zod and only two pure-ish daemon modules (no SDK, no worker pool)', () => {
+  it('the whole command loads no package but zod and no daemon module (no SDK, no worker pool)', () => {
     const loaded = loadedBy('src/cli/main.ts');
     expect(loaded.packages).toEqual(['zod']);
-    // TODO(issue 11): these two belong in src/platform (tmux session listing, pane identity) once their owners are done.
-    expect(loaded.files.filter((f) => f.startsWith('src/daemon/'))).toEqual(['src/daemon/orphans.ts', 'src/daemon/panes/pane-identity.ts']);
+    // tmux session listing is in src/platform, the pane proof in src/shared: the CLI reaches the daemon by socket only.
+    expect(loaded.files.filter((f) => f.startsWith('src/daemon/'))).toEqual([]);
   });
 });

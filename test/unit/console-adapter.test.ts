@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CardModel } from '../../src/shared/card-model.js';
 import type { ConsoleServerMessage } from '../../src/shared/console-protocol.js';
-import { createLogger } from '../../src/shared/log.js';
+import { createLogger } from '../../src/platform/log.js';
 import { CONSOLE_CHAT_LIMITS, ConsoleChat } from '../../src/daemon/im/local/console-chat.js';
 import { ConsoleAdapter, CONSOLE_USER_ID } from '../../src/daemon/im/local/console-adapter.js';
 import type { InboundEvent } from '../../src/daemon/im/types.js';

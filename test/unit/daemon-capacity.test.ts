@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planCapacity, type CapacityAction, type Caps, type HostSession, type WaitingLaunch } from '../../src/daemon/capacity.js';
+import { planCapacity, type CapacityAction, type Caps, type HostSession, type WaitingLaunch } from '../../src/daemon/sessions/capacity.js';
 
 type Opts = Partial<Omit<HostSession, 'id' | 'status' | 'lastActivityAt'>>;
 const s = (id: string, status: HostSession['status'], at: number, o: Opts = {}): HostSession => ({

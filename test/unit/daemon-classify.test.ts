@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { classifyText, CLI_COMMAND_MAX, type Classified } from '../../src/daemon/commands/classify.js';
 import { cliCommandSet, stopKeyFor } from '../../src/daemon/commands/cli-commands.js';
-import { COMMAND_TABLE, COMMANDS, buildCommandTable } from '../../src/daemon/commands/index.js';
+import { COMMAND_TABLE, CHAT_COMMANDS, buildCommandTable } from '../../src/daemon/commands/index.js';
 
 const claude = { daemon: COMMAND_TABLE.names, cli: cliCommandSet('claude-code') };
 const codex = { daemon: COMMAND_TABLE.names, cli: cliCommandSet('codex') };
@@ -50,7 +50,7 @@ describe('command table', () => {
     }
   });
   it('refuses a name used twice', () => {
-    expect(() => buildCommandTable([...COMMANDS, COMMANDS[1]!])).toThrow(/used twice/);
+    expect(() => buildCommandTable([...CHAT_COMMANDS, CHAT_COMMANDS[1]!])).toThrow(/used twice/);
   });
   it.each([
     { cli: 'claude-code' as const, key: 'esc' },

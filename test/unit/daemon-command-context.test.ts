@@ -1,11 +1,11 @@
 // The bot's CommandContext reaching a session's worker: what the card and the command share (one effect each).
 import { describe, expect, it } from 'vitest';
-import { BotCommandContext } from '../../src/daemon/bot-command-context.js';
-import type { BotRuntimeHandle } from '../../src/daemon/bot-runtime-handle.js';
-import { NO_GRANTS } from '../../src/daemon/permissions.js';
-import { anchorOf } from '../../src/daemon/router.js';
-import { newSessionCore, type SessionCore } from '../../src/daemon/session-core.js';
-import { SessionWorker, type WorkerChannel } from '../../src/daemon/session-worker.js';
+import { BotCommandContext } from '../../src/daemon/bots/bot-command-context.js';
+import type { BotRuntimeHandle } from '../../src/daemon/bots/bot-runtime-handle.js';
+import { NO_GRANTS } from '../../src/daemon/inbound/permissions.js';
+import { anchorOf } from '../../src/daemon/inbound/router.js';
+import { newSessionCore, type SessionCore } from '../../src/daemon/sessions/session-core.js';
+import { SessionWorker, type WorkerChannel } from '../../src/daemon/workers/session-worker.js';
 import type { DaemonToWorker, DisplayMode } from '../../src/shared/ipc.js';
 import { translator } from '../../src/shared/i18n.js';
 
@@ -30,18 +30,26 @@ function rig(running: boolean) {
   const session: SessionCore = newSessionCore({ appId: APP, anchorId: 'oc_chat', scope: 'chat', chatId: 'oc_chat', chatType: 'p2p', cli: 'claude-code', cwd: '/w', ownerId: 'ou_admin', now: 0 });
   const pool = new OneWorker(running);
   const cardModes: DisplayMode[] = [];
-  // Only what BotCommandContext touches on these paths; the cast stands for the members it does not reach.
+  const worker = (s: SessionCore) => new SessionWorker(s.id, pool, () => {
+    pool.woken++;
+    pool.running = true;
+    return true;
+  });
+  // Only what BotCommandContext touches on these paths; the cast stands for the members it does not reach. The
+  // session owner's own setDisplay (cards and worker together) is tested with a real SessionService in
+  // test/integration/session-service.test.ts; here it records the card's mode and sends through the real SessionWorker.
   const rt = {
     bot: { name: 'claude', appId: APP, cli: 'claude-code', workingDir: '/w', projects: [], allowedUsers: ['ou_admin'], allowedChats: [] },
     t: translator('en'),
     grants: () => NO_GRANTS,
-    sessions: { get: (id: string) => (id === session.id ? session : undefined) },
-    ensureLive: () => ({ cards: { setDisplay: async (m: DisplayMode) => void cardModes.push(m) } }),
-    workerOf: (s: SessionCore) => new SessionWorker(s.id, pool, () => {
-      pool.woken++;
-      pool.running = true;
-      return true;
-    }),
+    sessions: {
+      get: (id: string) => (id === session.id ? session : undefined),
+      worker,
+      setDisplay: async (s: SessionCore, m: DisplayMode) => {
+        cardModes.push(m);
+        return worker(s).setDisplay(m);
+      },
+    },
   } as unknown as BotRuntimeHandle;
   const anchor = anchorOf(
     { kind: 'message', appId: APP, messageId: 'om_1', place: { chatId: 'oc_chat', chatType: 'p2p' }, senderId: 'ou_admin', senderType: 'user', text: '', mentionsBot: false, createTime: 0 },

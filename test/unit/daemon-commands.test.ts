@@ -3,17 +3,19 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CardModel } from '../../src/shared/card-model.js';
+import type { CardActionValue, CardModel } from '../../src/shared/card-model.js';
 import type { DisplayMode } from '../../src/shared/ipc.js';
 import type { KeyName } from '../../src/shared/keys.js';
 import { dispatchCommand } from '../../src/daemon/commands/dispatch.js';
 import { listProjects, resolveDir } from '../../src/daemon/commands/projects.js';
 import type { CommandContext, GrantTarget } from '../../src/daemon/commands/types.js';
-import { NO_GRANTS, type Grants } from '../../src/daemon/permissions.js';
-import { anchorOf } from '../../src/daemon/router.js';
-import { newSessionCore, type SessionCore } from '../../src/daemon/session-core.js';
+import { NO_GRANTS, type Grants } from '../../src/daemon/inbound/permissions.js';
+import { anchorOf } from '../../src/daemon/inbound/router.js';
+import { newSessionCore, type SessionCore } from '../../src/daemon/sessions/session-core.js';
 import { translator, type Locale } from '../../src/shared/i18n.js';
 import type { AdoptScan } from '../../src/daemon/panes/adoptable-panes.js';
+import type { AdoptCandidate } from '../../src/daemon/panes/adopt-candidates.js';
+import { COMMAND_TABLE } from '../../src/daemon/commands/index.js';
 
 const APP = 'cli_0123456789abcdef';
 const NOW = 1_800_000_000_000;
@@ -67,11 +69,49 @@ function fake(opts: { scan?: AdoptScan; user?: string; grants?: Grants; session?
       return c ? { ok: true, session: f.session!, candidate: c } : { ok: false, code: 'gone' };
     },
     offerAdopt() { f.calls.push('adopt-offer'); },
+    async answerSelection(id, promptId, option, text) { f.calls.push(`select:${id}:${promptId}:${option}:${text ?? ''}`); return true; },
+    async answerPicker(path) { f.calls.push(`picker:${path}`); return true; },
+    async updateCard(messageId, card) { f.calls.push(`update:${messageId}:${card.kind}`); },
   };
   return f;
 }
 
 const GUEST: Grants = { talkUsers: ['ou_guest'], talkChats: [], peerBots: [] };
+
+describe('card taps run their command', () => {
+  const tap = (value: CardActionValue, f: Fake, typedText?: string) =>
+    COMMAND_TABLE.byTap.get(value.action)!.run(f, value as never, { cardMessageId: 'om_card', ...(typedText ? { typedText } : {}) });
+  it.each([
+    { value: { action: 'key', sessionId: 's1', key: 'esc' }, keys: [{ sessionId: 's1', key: 'esc' }], calls: [] },
+    { value: { action: 'display', sessionId: 's1', mode: 'text' }, keys: [], calls: ['display:s1:text'] },
+    { value: { action: 'screen', sessionId: 's1' }, keys: [], calls: ['screen:s1'] },
+    { value: { action: 'close', sessionId: 's1' }, keys: [], calls: ['close:s1'] },
+    { value: { action: 'write_link', sessionId: 's1' }, keys: [], calls: ['link:s1:ou_admin'] },
+    { value: { action: 'select', sessionId: 's1', promptId: 'p1', optionIndex: 2 }, keys: [], calls: ['select:s1:p1:2:'] },
+    { value: { action: 'project', anchorKey: 'k', path: '/w/lib' }, keys: [], calls: ['update:om_card:picker', 'picker:/w/lib'] },
+  ] satisfies { value: CardActionValue; keys: unknown[]; calls: string[] }[])('$value.action', async ({ value, keys, calls }) => {
+    const f = fake();
+    await tap(value, f);
+    expect(f.keys).toEqual(keys);
+    expect(f.calls).toEqual(calls);
+    expect(f.replies).toEqual([]);
+  });
+  it('a typed answer reaches the selection as typed', async () => {
+    const f = fake();
+    await tap({ action: 'select', sessionId: 's1', promptId: 'p1', optionIndex: 0 }, f, 'use $(rm -rf /) literally');
+    expect(f.calls).toEqual(['select:s1:p1:0:use $(rm -rf /) literally']);
+  });
+  it('an /adopt list tap adopts the pane and marks the list answered; a stale one says why and leaves the list', async () => {
+    const candidate: AdoptCandidate = { paneId: '%3', windowId: '@1', tmuxSession: 'work', windowIndex: 1, cli: 'claude-code', cliPid: 4242, panePid: 4200, cwd: '/w/app' };
+    const ok = fake({ session: null, scan: { ok: true, candidates: [candidate], notAdoptable: [] } });
+    await tap({ action: 'adopt', anchorKey: 'k', paneId: '%3', pid: 4242 }, ok);
+    expect(ok.calls).toEqual(['adopt:%3:4242', 'update:om_card:adopt']);
+    const stale = fake({ session: null });
+    await tap({ action: 'adopt', anchorKey: 'k', paneId: '%3', pid: 4242 }, stale);
+    expect(stale.calls).toEqual(['adopt:%3:4242']);
+    expect(stale.replies).toHaveLength(1);
+  });
+});
 
 describe('dispatch', () => {
   it('an unknown command is answered, not dropped', async () => {

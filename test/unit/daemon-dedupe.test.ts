@@ -3,9 +3,9 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEDUPE_LIMITS, InboundDedupe, dedupeKeysOf } from '../../src/daemon/dedupe.js';
+import { DEDUPE_LIMITS, InboundDedupe, dedupeKeysOf } from '../../src/daemon/inbound/dedupe.js';
 import type { InboundCardAction, InboundMessage } from '../../src/daemon/im/types.js';
-import { larkmuxPaths } from '../../src/shared/paths.js';
+import { larkmuxPaths } from '../../src/platform/paths.js';
 
 const APP = 'cli_0123456789abcdef';
 let home: string;

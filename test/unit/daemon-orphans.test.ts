@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyTmuxSessions } from '../../src/daemon/orphans.js';
+import { classifyTmuxSessions } from '../../src/platform/tmux-sessions.js';
 
 describe('classifyTmuxSessions', () => {
   it.each([

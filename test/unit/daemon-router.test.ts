@@ -1,10 +1,11 @@
 // Table-driven tests of message and card-tap routing (DESIGN §4, §8).
 import { describe, expect, it } from 'vitest';
 import type { InboundCardAction, InboundMessage } from '../../src/daemon/im/types.js';
-import { NO_GRANTS, type Grants } from '../../src/daemon/permissions.js';
-import { anchorOf, CARD_ACTION_COMMAND, cardActionLevel, routeCardAction, routeMessage, routeRejected, type RouteInput, type RouterBot } from '../../src/daemon/router.js';
-import { COMMAND_TABLE } from '../../src/daemon/commands/index.js';
-import { newSessionCore, type SessionCore } from '../../src/daemon/session-core.js';
+import { NO_GRANTS, type Grants } from '../../src/daemon/inbound/permissions.js';
+import { anchorOf, cardActionLevel, routeCardAction, routeMessage, routeRejected, type RouteInput, type RouterBot } from '../../src/daemon/inbound/router.js';
+import { buildCommandTable, COMMAND_TABLE } from '../../src/daemon/commands/index.js';
+import { CardActionValueSchema } from '../../src/shared/card-model.js';
+import { newSessionCore, type SessionCore } from '../../src/daemon/sessions/session-core.js';
 import { t, translator } from '../../src/shared/i18n.js';
 
 /** The English assertions below are for a bot with "locale": "en". */
@@ -181,21 +182,30 @@ describe('routeRejected', () => {
   });
 });
 
-describe('card buttons take the level of their command', () => {
-  it.each(Object.entries(CARD_ACTION_COMMAND))('%s → /%s', (action, name) => {
-    const command = COMMAND_TABLE.byName.get(name);
-    expect(command, `no command ${name}`).toBeDefined();
-    expect(cardActionLevel(action as keyof typeof CARD_ACTION_COMMAND)).toBe(command!.level);
+describe('card buttons are commands in the one table and take their level', () => {
+  const ACTIONS = CardActionValueSchema.options.map((o) => o.shape.action.value);
+  it.each(ACTIONS)('%s is answered by exactly one command', (action) => {
+    const entry = COMMAND_TABLE.byTap.get(action);
+    expect(entry, `no command answers ${action}`).toBeDefined();
+    expect(cardActionLevel(action)).toBe(entry!.command.level);
   });
   it.each([
-    { action: 'key', level: 'operate' },
-    { action: 'display', level: 'operate' },
-    { action: 'write_link', level: 'operate' },
-    { action: 'close', level: 'operate' },
-    { action: 'project', level: 'operate' },
-    { action: 'adopt', level: 'operate' },
-    { action: 'screen', level: 'talk' },
-  ] as const)('$action needs $level', ({ action, level }) => {
+    { action: 'key', command: 'key', level: 'operate', typed: false },
+    { action: 'select', command: 'select', level: 'operate', typed: false },
+    { action: 'display', command: 'display', level: 'operate', typed: true },
+    { action: 'write_link', command: 'term', level: 'operate', typed: true },
+    { action: 'close', command: 'close', level: 'operate', typed: true },
+    { action: 'project', command: 'cd', level: 'operate', typed: true },
+    { action: 'adopt', command: 'adopt', level: 'operate', typed: true },
+    { action: 'screen', command: 'screen', level: 'talk', typed: true },
+  ] as const)('$action → $command ($level)', ({ action, command, level, typed }) => {
+    expect(COMMAND_TABLE.byTap.get(action)?.command.name).toBe(command);
     expect(cardActionLevel(action)).toBe(level);
+    // A typed twin is the same entry a person reaches with /name; a button-only command is not typeable.
+    expect(COMMAND_TABLE.byName.get(command) === COMMAND_TABLE.byTap.get(action)?.command).toBe(typed);
+  });
+  it('a card action answered twice is a bug in the table', () => {
+    const twice = { name: 'again', level: 'operate', taps: { key: async () => undefined } } as const;
+    expect(() => buildCommandTable([], [twice, twice])).toThrow(/answered twice/);
   });
 });

@@ -1,7 +1,7 @@
 // The one wake rule for messages to a session's worker, with a real in-memory channel standing in for the pool.
 import { describe, expect, it } from 'vitest';
 import type { DaemonToWorker } from '../../src/shared/ipc.js';
-import { SessionWorker, WAKE_RULE, delivered, type WorkerChannel } from '../../src/daemon/session-worker.js';
+import { SessionWorker, WAKE_RULE, delivered, type WorkerChannel } from '../../src/daemon/workers/session-worker.js';
 
 const ID = 'a'.repeat(32);
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLogger, forgetSecret, registerSecret, scrubSecrets } from '../../src/shared/log.js';
+import { createLogger, forgetSecret, registerSecret, scrubSecrets } from '../../src/platform/log.js';
 
 const SECRET = 'app-secret-ZX81-never-in-logs';
 

@@ -1,6 +1,6 @@
 // Pane identity decisions: /proc parsing, device numbers, and the tty + lineage rule (never $TMUX).
 import { describe, expect, it } from 'vitest';
-import { cmdlineShowsProof, matchCallerPane, parsePaneList, parseProcStat, rdevDevice, ttyNrDevice, type PaneInfo } from '../../src/daemon/panes/pane-identity.js';
+import { cmdlineShowsProof, matchCallerPane, parsePaneList, parseProcStat, rdevDevice, ttyNrDevice, type PaneInfo } from '../../src/shared/pane-identity.js';
 
 describe('parseProcStat', () => {
   it.each([

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   GRANT_TIMES, WebGrants, readCookie, writeCookieHeader, viewCookieHeader, type GrantRefusal,
-} from '../../src/daemon/web-grants.js';
+} from '../../src/daemon/web/web-grants.js';
 
 const A = 'a'.repeat(32);
 const B = 'b'.repeat(32);

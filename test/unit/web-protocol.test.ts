@@ -1,6 +1,6 @@
 // The browser⇄worker frames and the proxy's URL routing: what is accepted, what is dropped.
 import { describe, expect, it } from 'vitest';
-import { routeOf } from '../../src/daemon/web-route.js';
+import { routeOf } from '../../src/daemon/web/web-route.js';
 import { WEBTERM_LIMITS, parseClientFrame, parseServerFrame } from '../../src/shared/webterm-protocol.js';
 
 describe('parseClientFrame', () => {

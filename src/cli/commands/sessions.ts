@@ -2,7 +2,7 @@
 import { controlCall } from '../../platform/control-client.js';
 import { readConfigFile } from '../../platform/config-file.js';
 import type { SessionSummary } from '../../shared/control-protocol.js';
-import { classifyTmuxSessions, killTmuxSessions, listTmuxSessions, ownedTmuxNamesOnDisk } from '../../daemon/orphans.js';
+import { classifyTmuxSessions, killTmuxSessions, listTmuxSessions, ownedTmuxNamesOnDisk } from '../../platform/tmux-sessions.js';
 import { tmuxSocketName } from '../../shared/tmux-socket.js';
 import { EXIT, type CliCommand, type CliContext } from '../types.js';
 

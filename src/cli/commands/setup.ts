@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { cliInstallFor } from '../../shared/cli-install.js';
 import { APP_ID_RE, CLI_IDS, parseConfig, type CliSpec } from '../../shared/config.js';
-import { which } from '../../shared/which.js';
+import { which } from '../../platform/which.js';
 import { daemonState } from '../daemon-process.js';
 import { checkCredentials, openApiBase } from '../setup/check-credentials.js';
 import { mergeBot, readRawConfig, validateMerged, writeConfigFile, type SetupBot } from '../setup/config-writer.js';

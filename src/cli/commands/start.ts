@@ -3,7 +3,7 @@
 import { readConfigFile } from '../../platform/config-file.js';
 import { controlCall } from '../../platform/control-client.js';
 import { ConsoleLinkSchema, type DaemonStatus } from '../../shared/control-protocol.js';
-import type { LarkmuxPaths } from '../../shared/paths.js';
+import type { LarkmuxPaths } from '../../platform/paths.js';
 import { nextStepNotice } from '../../shared/next-step-notice.js';
 import { daemonState, startDetached } from '../daemon-process.js';
 import { EXIT, type CliCommand } from '../types.js';

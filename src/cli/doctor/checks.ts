@@ -3,11 +3,11 @@ import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { CLI_INSTALL, cliInstallFor } from '../../shared/cli-install.js';
-import { larkmuxCommand } from '../../shared/larkmux-command.js';
+import { larkmuxCommand } from '../../platform/larkmux-command.js';
 import { readConfigFile } from '../../platform/config-file.js';
 import type { DoctorCheck, DoctorLine } from './types.js';
 import { sessionsCheck } from './sessions-check.js';
-import { which } from '../../shared/which.js';
+import { which } from '../../platform/which.js';
 import { fontsCheck } from './fonts-check.js';
 
 const run = promisify(execFile);

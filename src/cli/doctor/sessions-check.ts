@@ -1,7 +1,7 @@
 // Doctor lines about sessions: orphaned tmux sessions, kept diagnostic panes, damaged stores moved aside.
 import { controlCall } from '../../platform/control-client.js';
-import { classifyTmuxSessions, damagedStoreFiles, listTmuxSessions, ownedTmuxNamesOnDisk, type OrphanReport } from '../../daemon/orphans.js';
-import { larkmuxCommand } from '../../shared/larkmux-command.js';
+import { classifyTmuxSessions, damagedStoreFiles, listTmuxSessions, ownedTmuxNamesOnDisk, type OrphanReport } from '../../platform/tmux-sessions.js';
+import { larkmuxCommand } from '../../platform/larkmux-command.js';
 import { legacyTmuxSocket, sessionsOnLegacyServer, tmuxAttachHint, tmuxSocketName } from '../../shared/tmux-socket.js';
 import type { DoctorCheck, DoctorLine } from './types.js';
 

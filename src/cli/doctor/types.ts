@@ -1,6 +1,6 @@
 // One doctor check: a label and a verdict with the fix to apply when it is not OK.
 import type { Config } from '../../shared/config.js';
-import type { LarkmuxPaths } from '../../shared/paths.js';
+import type { LarkmuxPaths } from '../../platform/paths.js';
 
 export type Level = 'OK' | 'WARN' | 'FAIL';
 

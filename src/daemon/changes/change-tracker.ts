@@ -1,6 +1,6 @@
 // One session's "what changed": the working tree snapshotted when a turn starts, diffed when it ends; the last result
 // is kept for the change card, `/diff` and the web diff page.
-import type { Logger } from '../../shared/log.js';
+import type { Logger } from '../../platform/log.js';
 import { parseNumstatZ, summarizeChanges, type ChangeSummary, type FileChange } from './diff-parse.js';
 import { diffTrees, snapshotTree, workTreeRoot } from './git-snapshot.js';
 

@@ -34,6 +34,13 @@ export const adoptCommand = defineCommand({
   summary: 'cmd.summary.adopt',
   level: 'operate',
   args: z.string().trim().regex(/^(\d{1,4})?$/, 'adopt.badArgs' satisfies MessageKey).transform((s) => (s ? Number(s) : null)),
+  // A pane picked on the /adopt list: taken over as this topic's session; the list says which.
+  taps: {
+    adopt: async (ctx, v, tap) => {
+      const done = await adoptAndReply(ctx, v.paneId, v.pid);
+      if (done) await ctx.updateCard(tap.cardMessageId, { kind: 'adopt', anchorKey: v.anchorKey, title: ctx.t('adopt.title'), candidates: [], chosen: done });
+    },
+  },
   async run(ctx, n) {
     if (ctx.currentSession()) return ctx.reply(ctx.t('adopt.hasSession'));
     const scan = await ctx.adoptScan();

@@ -11,6 +11,13 @@ export const cdCommand = defineCommand({
   summary: 'cmd.summary.cd',
   level: 'operate',
   args: z.string().trim().min(1, 'cmd.cd.folderRequired' satisfies MessageKey),
+  // A project picked on the picker card: the card says which, and the message that waited for it starts there.
+  taps: {
+    project: async (ctx, v, tap) => {
+      await ctx.updateCard(tap.cardMessageId, { kind: 'picker', anchorKey: v.anchorKey, title: ctx.t('session.projectChosen'), projects: [], chosen: v.path });
+      await ctx.answerPicker(v.path);
+    },
+  },
   async run(ctx, dir) {
     const base = ctx.currentSession()?.cwd ?? ctx.bot.workingDir;
     const target = resolveDir(dir, base);

@@ -9,6 +9,7 @@ export const closeCommand = defineCommand({
   summary: 'cmd.summary.close',
   level: 'operate',
   args: z.string(),
+  taps: { close: (ctx, v) => ctx.closeSession(v.sessionId) },
   async run(ctx) {
     const s = ctx.currentSession();
     if (!s) return ctx.reply(ctx.t(NO_SESSION_REPLY));

@@ -12,6 +12,8 @@ export const displayCommand = defineCommand({
   summary: 'cmd.summary.display',
   level: 'operate',
   args: z.string().trim().toLowerCase().pipe(DisplayModeSchema),
+  // The Display button on the streaming card: the same effect, cards and worker alike.
+  taps: { display: (ctx, v) => ctx.setDisplay(v.sessionId, v.mode) },
   async run(ctx, mode) {
     const s = ctx.currentSession();
     if (!s) return ctx.reply(ctx.t(NO_SESSION_REPLY));

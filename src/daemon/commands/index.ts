@@ -14,10 +14,11 @@ import { sessionsCommand } from './sessions.js';
 import { statusCommand } from './status.js';
 import { stopCommand } from './stop.js';
 import { termCommand } from './term.js';
-import type { Command } from './types.js';
+import { keyButtons, selectionButtons } from './buttons.js';
+import type { ButtonCommand, Command, TapHandlers, TapName } from './types.js';
 
-export const COMMANDS: readonly Command[] = [
-  makeHelpCommand(() => COMMANDS),
+export const CHAT_COMMANDS: readonly Command[] = [
+  makeHelpCommand(() => CHAT_COMMANDS),
   statusCommand,
   stopCommand,
   closeCommand,
@@ -34,15 +35,26 @@ export const COMMANDS: readonly Command[] = [
   adoptCommand,
 ];
 
+/** Commands reached only by card buttons. */
+export const BUTTON_COMMANDS: readonly ButtonCommand[] = [keyButtons, selectionButtons];
+
+/** A card button resolved: the command it belongs to (whose level it takes) and what it does. */
+export interface TapEntry {
+  command: Command | ButtonCommand;
+  run: NonNullable<TapHandlers[TapName]>;
+}
+
 export interface CommandTable {
   /** Name or alias → command. */
   byName: ReadonlyMap<string, Command>;
   /** Every name and alias: the daemon's set for classification. */
   names: ReadonlySet<string>;
+  /** Card button → its command: every action a card can carry has exactly one. */
+  byTap: ReadonlyMap<TapName, TapEntry>;
 }
 
-/** Indexes a command list; a name used twice is a bug in the table and throws. */
-export function buildCommandTable(commands: readonly Command[]): CommandTable {
+/** Indexes the commands; a name or a card action used twice is a bug in the table and throws. */
+export function buildCommandTable(commands: readonly Command[], buttons: readonly ButtonCommand[] = []): CommandTable {
   const byName = new Map<string, Command>();
   for (const c of commands) {
     for (const n of [c.name, ...c.aliases]) {
@@ -50,7 +62,14 @@ export function buildCommandTable(commands: readonly Command[]): CommandTable {
       byName.set(n, c);
     }
   }
-  return { byName, names: new Set(byName.keys()) };
+  const byTap = new Map<TapName, TapEntry>();
+  for (const command of [...commands, ...buttons]) {
+    for (const [action, run] of Object.entries(command.taps ?? {}) as [TapName, TapEntry['run']][]) {
+      if (byTap.has(action)) throw new Error(`card action "${action}" is answered twice`);
+      byTap.set(action, { command, run });
+    }
+  }
+  return { byName, names: new Set(byName.keys()), byTap };
 }
 
-export const COMMAND_TABLE: CommandTable = buildCommandTable(COMMANDS);
+export const COMMAND_TABLE: CommandTable = buildCommandTable(CHAT_COMMANDS, BUTTON_COMMANDS);

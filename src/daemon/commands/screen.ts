@@ -9,6 +9,7 @@ export const screenCommand = defineCommand({
   summary: 'cmd.summary.screen',
   level: 'talk',
   args: z.string(),
+  taps: { screen: (ctx, v) => ctx.postScreen(v.sessionId) },
   async run(ctx) {
     const s = ctx.currentSession();
     if (!s) return ctx.reply(ctx.t(NO_SESSION_REPLY));

@@ -9,6 +9,8 @@ export const termCommand = defineCommand({
   summary: 'cmd.summary.term',
   level: 'operate',
   args: z.string(),
+  // The terminal button: the link goes to the tapper's direct messages, never into the topic.
+  taps: { write_link: (ctx, v) => ctx.issueWriteLink(v.sessionId, ctx.invoker.userId) },
   async run(ctx) {
     const s = ctx.currentSession();
     if (!s) return ctx.reply(ctx.t(NO_SESSION_REPLY));

@@ -1,16 +1,17 @@
 // The command contract: what a command declares, and the services (CommandContext) it may use — fakeable in tests.
 import type { Locale } from '../../shared/i18n.js';
 import type { z } from 'zod';
-import type { CardModel } from '../../shared/card-model.js';
+import type { CardActionValue, CardModel } from '../../shared/card-model.js';
 import type { CliSpec } from '../../shared/config.js';
 import type { MessageKey, Translate } from '../../shared/i18n.js';
 import type { DisplayMode } from '../../shared/ipc.js';
 import type { KeyName } from '../../shared/keys.js';
-import type { Grants, PermissionLevel } from '../permissions.js';
-import type { Anchor } from '../anchor.js';
-import type { SessionCore } from '../session-core.js';
+import type { Grants, PermissionLevel } from '../inbound/permissions.js';
+import type { Anchor } from '../inbound/anchor.js';
+import type { SessionCore } from '../sessions/session-core.js';
 import type { Project } from './projects.js';
-import type { AdoptOutcome } from '../adopt.js';
+import type { GrantTarget } from '../bots/pairing.js';
+import type { AdoptOutcome } from '../sessions/adopt.js';
 import type { AdoptScan } from '../panes/adoptable-panes.js';
 
 export type CommandResult = { ok: true } | { ok: false; code: string; message: string };
@@ -30,10 +31,11 @@ export interface CommandBot {
   locale?: Locale;
 }
 
-export type GrantTarget = { user: string } | { chat: string };
+/** Who a talk grant names (bots/pairing.ts keeps the grants). */
+export type { GrantTarget };
 
 /** What /status shows about a session's process side (the daemon's worker pool knows it). */
-export interface SessionRuntime {
+export interface SessionProcessInfo {
   workerLive: boolean;
   /** Link to the read-only web terminal, when the web server is configured. */
   viewUrl?: string;
@@ -57,7 +59,7 @@ export interface CommandContext {
   currentSession(): SessionCore | undefined;
   /** Every session of this bot, any lifecycle. */
   listSessions(): readonly SessionCore[];
-  sessionRuntime(sessionId: string): SessionRuntime | undefined;
+  sessionRuntime(sessionId: string): SessionProcessInfo | undefined;
   /** Kills the CLI, ends the worker, revokes write grants and marks the session closed. */
   closeSession(sessionId: string): Promise<CommandResult>;
   /** Presses a key in the session's CLI for the invoker (waking its worker: session-worker.ts has the rule). */
@@ -75,6 +77,12 @@ export interface CommandContext {
   setDisplay(sessionId: string, mode: DisplayMode): Promise<CommandResult>;
   /** Posts the current screen once, as an image (or text when images fail). */
   postScreen(sessionId: string): Promise<CommandResult>;
+  /** Answers a selection prompt the CLI shows (false: the prompt is no longer open); `text` is typed literally. */
+  answerSelection(sessionId: string, promptId: string, optionIndex: number, text?: string): Promise<boolean>;
+  /** The project picker at this anchor was answered: its waiting message goes to a new session in `path`. */
+  answerPicker(path: string): Promise<boolean>;
+  /** Replaces a card the bot sent earlier (a picker or an adopt list, once answered). */
+  updateCard(messageId: string, card: CardModel): Promise<void>;
   /** Posts a change card for what changed since the session's last turn began; says why when there is none. */
   postChanges(sessionId: string): Promise<'posted' | 'none' | 'not_git' | 'no_turn'>;
 
@@ -99,6 +107,22 @@ export interface CommandContext {
   revokeTalk(target: GrantTarget): Promise<boolean>;
 }
 
+/** A card button's name (its action) and the value it carries. */
+export type TapName = CardActionValue['action'];
+export type TapValue<A extends TapName> = Extract<CardActionValue, { action: A }>;
+
+/** What a tap brings besides its value: the card it was on, and the text typed into it (a typed answer). */
+export interface Tap {
+  cardMessageId: string;
+  typedText?: string;
+}
+
+/**
+ * The card buttons a command answers, by action: a tap runs here, at the command's level, with a context anchored
+ * where the button acts (the session's topic, the picker's or adopt list's place).
+ */
+export type TapHandlers = { [A in TapName]?: (ctx: CommandContext, value: TapValue<A>, tap: Tap) => Promise<unknown> };
+
 /** What each commands/<name>.ts exports. `args` parses the raw text after the command name. */
 export interface CommandSpec<A> {
   name: string;
@@ -109,6 +133,7 @@ export interface CommandSpec<A> {
   level: PermissionLevel;
   args: z.ZodType<A, string>;
   run(ctx: CommandContext, args: A): Promise<void>;
+  taps?: TapHandlers;
 }
 
 /** A command with its argument type erased, so the table can hold them all. */
@@ -120,6 +145,17 @@ export interface Command {
   readonly level: PermissionLevel;
   readonly args: z.ZodType<unknown, string>;
   run(ctx: CommandContext, args: unknown): Promise<void>;
+  readonly taps?: TapHandlers;
+}
+
+/**
+ * A command reached only by a card button: keys (a typed `/key` would shadow the CLIs' own commands) and answers to a
+ * selection prompt. In the same table as the typed ones, with its one level; /help and the classifier never see it.
+ */
+export interface ButtonCommand {
+  readonly name: string;
+  readonly level: PermissionLevel;
+  readonly taps: TapHandlers;
 }
 
 /** Keeps the argument type between `args` and `run` checked, then erases it for the table. */

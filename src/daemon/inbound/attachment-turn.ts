@@ -1,7 +1,7 @@
 // A prompt's attachments made ready for the CLI: saved within the bot's limits, named in the prompt, refusals told.
 import type { BotConfig, CliSpec } from '../../shared/config.js';
 import type { Translate } from '../../shared/i18n.js';
-import type { Logger } from '../../shared/log.js';
+import type { Logger } from '../../platform/log.js';
 import type { ChatPlace, ImAdapter, InboundAttachment, InboundMessage } from '../im/types.js';
 import { ImageWait } from './image-wait.js';
 import { ATTACHMENT_ONLY_INSTRUCTION, inboundLimitsOf, promptWithAttachments } from './attachment-plan.js';

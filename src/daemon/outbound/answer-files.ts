@@ -1,6 +1,6 @@
 // After a final answer: uploads the local files it links, when they lie under the session's working directory.
 import { realpath } from 'node:fs/promises';
-import type { Logger } from '../../shared/log.js';
+import type { Logger } from '../../platform/log.js';
 import { postItems, type PostOutcome, type PostTarget } from './post-items.js';
 import { ANSWER_FILE_LIMITS, insideRoots, localLinkTargets, resolveLinked } from './answer-links.js';
 

@@ -1,7 +1,7 @@
 // The turn's final answer, never cut: streamed (typewriter) into answer cards when the IM can, one card per part that
 // fits the platform's size, in order; as text messages otherwise; and, past a size, also whole as a .md file.
 import type { Translate } from '../../shared/i18n.js';
-import type { Logger } from '../../shared/log.js';
+import type { Logger } from '../../platform/log.js';
 import { splitByBytes, utf8Bytes } from '../../shared/utf8-parts.js';
 import type { ChatPlace, ImAdapter, TextStream } from '../im/types.js';
 

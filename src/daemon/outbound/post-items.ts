@@ -2,7 +2,7 @@
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ChatPlace, ImAdapter, MediaLimits } from '../im/types.js';
-import type { SessionCore } from '../session-core.js';
+import type { SessionCore } from '../sessions/session-core.js';
 import { mediaRefusal, planMedia } from './media-plan.js';
 
 export type OutboundItem = { kind: 'file' | 'image'; path: string } | { kind: 'text'; text: string };

@@ -2,7 +2,7 @@
 import { execFile } from 'node:child_process';
 import { readlink } from 'node:fs/promises';
 import type { CliSpec } from '../../shared/config.js';
-import { tmuxArgs, tmuxEnv } from '../orphans.js';
+import { tmuxArgs, tmuxEnv } from '../../platform/tmux-sessions.js';
 import { ADOPT_PANE_FORMAT, PS_ARGS, adoptCandidates, linkPaneArgs, parseAdoptPanes, parsePsTable, type AdoptCandidate, type NotAdoptable } from './adopt-candidates.js';
 
 type Run = { ok: true; stdout: string } | { ok: false; stderr: string; missing: boolean };

@@ -1,6 +1,6 @@
 // Finds the larkmux session a local caller (`larkmux where` / `send`) runs in, from facts the daemon reads itself.
 import { callerFacts, commandLine } from './process-facts.js';
-import { cmdlineShowsProof, matchCallerPane, type PaneInfo } from './pane-identity.js';
+import { cmdlineShowsProof, matchCallerPane, type PaneInfo } from '../../shared/pane-identity.js';
 import { listPanes } from './tmux-panes.js';
 
 export interface CallerClaim {

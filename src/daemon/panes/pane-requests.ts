@@ -1,8 +1,8 @@
 // The control socket's `where` and `send`: find the caller's session by its tty, then answer or post into its topic.
 import type { CallerClaim, SendItem, SendResult, WhereResult } from '../../shared/control-protocol.js';
-import type { Logger } from '../../shared/log.js';
-import type { BotRuntime } from '../bot-runtime.js';
-import type { SessionCore } from '../session-core.js';
+import type { Logger } from '../../platform/log.js';
+import type { BotRuntime } from '../bots/bot-runtime.js';
+import type { SessionCore } from '../sessions/session-core.js';
 import { postItems, sessionTopic } from '../outbound/post-items.js';
 import { locateCaller, type CallerLocation } from './caller-locator.js';
 
@@ -54,7 +54,7 @@ export class PaneRequests {
     const loc = await this.locate(caller);
     if (!loc.ok) return { inPane: false };
     const { bot, session } = loc.session;
-    const outcomes = await postItems(sessionTopic(bot.opts.im, session), items);
+    const outcomes = await postItems(sessionTopic(bot.im, session), items);
     this.log.info({ session: session.id.slice(0, 8), sent: outcomes.filter((o) => o.ok).length, failed: outcomes.filter((o) => !o.ok).length }, 'larkmux send from a pane');
     return { inPane: true, session: session.id, outcomes };
   }

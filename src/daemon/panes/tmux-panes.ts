@@ -1,7 +1,7 @@
 // Every pane on larkmux's tmux server with its tty and first process, for finding (and later adopting) panes.
 import { runTmux } from '../../platform/tmux-runner.js';
-import { isNoServer } from '../orphans.js';
-import { PANE_LIST_FORMAT, parsePaneList, type PaneInfo } from './pane-identity.js';
+import { isNoServer } from '../../platform/tmux-sessions.js';
+import { PANE_LIST_FORMAT, parsePaneList, type PaneInfo } from '../../shared/pane-identity.js';
 import { ttyDeviceOf } from './process-facts.js';
 
 export type PaneList = { ok: true; panes: PaneInfo[] } | { ok: false; message: string };

@@ -1,6 +1,6 @@
 // TmuxBackend: the CLI runs in tmux session `lmx-<id8>` that outlives the worker; the worker observes and types.
 import { randomBytes } from 'node:crypto';
-import { larkmuxPaths } from '../../shared/paths.js';
+import { larkmuxPaths } from '../../platform/paths.js';
 import { tmuxDiagName, tmuxSessionName } from '../../shared/session-key.js';
 import { tmuxKeyName, type KeyName } from '../../shared/keys.js';
 import { namesToUnset } from '../../shared/env-policy.js';

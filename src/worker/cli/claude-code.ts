@@ -5,7 +5,7 @@ import { ClaudeTranscriptParser } from '../transcript/claude-code.js';
 import {
   PANE_DEAD, arrowsThenEnter, isRule, lastIndexMatching, recognizeDialog, screenLines, type DialogRule,
 } from './screen.js';
-import type { CliAdapter, KeyStep, LaunchContext, LaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
+import type { CliAdapter, KeyStep, LaunchContext, CliLaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
 import { LITERAL_TEXT } from './literal-text.js';
 
 /** The input line: `❯` + NO-BREAK SPACE at column 0 (history lines use a normal space). */
@@ -124,7 +124,7 @@ export async function newestClaudeTranscript(home: string, cwd: string, env: Rec
   return best?.path ?? null;
 }
 
-export function claudeLaunch(ctx: LaunchContext): LaunchSpec {
+export function claudeLaunch(ctx: LaunchContext): CliLaunchSpec {
   const argv = [...(ctx.command ?? ['claude'])];
   if (ctx.mode === 'resume' && ctx.nativeSessionId) argv.push('--resume', ctx.nativeSessionId);
   else if (ctx.nativeSessionId) argv.push('--session-id', ctx.nativeSessionId);

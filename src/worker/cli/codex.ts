@@ -3,7 +3,7 @@ import { open, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CodexTranscriptParser } from '../transcript/codex.js';
 import { PANE_DEAD, arrowsThenEnter, lastIndexMatching, recognizeDialog, screenLines, type DialogRule } from './screen.js';
-import type { CliAdapter, KeyStep, LaunchContext, LaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
+import type { CliAdapter, KeyStep, LaunchContext, CliLaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
 import { LITERAL_TEXT } from './literal-text.js';
 
 /** Composer and history prompts both start with `› ` (U+203A) at column 0; the composer is the last one. */
@@ -92,7 +92,7 @@ export function codexChoiceKeys(sel: SelectionState, optionIndex: number): KeySt
   return arrowsThenEnter(sel.defaultIndex, optionIndex);
 }
 
-export function codexLaunch(ctx: LaunchContext): LaunchSpec {
+export function codexLaunch(ctx: LaunchContext): CliLaunchSpec {
   const argv = [...(ctx.command ?? ['codex'])];
   // A config override is a TOML value: a JSON string literal of plain text is a valid TOML basic string.
   if (ctx.paneHint) argv.push('-c', `developer_instructions=${JSON.stringify(ctx.paneHint)}`);

@@ -3,7 +3,7 @@ import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GeminiTranscriptParser } from '../transcript/gemini.js';
 import { PANE_DEAD, arrowsThenEnter, isRule, lastIndexMatching, recognizeDialog, screenLines, unbox, type DialogRule } from './screen.js';
-import type { CliAdapter, KeyStep, LaunchContext, LaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
+import type { CliAdapter, KeyStep, LaunchContext, CliLaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
 import { LITERAL_TEXT } from './literal-text.js';
 
 /** The composer: ` > ` after the last full-width rule (history echoes ` > prompt` too, but never below a rule). */
@@ -85,7 +85,7 @@ export function geminiChoiceKeys(sel: SelectionState, optionIndex: number): KeyS
   return arrowsThenEnter(sel.defaultIndex, optionIndex);
 }
 
-export function geminiLaunch(ctx: LaunchContext): LaunchSpec {
+export function geminiLaunch(ctx: LaunchContext): CliLaunchSpec {
   const argv = [...(ctx.command ?? ['gemini'])];
   if (ctx.mode === 'resume' && ctx.nativeSessionId) argv.push('--resume', ctx.nativeSessionId);
   else if (ctx.nativeSessionId) argv.push('--session-id', ctx.nativeSessionId);

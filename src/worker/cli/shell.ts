@@ -1,6 +1,6 @@
 // A login shell as a "CLI": ready when the prompt is back; the final output is the pane lines after the command.
 import { PANE_DEAD, screenLines } from './screen.js';
-import type { CliAdapter, LaunchContext, LaunchSpec, ScreenState } from './types.js';
+import type { CliAdapter, LaunchContext, CliLaunchSpec, ScreenState } from './types.js';
 import { LITERAL_TEXT } from './literal-text.js';
 
 /** The last line of a waiting shell ends with a prompt character and a space (bash `$`/`#`, zsh `%`, fish `>`). */
@@ -91,7 +91,7 @@ export function shellTookCommand(screenText: string, input: string): boolean {
   return last !== null && lines.slice(last + 1).some((l) => l.trim() !== '');
 }
 
-export function shellLaunch(ctx: LaunchContext): LaunchSpec {
+export function shellLaunch(ctx: LaunchContext): CliLaunchSpec {
   return { argv: [...(ctx.command ?? ['/bin/bash']), '-l', ...(ctx.extraArgs ?? [])], env: { HOME: ctx.home, ...ctx.botEnv } };
 }
 

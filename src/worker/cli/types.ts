@@ -60,7 +60,7 @@ export interface LaunchContext {
   paneHint?: string;
 }
 
-export interface LaunchSpec {
+export interface CliLaunchSpec {
   argv: string[];
   /** Variables to set for the CLI on top of the inherited environment. */
   env: Record<string, string>;
@@ -140,7 +140,7 @@ export interface CliAdapter {
   readonly id: CliId;
   /** Human name for logs and cards. */
   readonly displayName: string;
-  launch(ctx: LaunchContext): LaunchSpec;
+  launch(ctx: LaunchContext): CliLaunchSpec;
   readonly submit: SubmitStyle;
   /** How a prompt is kept literal: leading characters that switch modes, and their escape (cli/literal-text.ts). */
   readonly literal: LiteralTextPolicy;

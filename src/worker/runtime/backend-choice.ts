@@ -1,7 +1,7 @@
 // Picks the session backend from init: tmux, or the pty fallback when no tmux binary is installed.
 import { runTmux } from '../../platform/tmux-runner.js';
 import type { DaemonToWorker } from '../../shared/ipc.js';
-import type { Logger } from '../../shared/log.js';
+import type { Logger } from '../../platform/log.js';
 import { PtyBackend } from '../backend/pty.js';
 import { TmuxBackend } from '../backend/tmux.js';
 import type { SessionBackend } from '../backend/types.js';

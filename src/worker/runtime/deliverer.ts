@@ -1,6 +1,6 @@
 // Delivers one message: has-session probe, literal text, Enter after the adapter's delay, then proof from evidence;
 // a second send (composer cleared first) when the proof does not come, and a cleared composer after a failure.
-import type { Logger } from '../../shared/log.js';
+import type { Logger } from '../../platform/log.js';
 import type { KeyName } from '../../shared/keys.js';
 import { failure, failureText, type Failure } from '../../shared/failure.js';
 import type { SessionBackend } from '../backend/types.js';

@@ -1,7 +1,7 @@
 // Display modes: screenshots rendered through the FrameGate only while output flows (or on request); text; hidden.
 import type { DisplayMode, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
 import { IPC_LIMITS } from '../../shared/ipc.js';
-import type { Logger } from '../../shared/log.js';
+import type { Logger } from '../../platform/log.js';
 import type { Disposable, SessionBackend } from '../backend/types.js';
 import { connectTmux, TmuxExecRunner, type TmuxCommandRunner } from '../backend/tmux-control.js';
 import { ScreenRenderer, ScreenshotLoop } from '../render/screenshot.js';

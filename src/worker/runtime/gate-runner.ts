@@ -1,5 +1,5 @@
 // Runs the readiness gate against a live pane: polls screens, answers or surfaces dialogs, returns the outcome.
-import type { Logger } from '../../shared/log.js';
+import type { Logger } from '../../platform/log.js';
 import type { WorkerToDaemon } from '../../shared/ipc.js';
 import type { SessionBackend } from '../backend/types.js';
 import type { CliAdapter } from '../cli/types.js';

@@ -1,7 +1,7 @@
 // The command line that reaches this larkmux installation from inside a pane, for the CLI's pane hint.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { which } from '../../shared/which.js';
+import { which } from '../../platform/which.js';
 import { shellWord } from '../cli/pane-hint.js';
 
 function real(p: string): string | null {

@@ -1,6 +1,6 @@
 // Watches a running CLI: status from screen + silence + transcript, runtime prompts, final output per turn, liveness.
 import { stat } from 'node:fs/promises';
-import type { Logger } from '../../shared/log.js';
+import type { Logger } from '../../platform/log.js';
 import { IPC_LIMITS, type SessionStatus, type WorkerToDaemon } from '../../shared/ipc.js';
 import { LivenessTracker } from '../backend/liveness.js';
 import type { Disposable, SessionBackend } from '../backend/types.js';

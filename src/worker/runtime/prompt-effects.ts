@@ -1,5 +1,5 @@
 // What the monitor does about a prompt on screen: ask a person (selection), answer with keys, report one stuck.
-import type { Logger } from '../../shared/log.js';
+import type { Logger } from '../../platform/log.js';
 import type { WorkerToDaemon } from '../../shared/ipc.js';
 import type { SessionBackend } from '../backend/types.js';
 import type { PromptEffect } from '../lifecycle/selection.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
-import type { Logger } from '../../shared/log.js';
+import type { Logger } from '../../platform/log.js';
 import type { DaemonToWorker, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
 import type { SessionBackend } from '../backend/types.js';
 import type { CliAdapter } from '../cli/types.js';

@@ -3,8 +3,8 @@ import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DaemonToWorker } from '../../shared/ipc.js';
-import type { Logger } from '../../shared/log.js';
-import { larkmuxPaths } from '../../shared/paths.js';
+import type { Logger } from '../../platform/log.js';
+import { larkmuxPaths } from '../../platform/paths.js';
 import { authorizeFromProxy, WebTerminalServer } from '../webterm.js';
 
 /** The bundled page: dist/web next to the built worker, or the repo's dist/web when running from source. */

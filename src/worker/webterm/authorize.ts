@@ -3,8 +3,8 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { PROXY_HEADERS } from '../../shared/webterm-protocol.js';
 
-export type WebAccess = { mode: 'write'; userId: string } | { mode: 'read' };
-export type Authorize = (req: IncomingMessage) => WebAccess | null;
+export type TerminalAccess = { mode: 'write'; userId: string } | { mode: 'read' };
+export type Authorize = (req: IncomingMessage) => TerminalAccess | null;
 
 const digest = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 

@@ -4,7 +4,7 @@ import type { WebSocket, RawData } from 'ws';
 import {
   WEBTERM_CLOSE, WEBTERM_PROTOCOL_VERSION, encodeFrame, parseClientFrame, type FitRequest,
 } from '../../shared/webterm-protocol.js';
-import type { WebAccess } from './authorize.js';
+import type { TerminalAccess } from './authorize.js';
 import { FrameBudget } from './frame-budget.js';
 import type { ClientSize } from './tmux-pane.js';
 
@@ -18,7 +18,7 @@ export const CONNECTION_LIMITS = {
 
 export interface ConnectionDeps {
   ws: WebSocket;
-  access: WebAccess;
+  access: TerminalAccess;
   pty: IPty;
   size: ClientSize;
   /** The pane's history as plain text (capture-pane; never changes the pane), or null when tmux failed. */
@@ -30,7 +30,7 @@ export interface ConnectionDeps {
 }
 
 export class WebTermConnection {
-  readonly access: WebAccess;
+  readonly access: TerminalAccess;
   private readonly ws: WebSocket;
   private readonly pty: IPty;
   private size: ClientSize;

@@ -2,7 +2,7 @@
 import { mkdtempSync, readFileSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger } from '../../../src/shared/log.js';
+import { createLogger } from '../../../src/platform/log.js';
 import { LarkAdapter, type LarkAdapterOptions, type LarkBotConfig } from '../../../src/daemon/im/lark/adapter.js';
 import type { CardActionReply, ConnectionState, InboundEvent, InboundRejected } from '../../../src/daemon/im/types.js';
 import { FakeFeishu, type FakeAppSpec, type FakeFeishuOptions } from './fake-feishu.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { APP_ID_RE, botLocale, type BotConfig } from '../../../shared/config.js';
 import { t, type Locale } from '../../../shared/i18n.js';
 import type { CardModel } from '../../../shared/card-model.js';
-import { scrubSecrets, type Logger } from '../../../shared/log.js';
+import { scrubSecrets, type Logger } from '../../../platform/log.js';
 import { splitByBytes } from '../../../shared/utf8-parts.js';
 import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundAttachment, InboundEvent, InboundMessage, MediaLimits, OutboundMedia, TextStream, TextStreamLimits } from '../types.js';
 import { renderCard } from './cards.js';
@@ -16,7 +16,7 @@ import { forwardedContent, quotedContent, parseCardActionEvent, parseMessageEven
 import { fetchBotIdentity, type BotIdentity } from './identity.js';
 import { neutralizeTextTags } from './lark-escape.js';
 import { LarkAttentionApi } from './attention-api.js';
-import { MENTIONABLE_ID } from '../../attention.js';
+import { MENTIONABLE_ID } from '../../sessions/attention.js';
 
 /** Feishu's upload limits (open platform docs): images ≤ 10 MB, files ≤ 30 MB, neither may be empty. */
 export const LARK_MEDIA_LIMITS = { imageBytes: 10 * 1024 * 1024, fileBytes: 30 * 1024 * 1024 } as const satisfies MediaLimits;

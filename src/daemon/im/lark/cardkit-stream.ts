@@ -1,7 +1,7 @@
 // Typewriter text for Feishu: a CardKit card entity in streaming mode, sent by card_id, whose one markdown element is
 // given the whole text so far with a strictly increasing `sequence`, then closed (streaming_mode false).
 import { randomUUID } from 'node:crypto';
-import type { Logger } from '../../../shared/log.js';
+import type { Logger } from '../../../platform/log.js';
 import type { ChatPlace, ImResult, TextStream, TextStreamLimits } from '../types.js';
 import type { ApiResult, LarkApi } from './client.js';
 import type { ApiKind } from './delivery.js';

@@ -1,6 +1,6 @@
 // The SDK Client with our own tenant-token cache (single-flight, cleared when Feishu rejects a token) and failures as values.
 import * as lark from '@larksuiteoapi/node-sdk';
-import { registerSecret, scrubSecrets, type Logger } from '../../../shared/log.js';
+import { registerSecret, scrubSecrets, type Logger } from '../../../platform/log.js';
 import { failure, failureFromThrown, type LarkFailure } from './errors.js';
 
 export type ApiResult<T> = { ok: true; value: T } | LarkFailure;

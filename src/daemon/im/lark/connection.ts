@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import * as lark from '@larksuiteoapi/node-sdk';
 import { APP_ID_RE } from '../../../shared/config.js';
-import { scrubSecrets, type Logger } from '../../../shared/log.js';
+import { scrubSecrets, type Logger } from '../../../platform/log.js';
 import type { ConnectionState, ImResult } from '../types.js';
 import { resolveDomain, sdkLogger, type LarkCredentials } from './client.js';
 import { authenticateWebhook, webhookIsAuthenticated, WEBHOOK_UNAUTHENTICATED } from './webhook-auth.js';

@@ -1,5 +1,5 @@
 // Outbound pacing for Feishu: per-API app budgets, retries with backoff, and per-card single-flight latest-wins patching.
-import type { Logger } from '../../../shared/log.js';
+import type { Logger } from '../../../platform/log.js';
 import type { LarkFailure } from './errors.js';
 
 export const DELIVERY_LIMITS = {

@@ -1,5 +1,5 @@
 // Classifies Feishu API failures (HTTP status + business code) into what the adapter does next: retry, refresh, replace, give up.
-import { scrubSecrets } from '../../../shared/log.js';
+import { scrubSecrets } from '../../../platform/log.js';
 
 /** Business codes that mean the tenant token was refused: clear our cache and retry once. */
 export const TOKEN_REJECTED_CODES: ReadonlySet<number> = new Set([99991663, 99991661, 99991668]);

@@ -3,7 +3,7 @@ import type { CardActionValue, CardModel } from '../../../shared/card-model.js';
 import type { CliChoice } from '../../../shared/console-cli.js';
 import type { ConsoleChoices, ConsoleClientMessage, ConsoleEntry, ConsoleServerMessage } from '../../../shared/console-protocol.js';
 import { CONSOLE_PROTOCOL_VERSION } from '../../../shared/console-protocol.js';
-import type { Logger } from '../../../shared/log.js';
+import type { Logger } from '../../../platform/log.js';
 import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundMessage } from '../types.js';
 import { ConsoleChat, newConsoleId } from './console-chat.js';
 import { ConsoleChatFile } from './console-chat-file.js';

@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CONSOLE_LIMITS, CONSOLE_PATHS, ConsoleClientMessageSchema, type ConsoleServerMessage } from '../../../shared/console-protocol.js';
 import { localeFromLanguageTag, t, type Locale, type MessageKey } from '../../../shared/i18n.js';
-import type { Logger } from '../../../shared/log.js';
+import type { Logger } from '../../../platform/log.js';
 import { SESSION_ID_RE } from '../../../shared/session-key.js';
-import { readCookie } from '../../web-grants.js';
+import { readCookie } from '../../web/web-grants.js';
 import { CONSOLE_USER_ID, type ConsoleAdapter } from './console-adapter.js';
 import { CONSOLE_AUTH, consoleCookieHeader, type ConsoleAuth } from './console-auth.js';
 

@@ -2,8 +2,8 @@
 import { BotConfigSchema, type BotConfig, type Config, type ConsoleConfig } from '../../../shared/config.js';
 import { consoleCliChoices, defaultConsoleCli } from '../../../shared/console-cli.js';
 import { CONSOLE_PATHS } from '../../../shared/console-protocol.js';
-import type { Logger } from '../../../shared/log.js';
-import { expandHome } from '../../../shared/paths.js';
+import type { Logger } from '../../../platform/log.js';
+import { expandHome } from '../../../platform/paths.js';
 import { CONSOLE_APP_ID, CONSOLE_USER_ID, ConsoleAdapter } from './console-adapter.js';
 import { ConsoleAuth } from './console-auth.js';
 import { ConsoleServer, type ConsoleServerOptions } from './console-server.js';

@@ -1,0 +1,194 @@
+// The CommandContext a daemon command runs with: the bot runtime's services, seen from one chat place and invoker.
+import type { Translate } from '../../shared/i18n.js';
+import { botLocale } from '../../shared/config.js';
+import type { CardModel } from '../../shared/card-model.js';
+import { IPC_LIMITS, type DisplayMode } from '../../shared/ipc.js';
+import type { KeyName } from '../../shared/keys.js';
+import type { BotRuntimeHandle } from './bot-runtime-handle.js';
+import { isDirectory, listProjects, type Project } from '../commands/projects.js';
+import type { CommandBot, CommandContext, CommandResult, GrantTarget, SessionProcessInfo } from '../commands/types.js';
+import type { Grants } from '../inbound/permissions.js';
+import type { Anchor } from '../inbound/router.js';
+import { isOpenSession, type SessionCore } from '../sessions/session-core.js';
+import { delivered, type SendOutcome } from '../workers/session-worker.js';
+import { expandHome } from '../../platform/paths.js';
+import { adoptPane, rememberOffer, scanForBot, type AdoptOutcome } from '../sessions/adopt.js';
+import type { AdoptScan } from '../panes/adoptable-panes.js';
+
+const OK: CommandResult = { ok: true };
+
+export class BotCommandContext implements CommandContext {
+  readonly now = Date.now();
+  readonly grants: Grants;
+  readonly bot: CommandBot;
+  readonly t: Translate;
+
+  constructor(
+    private readonly rt: BotRuntimeHandle,
+    readonly anchor: Anchor,
+    readonly invoker: { userId: string; name?: string },
+  ) {
+    this.grants = rt.grants();
+    this.t = rt.t;
+    const b = rt.bot;
+    this.bot = {
+      name: b.name,
+      appId: b.appId,
+      cli: b.cli,
+      workingDir: expandHome(b.workingDir),
+      projects: b.projects.map((p) => expandHome(p)),
+      allowedUsers: b.allowedUsers,
+      allowedChats: b.allowedChats,
+      locale: botLocale(b),
+    };
+  }
+
+  async reply(text: string): Promise<void> {
+    await this.rt.im.sendText(this.anchor.place, text, this.anchor.replyTo);
+  }
+
+  async sendCard(card: CardModel): Promise<CommandResult> {
+    const res = await this.rt.im.sendCard(this.anchor.place, card, this.anchor.replyTo);
+    return res.ok ? OK : { ok: false, code: res.code, message: res.message };
+  }
+
+  currentSession(): SessionCore | undefined {
+    const s = this.rt.sessions.getByKey(this.anchor.sessionKey);
+    return isOpenSession(s) ? s : undefined;
+  }
+
+  listSessions(): readonly SessionCore[] {
+    return this.rt.sessions.all();
+  }
+
+  sessionRuntime(sessionId: string): SessionProcessInfo | undefined {
+    if (!this.rt.sessions.get(sessionId)) return undefined;
+    const viewUrl = this.rt.web?.viewUrl(sessionId);
+    return { workerLive: this.rt.sessions.workerLive(sessionId), ...(viewUrl ? { viewUrl } : {}) };
+  }
+
+  async closeSession(sessionId: string): Promise<CommandResult> {
+    return (await this.rt.sessions.close(sessionId)) ? OK : { ok: false, code: 'not_open', message: this.t('cmd.err.notOpen') };
+  }
+
+  async pressKey(sessionId: string, key: KeyName): Promise<CommandResult> {
+    const s = this.rt.sessions.get(sessionId);
+    if (!s) return { ok: false, code: 'unknown_session', message: this.t('cmd.err.noSuchSession') };
+    const by = { userId: this.invoker.userId, ...(this.invoker.name ? { name: this.invoker.name } : {}) };
+    return this.result(this.rt.sessions.worker(s).key(key, by));
+  }
+
+  private result(outcome: SendOutcome): CommandResult {
+    if (delivered(outcome)) return OK;
+    return outcome === 'no_worker'
+      ? { ok: false, code: 'no_worker', message: this.t('cmd.err.noWorker') }
+      : { ok: false, code: 'send_failed', message: this.t('cmd.err.sendFailed') };
+  }
+
+  async setWorkingDir(path: string): Promise<{ ok: true; appliesTo: 'restarted' | 'next_session' } | { ok: false; code: string; message: string }> {
+    const s = this.currentSession();
+    if (!s) {
+      // No session yet: the next one starts there (the picker is skipped).
+      if (await this.answerPicker(path)) return { ok: true, appliesTo: 'next_session' };
+      this.rt.sessions.create(this.anchor, this.invoker.userId, path);
+      return { ok: true, appliesTo: 'next_session' };
+    }
+    // A CLI cannot change its folder: end this one; the next message starts a new session there.
+    await this.rt.sessions.close(s.id);
+    this.rt.sessions.create(this.anchor, this.invoker.userId, path);
+    return { ok: true, appliesTo: 'restarted' };
+  }
+
+  isDirectory(path: string): Promise<boolean> {
+    return isDirectory(path);
+  }
+
+  listProjects(): Promise<Project[]> {
+    return listProjects(this.bot.workingDir, this.bot.projects);
+  }
+
+  async setDisplay(sessionId: string, mode: DisplayMode): Promise<CommandResult> {
+    const s = this.rt.sessions.get(sessionId);
+    if (!s) return { ok: false, code: 'unknown_session', message: this.t('cmd.err.noSuchSession') };
+    return this.result(await this.rt.sessions.setDisplay(s, mode));
+  }
+
+  async postScreen(sessionId: string): Promise<CommandResult> {
+    const s = this.rt.sessions.get(sessionId);
+    if (!s) return { ok: false, code: 'unknown_session', message: this.t('cmd.err.noSuchSession') };
+    return this.result(this.rt.sessions.worker(s).captureNow());
+  }
+
+  async answerSelection(sessionId: string, promptId: string, optionIndex: number, typed?: string): Promise<boolean> {
+    const s = this.rt.sessions.get(sessionId);
+    if (!s) return false;
+    const live = this.rt.sessions.liveOf(s);
+    if (!live.selection(promptId)) return false;
+    // A typed answer goes as it was typed (the worker types it literally after picking the option that takes it).
+    const text = typed?.slice(0, IPC_LIMITS.typedAnswer);
+    const by = { userId: this.invoker.userId, ...(this.invoker.name ? { name: this.invoker.name } : {}) };
+    this.rt.sessions.worker(s).choose(promptId, optionIndex, by, text);
+    return live.answered(promptId, this.invoker.userId, optionIndex, text);
+  }
+
+  async answerPicker(path: string): Promise<boolean> {
+    const wait = this.rt.pickerWaits.get(this.anchor.sessionKey);
+    if (!wait) return false;
+    this.rt.pickerWaits.delete(this.anchor.sessionKey);
+    await this.rt.deliver(wait.decision, wait.msg, path);
+    return true;
+  }
+
+  async updateCard(messageId: string, card: CardModel): Promise<void> {
+    await this.rt.im.updateCard({ messageId }, card);
+  }
+
+  async postChanges(sessionId: string): Promise<'posted' | 'none' | 'not_git' | 'no_turn'> {
+    const live = this.rt.sessions.liveIfAny(sessionId);
+    if (!live) return 'no_turn';
+    if (!(await live.changes.inGit())) return 'not_git';
+    const set = await live.changes.current();
+    if (!set) return 'no_turn';
+    return (await live.showChanges(set)) ? 'posted' : 'none';
+  }
+
+  async issueWriteLink(sessionId: string, userId: string): Promise<{ ok: true; expiresInMinutes: number } | { ok: false; code: string; message: string }> {
+    const link = this.rt.web?.writeLink(sessionId, userId);
+    if (!link) return { ok: false, code: 'web_off', message: this.t('cmd.err.webOff') };
+    const res = await this.rt.im.dmUser(userId, this.t('cmd.term.dm', { minutes: link.expiresInMinutes, url: link.url }));
+    if (!res.ok) return { ok: false, code: res.code, message: this.t('cmd.err.dmFailed') };
+    return { ok: true, expiresInMinutes: link.expiresInMinutes };
+  }
+
+  async revokeWriteGrants(sessionId: string): Promise<number> {
+    return this.rt.web?.revokeSession(sessionId) ?? 0;
+  }
+
+  async rotateViewToken(sessionId: string): Promise<{ connections: number } | null> {
+    return this.rt.web?.rotateViewToken(sessionId) ?? null;
+  }
+
+  get tmuxSocket(): string | null {
+    return this.rt.tmuxSocket;
+  }
+
+  adoptScan(): Promise<AdoptScan> {
+    return scanForBot(this.rt);
+  }
+
+  adopt(paneId: string, cliPid: number): Promise<AdoptOutcome> {
+    return adoptPane(this.rt, this.anchor, this.invoker.userId, paneId, cliPid);
+  }
+
+  offerAdopt(): void {
+    rememberOffer(this.anchor);
+  }
+
+  grantTalk(target: GrantTarget): Promise<boolean> {
+    return this.rt.state.grantTalk(target);
+  }
+
+  revokeTalk(target: GrantTarget): Promise<boolean> {
+    return this.rt.state.revokeTalk(target);
+  }
+}

@@ -1,0 +1,35 @@
+// What the command context and the card actions may use of a bot's runtime. They take this interface, not the
+// BotRuntime class, so bot-runtime.ts imports them without them importing it back (no cycle), and the list below is
+// the whole surface they reach: sessions go through their one owner, SessionService.
+import type { BotConfig } from '../../shared/config.js';
+import type { Translate } from '../../shared/i18n.js';
+import type { Logger } from '../../platform/log.js';
+import type { ImAdapter, InboundMessage } from '../im/types.js';
+import type { BotState } from './pairing.js';
+import type { Grants } from '../inbound/permissions.js';
+import type { RouteDecision, RouterBot } from '../inbound/router.js';
+import type { WebAccess } from '../web/web-access.js';
+import type { SessionService } from '../sessions/session-service.js';
+
+/** A prompt waiting for the project picker's answer. */
+export interface PickerWait {
+  decision: Extract<RouteDecision, { kind: 'prompt' | 'passthrough' }>;
+  msg: InboundMessage;
+}
+
+/** Implemented by BotRuntime. */
+export interface BotRuntimeHandle {
+  readonly bot: BotConfig;
+  readonly im: ImAdapter;
+  readonly web?: WebAccess;
+  readonly tmuxSocket: string | null;
+  /** The one owner of the bot's sessions (session-service.ts). */
+  readonly sessions: SessionService;
+  readonly state: BotState;
+  readonly pickerWaits: Map<string, PickerWait>;
+  readonly log: Logger;
+  readonly t: Translate;
+  routerBot(): RouterBot;
+  grants(): Grants;
+  deliver(decision: PickerWait['decision'], msg: InboundMessage, chosenCwd?: string): Promise<void>;
+}

@@ -1,0 +1,273 @@
+// One configured bot at run time: its IM connection, sessions, grants and the path from a chat event to a worker.
+import type { LegacyTmuxSessions } from '../process/legacy-tmux.js';
+import { literalChatText } from '../../shared/chat-text.js';
+import { botLocale, type BotConfig } from '../../shared/config.js';
+import { translator, type Translate } from '../../shared/i18n.js';
+import { imageWaitFor, promptForAttachments, withQuote } from '../inbound/attachment-turn.js';
+import type { ImageWait } from '../inbound/image-wait.js';
+import type { BackendKind } from '../../shared/ipc.js';
+import type { Logger } from '../../platform/log.js';
+import { expandHome, type LarkmuxPaths } from '../../platform/paths.js';
+import type { BotStatus } from './bot-status.js';
+import { dispatchCommand } from '../commands/dispatch.js';
+import { InboundDedupe, rejectedDedupeKeys } from '../inbound/dedupe.js';
+import type { CardActionReply, ConnectionState, ImAdapter, InboundEvent, InboundMessage, InboundRejected } from '../im/types.js';
+import { BotState } from './pairing.js';
+import { mayTypeIntoSelections } from '../inbound/permissions.js';
+import { routeMessage, routeRejected, type RouterBot } from '../inbound/router.js';
+import { isOpenSession, type SessionCore } from '../sessions/session-core.js';
+import { SessionService } from '../sessions/session-service.js';
+import type { WorkerPool } from '../workers/worker-pool.js';
+import { BotCommandContext } from './bot-command-context.js';
+import type { BotRuntimeHandle, PickerWait } from './bot-runtime-handle.js';
+import type { WebAccess } from '../web/web-access.js';
+import type { CapacityKeeper } from '../sessions/capacity-keeper.js';
+import { onCardAction } from './card-actions.js';
+
+export interface BotRuntimeOptions {
+  bot: BotConfig;
+  paths: LarkmuxPaths;
+  log: Logger;
+  pool: WorkerPool;
+  im: ImAdapter;
+  tmuxSocket: string | null;
+  /** Open sessions still on the pre-per-home tmux server: located at start, their workers pointed there. */
+  legacyTmux?: LegacyTmuxSessions;
+  backend: BackendKind;
+  web?: WebAccess;
+  /** Open ids of the other configured bots (peer bots may talk). */
+  peerBots?: () => readonly string[];
+  /** The host's capacity keeper (one for all bots): launches wait for a slot there. */
+  capacity: CapacityKeeper;
+}
+
+export class BotRuntime implements BotRuntimeHandle {
+  /** The one owner of this bot's sessions: records, live state, cards, workers, per-topic order. */
+  readonly sessions: SessionService;
+  readonly state: BotState;
+  private readonly dedupe: InboundDedupe;
+  private readonly noticesSent = new Set<string>();
+  readonly pickerWaits = new Map<string, PickerWait>();
+  /** Lone pictures waiting for their sender's text (attachments.imageWaitSeconds). */
+  private readonly imageWait: ImageWait<PickerWait['decision']>;
+  private conn: { state: ConnectionState; detail?: string } = { state: 'stopped' };
+  private storeProblems: string[] = [];
+  readonly log: Logger;
+  /** This bot's users read its locale (config `locale`, else the domain's default): every text it sends goes through this. */
+  readonly t: Translate;
+
+  constructor(private readonly opts: BotRuntimeOptions) {
+    const { bot, paths } = opts;
+    this.log = opts.log.child({ bot: bot.name });
+    this.t = translator(botLocale(bot));
+    this.sessions = new SessionService({
+      bot, home: paths.home, log: this.log, t: this.t, im: opts.im, workers: opts.pool, tmuxSocket: opts.tmuxSocket,
+      ...(opts.legacyTmux ? { legacyTmux: opts.legacyTmux } : {}), backend: opts.backend, ...(opts.web ? { web: opts.web } : {}), capacity: opts.capacity,
+    });
+    this.state = new BotState({ home: paths.home, appId: bot.appId, log: this.log });
+    this.imageWait = imageWaitFor(() => this.bot, opts.im, this.t, (d, m) => this.deliver(d, m));
+    this.dedupe = new InboundDedupe({ path: `${paths.dedupeStore.replace(/\.json$/, '')}-${bot.appId}.json`, log: this.log });
+  }
+
+  get bot(): BotConfig {
+    return this.opts.bot;
+  }
+
+  get im(): ImAdapter {
+    return this.opts.im;
+  }
+
+  get web(): WebAccess | undefined {
+    return this.opts.web;
+  }
+
+  get tmuxSocket(): string | null {
+    return this.opts.tmuxSocket;
+  }
+
+  routerBot(): RouterBot {
+    const { bot } = this.opts;
+    return { appId: bot.appId, cli: bot.cli, groupScope: bot.groupScope, allowedUsers: bot.allowedUsers, allowedChats: bot.allowedChats };
+  }
+
+  grants() {
+    return this.state.grants(this.opts.peerBots?.() ?? []);
+  }
+
+  /** Registers the stored sessions (metadata only: no worker starts, nothing is imported or connected). */
+  async restore(): Promise<void> {
+    this.storeProblems.push(...(await this.sessions.load()));
+    for (const [what, load] of [
+      ['bot state', () => this.state.load()],
+      ['seen events', () => this.dedupe.load()],
+    ] as const) {
+      const res = await load();
+      // The message names where the damaged file was kept aside (durable-file.ts).
+      if (!res.ok) this.storeProblems.push(`${what}: ${res.message}`);
+    }
+    await this.opts.legacyTmux?.locate(this.bot.name, this.sessions.all());
+    const code = this.state.pairingCode(this.routerBot());
+    if (code) this.log.warn(`bot "${this.bot.name}" has no allowlist and no owner: send this pairing code to it in a direct chat to become its owner: ${code}`);
+  }
+
+  /** Connects to the IM (the Lark SDK is imported here, after restore). */
+  async connect(): Promise<void> {
+    const res = await this.opts.im.connect({
+      onEvent: (ev) => this.onEvent(ev),
+      onRejected: (r) => void this.onRejected(r).catch((err) => this.log.error({ err }, 'rejected-event handling failed')),
+      onState: (state, detail) => {
+        this.conn = { state, ...(detail ? { detail } : {}) };
+        this.log.info({ state, detail }, 'connection state');
+      },
+    });
+    if (!res.ok) {
+      this.conn = { state: 'failed', detail: res.message };
+      this.log.error({ code: res.code, message: res.message }, 'could not connect');
+    }
+  }
+
+  status(): BotStatus {
+    const pairing = this.state.pairingCode(this.routerBot());
+    const detail = [this.conn.detail, ...this.storeProblems, pairing ? `waiting for pairing code ${pairing}` : undefined].filter(Boolean).join('; ');
+    return {
+      name: this.bot.name,
+      appId: this.bot.appId,
+      state: this.conn.state,
+      ...(detail ? { detail } : {}),
+      ...(pairing ? { pairingCode: pairing } : {}),
+      ...this.sessions.counts(),
+      maxLiveWorkers: this.bot.maxLiveWorkers,
+      maxLiveClis: this.bot.maxLiveClis,
+    };
+  }
+
+  owns(sessionId: string): boolean {
+    return this.sessions.get(sessionId) !== undefined;
+  }
+
+  // ── inbound ────────────────────────────────────────────────────────────────
+
+  private async onEvent(ev: InboundEvent): Promise<CardActionReply | void> {
+    const duplicate = !this.dedupe.firstSeenEvent(ev);
+    if (ev.kind === 'card_action') return onCardAction(this, ev, duplicate);
+    if (duplicate) {
+      this.log.info({ messageId: ev.messageId }, 'duplicate event ignored');
+      return;
+    }
+    // Per-topic order: messages of one session are handled one after another, other sessions run in parallel.
+    void this.sessions.inTopicOrder(`${ev.place.chatId}:${ev.place.rootId ?? (ev.place.chatType === 'p2p' ? '' : ev.messageId)}`, () => this.onMessage(ev));
+  }
+
+  /** A message the adapter could not read: a direct chat gets told so (once per message), anything else was logged. */
+  private async onRejected(r: InboundRejected): Promise<void> {
+    const duplicate = !this.dedupe.firstSeen(rejectedDedupeKeys(r));
+    const decision = routeRejected({ rejected: r, bot: this.routerBot(), grants: this.grants(), duplicate, pairingOpen: this.state.needsPairing(this.routerBot()), t: this.t });
+    if (decision.kind === 'reply') await this.opts.im.sendText(decision.place, decision.text, decision.replyTo);
+  }
+
+  private async onMessage(msg: InboundMessage): Promise<void> {
+    const decision = routeMessage({
+      msg,
+      bot: this.routerBot(),
+      grants: this.grants(),
+      sessionByKey: (k) => this.sessions.getByKey(k),
+      duplicate: false,
+      pairingOpen: this.state.needsPairing(this.routerBot()),
+      noticesSent: this.noticesSent,
+      t: this.t,
+    });
+    switch (decision.kind) {
+      case 'ignore':
+        this.log.debug({ reason: decision.reason, messageId: msg.messageId }, 'message ignored');
+        return;
+      case 'reply':
+        if (decision.onceKey) this.noticesSent.add(decision.onceKey);
+        await this.opts.im.sendText(decision.place, decision.text, decision.replyTo);
+        return;
+      case 'pair': {
+        const res = await this.state.tryPair(decision.userId, decision.text);
+        const text = res.ok
+          ? this.t('pair.done')
+          : res.code === 'locked'
+            ? this.t('security.pairingLocked')
+            : res.code === 'mismatch'
+              ? this.t('security.pairingWrong', { left: res.attemptsLeft })
+              : this.t('pair.wrong');
+        if (!res.ok && res.code !== 'not_pairing') this.log.warn({ sender: decision.userId, result: res.code }, 'wrong pairing code');
+        await this.opts.im.sendText(decision.place, text, decision.replyTo);
+        return;
+      }
+      case 'command':
+        await dispatchCommand(decision.command, decision.args, new BotCommandContext(this, decision.anchor, { userId: msg.senderId }));
+        return;
+      case 'prompt':
+      case 'passthrough': {
+        const q = decision.kind === 'prompt' ? withQuote(decision, msg) : null;
+        const now = q ? await this.imageWait.take(q.decision, q.msg) : { decision, msg };
+        if (now) await this.deliver(now.decision, now.msg);
+        return;
+      }
+      default: {
+        const never: never = decision;
+        return never;
+      }
+    }
+  }
+
+  /** A prompt or CLI command: find or create the session, make sure its worker runs, open the turn card, send. */
+  async deliver(decision: PickerWait['decision'], msg: InboundMessage, chosenCwd?: string): Promise<void> {
+    let session = this.sessions.getByKey(decision.sessionKey);
+    if (!isOpenSession(session)) {
+      const projects = this.bot.projects.map((p) => expandHome(p));
+      // A topic opened with a form (the console) names its folder already: no picker.
+      chosenCwd ??= msg.newSession?.cwd;
+      if (!chosenCwd && projects.length > 1) {
+        this.pickerWaits.set(decision.sessionKey, { decision, msg });
+        await this.opts.im.sendCard(
+          decision.anchor.place,
+          { kind: 'picker', anchorKey: decision.sessionKey, title: this.t('session.pickProject'), projects: projects.map((p) => ({ label: p.split('/').filter(Boolean).pop() ?? p, path: p })) },
+          decision.anchor.replyTo,
+        );
+        return;
+      }
+      session = this.sessions.create(decision.anchor, msg.senderId, chosenCwd ?? (projects.length === 1 ? projects[0] : undefined), msg.newSession?.cli);
+    }
+    const live = this.sessions.liveOf(session);
+    if (!mayTypeIntoSelections(live.openSelectionRequesters(), this.routerBot(), { chatId: decision.anchor.place.chatId }, { userId: msg.senderId }, this.grants())) {
+      await this.opts.im.sendText(decision.anchor.place, this.t('security.selectionNotYours'), msg.messageId);
+      return;
+    }
+    // Text stays text: control characters become visible symbols, never keys (chat-text.ts).
+    const literal = literalChatText(decision.text);
+    decision = { ...decision, text: literal.text };
+    this.sessions.update(session.id, { requesterId: msg.senderId, lastActivityAt: Date.now() });
+    if (msg.attachments?.length && decision.kind === 'prompt') decision = { ...decision, text: await this.withAttachments(session, decision.text, msg) };
+    const requester = { userId: msg.senderId };
+    // The turn is registered at once; its card goes out in the background so the text reaches the CLI without
+    // waiting for Feishu (card operations stay in order behind it, so status updates land on the new card).
+    const card = live.beginTurn({ turnId: msg.messageId, messageId: msg.messageId, requester }, decision.text);
+    // Within the caps: waits for a stop under way on this session and for a free slot (capacity-keeper.ts).
+    const queued = () => void live.cards.setNotice(this.t('capacity.queued', { busy: this.status().liveWorkers, max: this.bot.maxLiveWorkers }));
+    await this.opts.capacity.launch(this.sessions, session, queued);
+    await live.changes.begin();
+    const worker = this.sessions.worker(session);
+    const sent = decision.kind === 'prompt' ? worker.input(msg.messageId, decision.text, requester) : worker.rawInput(msg.messageId, decision.text);
+    await card;
+    if (literal.replaced) await live.cards.setNotice(this.t('security.controlChars', { count: literal.replaced }));
+    if (sent !== 'sent') await live.cards.setNotice(this.t('notice.workerDown'));
+  }
+
+  /** Saves a message's pictures and files into the session's folder and names them in the prompt. */
+  private withAttachments(session: SessionCore, text: string, msg: InboundMessage): Promise<string> {
+    const turn = { im: this.opts.im, cwd: session.cwd, cli: session.cli, limits: this.bot.attachments, t: this.t, log: this.log.child({ session: session.id.slice(0, 8) }) };
+    return promptForAttachments({ ...turn, place: msg.place, replyTo: msg.messageId }, text, msg.attachments ?? []);
+  }
+
+  async dispose(): Promise<void> {
+    const dropped = this.imageWait.dispose();
+    if (dropped > 0) this.log.warn({ pictures: dropped }, 'pictures still waiting for text were not sent (the bot stopped)');
+    await this.sessions.dispose();
+    await this.opts.im.dispose();
+    await Promise.all([this.state.dispose(), this.dedupe.dispose()]);
+  }
+}

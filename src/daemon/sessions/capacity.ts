@@ -1,0 +1,133 @@
+// Capacity planning (pure): from the host's sessions and the launches waiting for a slot, which actions to take now —
+// launch a waiting session, detach an idle worker, stop an idle CLI (through its worker, or through tmux when it has
+// none) — so that every bot stays within maxLiveWorkers / maxLiveClis and busy sessions are never touched.
+import type { SessionStatus } from '../../shared/ipc.js';
+
+export const CAPACITY = {
+  /**
+   * Actions (worker detaches, CLI stops) running at once: each is an exec or a worker's exit, cheap for the daemon;
+   * 8 drains a burst of 100 topics within the 2 s goal (issue 14) without flooding a 2-core host with tmux forks.
+   */
+  maxConcurrentActions: 8,
+  /**
+   * A session that was handed a message stays protected until its answer (or failure) comes back, at most this long:
+   * a turn whose CLI never reports an answer must not hold a slot for ever.
+   */
+  pinMaxMs: 120_000,
+  /** While launches wait or a bot is over its caps, the plan is re-made this often even if nothing reports. */
+  recheckMs: 500,
+  /** A launch that waits this long for a slot says so on its card (the person sees why it has not started). */
+  queuedNoticeAfterMs: 1_500,
+} as const;
+
+export interface Caps {
+  maxLiveWorkers: number;
+  maxLiveClis: number;
+}
+
+/** One session of the host as the planner sees it. */
+export interface HostSession {
+  id: string;
+  /** The bot it belongs to: caps are per bot. */
+  group: string;
+  status: SessionStatus;
+  lastActivityAt: number;
+  /** A worker process runs for it (also while it is being stopped). */
+  worker: boolean;
+  /** Its CLI runs in tmux — attached or detached. */
+  cliRunning: boolean;
+  /** A message is on its way to it: never chosen. */
+  pinned: boolean;
+  /**
+   * Its CLI is a person's own (taken over with /adopt): it is never stopped — ending larkmux's link would leave it
+   * running, and the next message would start a second one beside it. Its worker may still be detached.
+   */
+  keepCli?: boolean;
+  /** An action on it is under way: never chosen again, and counted as done for planning further evictions. */
+  underway?: 'detach' | 'stop';
+}
+
+/** A session waiting for a worker slot, in arrival order. */
+export interface WaitingLaunch {
+  id: string;
+  group: string;
+}
+
+export type CapacityAction =
+  | { kind: 'launch'; id: string }
+  | { kind: 'detach'; id: string }
+  /** `tmux`: no worker runs, so the daemon ends the tmux session itself (no worker is forked to do it). */
+  | { kind: 'stop'; id: string; via: 'worker' | 'tmux' };
+
+export interface HostState {
+  sessions: readonly HostSession[];
+  waiting: readonly WaitingLaunch[];
+  caps: (group: string) => Caps;
+}
+
+/** Only a session that waits for nothing may be touched: busy or asking ones never are. */
+export function isQuiet(status: SessionStatus): boolean {
+  return status === 'idle' || status === 'exited' || status === 'failed';
+}
+
+/**
+ * Per bot: first make room — least recently used quiet sessions go, a stopped CLI also frees its worker — for what is
+ * running plus what waits; then admit waiting launches while the caps, counted with the processes that still exist
+ * (a stop under way still occupies its slot), allow. So our own launches never push a bot over its caps, and a stream
+ * of arrivals only ever waits for slots that quiet sessions free.
+ */
+export function planCapacity(host: HostState): CapacityAction[] {
+  const groups = new Set([...host.sessions.map((s) => s.group), ...host.waiting.map((w) => w.group)]);
+  return [...groups].sort().flatMap((g) =>
+    planGroup(
+      host.sessions.filter((s) => s.group === g),
+      host.waiting.filter((w) => w.group === g),
+      host.caps(g),
+    ),
+  );
+}
+
+function planGroup(sessions: readonly HostSession[], waiting: readonly WaitingLaunch[], caps: Caps): CapacityAction[] {
+  const byId = new Map(sessions.map((s) => [s.id, s]));
+  const waitingIds = new Set(waiting.map((w) => w.id));
+  // Waiting sessions that already have a worker need no slot (their stop is still under way, or they just got one).
+  const queued = waiting.map((w) => byId.get(w.id)).filter((s): s is HostSession => s !== undefined && !s.worker);
+  const count = (f: (s: HostSession) => boolean) => sessions.filter(f).length;
+
+  // What will exist once the actions under way have finished, plus what the waiting launches need.
+  let wantWorkers = count((s) => s.worker && s.underway === undefined) + queued.length;
+  let wantClis = count((s) => s.cliRunning && s.underway !== 'stop') + queued.filter((s) => !s.cliRunning).length;
+
+  const lru = sessions
+    .filter((s) => s.underway === undefined && !s.pinned && !waitingIds.has(s.id) && isQuiet(s.status))
+    .sort((a, b) => a.lastActivityAt - b.lastActivityAt || a.id.localeCompare(b.id));
+  const actions: CapacityAction[] = [];
+  const chosen = new Set<string>();
+  for (const s of lru) {
+    if (wantClis <= caps.maxLiveClis) break;
+    if (!s.cliRunning || s.keepCli) continue;
+    actions.push({ kind: 'stop', id: s.id, via: s.worker ? 'worker' : 'tmux' });
+    chosen.add(s.id);
+    wantClis--;
+    if (s.worker) wantWorkers--;
+  }
+  for (const s of lru) {
+    if (wantWorkers <= caps.maxLiveWorkers) break;
+    if (!s.worker || chosen.has(s.id)) continue;
+    actions.push({ kind: 'detach', id: s.id });
+    wantWorkers--;
+  }
+
+  // Admission counts every process that exists now, including those on their way out.
+  let workers = count((s) => s.worker);
+  let clis = count((s) => s.cliRunning);
+  const launches: CapacityAction[] = [];
+  for (const s of queued) {
+    const needsCli = !s.cliRunning;
+    if (workers >= caps.maxLiveWorkers || (needsCli && clis >= caps.maxLiveClis)) continue;
+    launches.push({ kind: 'launch', id: s.id });
+    workers++;
+    if (needsCli) clis++;
+  }
+  return [...launches, ...actions];
+}

@@ -1,0 +1,256 @@
+// One session as the daemon runs it: turns in flight, the worker's reports turned into card updates and replies.
+import { describeFailure } from '../../shared/failure.js';
+import type { SelectionCard } from '../../shared/card-model.js';
+import type { Requester, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
+import type { Translate } from '../../shared/i18n.js';
+import type { Logger } from '../../platform/log.js';
+import { ChangeTracker, type ChangeSet } from '../changes/change-tracker.js';
+import type { AttentionKeeper } from './attention-keeper.js';
+import type { WaitReason } from './attention.js';
+import type { ImAdapter } from '../im/types.js';
+import type { SessionCore } from './session-core.js';
+import type { SessionCards } from './session-cards.js';
+
+/** The reaction put on a user's message once its delivery to the CLI is proven. */
+export const DELIVERED_REACTION = 'DONE';
+
+interface Turn {
+  turnId: string;
+  /** The user's message: it gets the reaction when delivered. */
+  messageId: string;
+  requester: Requester;
+  /** When the turn began (a long turn ends with a mention of its requester). */
+  startedAt?: number;
+}
+
+type PendingSelection = Omit<SelectionCard, 'kind' | 'sessionId'>;
+
+export interface LiveSessionHooks {
+  /** Persists a change to the session record (status, native id, activity); returns the record as stored. */
+  update(patch: Partial<SessionCore>): SessionCore | undefined | void;
+  /** The worker reported its web terminal's port (0 = none). */
+  onReady?(webPort: number): void;
+  /** The text for a worker error that needs the bot's words (locale, configured CLI), e.g. cli_missing; undefined = generic. */
+  describeError?(code: string, message: string): string | undefined;
+  /** After the final answer is posted (files the answer links are uploaded here). */
+  onFinal?(text: string): Promise<void>;
+  /** The session's web diff page, for the change card's link (undefined: web terminal off). */
+  diffUrl?(): string | undefined;
+  /** Mentions, pins and buzzes for the person a wait is for (issue 16); absent = nobody is singled out. */
+  attention?: AttentionKeeper;
+}
+
+export class LiveSession {
+  private readonly turns = new Map<string, Turn>();
+  /**
+   * Messages whose delivery is not yet reported, by turn: the reaction is owed even when the final answer came first
+   * (a fast turn's answer can overtake the delivery report), so this outlives the turn itself.
+   */
+  private readonly awaitingDelivery = new Map<string, string>();
+  private readonly selections = new Map<string, PendingSelection>();
+  /** Who may answer each pending selection besides operators: the requester of the turn it appeared in. */
+  private readonly selectionRequesters = new Map<string, string | undefined>();
+  private lastRequester: string | undefined;
+  webPort: number | null = null;
+  /** What each turn changed in the working folder's git tree (snapshot at turn start, diff at its end). */
+  readonly changes: ChangeTracker;
+  private readyWaiters: ((ok: boolean) => void)[] = [];
+  /** Set by /close: the CLI's exit that follows is not a crash. */
+  private closing = false;
+
+  constructor(
+    public core: SessionCore,
+    readonly cards: SessionCards,
+    private readonly im: ImAdapter,
+    private readonly hooks: LiveSessionHooks,
+    private readonly log: Logger,
+    private readonly t: Translate,
+  ) {
+    this.changes = new ChangeTracker(() => this.core.cwd, log);
+  }
+
+  /** The session's status: its record's (kept once, in the store; `core` follows every change made here). */
+  get currentStatus(): SessionStatus {
+    return this.core.status;
+  }
+
+  /** Persists a patch and keeps `core` the stored record (or the patched copy where the store has no record). */
+  private persist(patch: Partial<SessionCore>): void {
+    this.core = this.hooks.update(patch) ?? { ...this.core, ...patch };
+  }
+
+  /** Posts a change card for a change set with changes; false when there was nothing to show. */
+  async showChanges(set: ChangeSet | null): Promise<boolean> {
+    if (!set || set.files.length === 0) return false;
+    const url = this.hooks.diffUrl?.();
+    await this.cards.showChanges({ ...set.summary, ...(url ? { diffUrl: url } : {}) });
+    return true;
+  }
+
+  /** Registers a turn before its input goes to the worker, and opens its streaming card. */
+  async beginTurn(turn: Turn, prompt: string): Promise<void> {
+    this.turns.set(turn.turnId, { startedAt: Date.now(), ...turn });
+    this.awaitingDelivery.set(turn.turnId, turn.messageId);
+    this.lastRequester = turn.requester.userId;
+    // The person wrote again: whatever the session waited on them for (a failure) is over.
+    this.hooks.attention?.allEnded('a new message');
+    await this.cards.startTurn(prompt, turn.messageId);
+  }
+
+  selection(promptId: string): PendingSelection | undefined {
+    return this.selections.get(promptId);
+  }
+
+  /** The requester a pending selection is bound to (undefined: operators only). */
+  selectionRequester(promptId: string): string | undefined {
+    return this.selectionRequesters.get(promptId);
+  }
+
+  /**
+   * Requesters of the selections the CLI is waiting on now — text typed into the pane would answer them (issue 13
+   * finding 8). Empty when the CLI is not waiting (a prompt answered elsewhere must not block the topic forever).
+   */
+  openSelectionRequesters(): (string | undefined)[] {
+    if (this.currentStatus !== 'waiting' && this.currentStatus !== 'starting') return [];
+    return [...this.selections.keys()].map((id) => this.selectionRequesters.get(id));
+  }
+
+  /** Resolves when the worker has said `ready` (true) or exited first (false). */
+  waitReady(): Promise<boolean> {
+    if (this.webPort !== null) return Promise.resolve(true);
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  /** The worker process ended: anyone waiting for it learns so; web details are stale. */
+  workerGone(): void {
+    this.webPort = null;
+    this.awaitingDelivery.clear();
+    for (const w of this.readyWaiters.splice(0)) w(false);
+  }
+
+  async handle(msg: WorkerToDaemon): Promise<void> {
+    switch (msg.type) {
+      case 'ready':
+        this.webPort = msg.webPort;
+        this.hooks.onReady?.(msg.webPort);
+        for (const w of this.readyWaiters.splice(0)) w(true);
+        return;
+      case 'status':
+        this.hooks.attention?.statusChanged(msg.status);
+        this.persist({ status: msg.status, lastActivityAt: Date.now() });
+        await this.cards.setStatus(msg.status, msg.screenText);
+        return;
+      case 'screenshot':
+        this.cards.offerScreenshot(msg.png);
+        return;
+      case 'selection': {
+        if (this.selections.has(msg.promptId)) return;
+        const attention = this.hooks.attention?.waitStarted(msg.promptId, WAIT_REASON[msg.kind], msg.title, this.lastRequester);
+        const sel: PendingSelection = {
+          promptId: msg.promptId, title: msg.title, options: msg.options, defaultIndex: msg.defaultIndex,
+          ...(msg.textOption !== undefined ? { textOption: msg.textOption } : {}), ...(attention ? { attention } : {}),
+        };
+        this.selections.set(msg.promptId, sel);
+        // Bound to the turn's requester, not to whoever posts in the topic later (that moves session.requesterId).
+        // No turn yet (a take-over after a restart, a web visit): operators only.
+        this.selectionRequesters.set(msg.promptId, this.lastRequester);
+        await this.cards.showSelection(sel);
+        return;
+      }
+      case 'input_delivered': {
+        const messageId = this.awaitingDelivery.get(msg.turnId);
+        this.awaitingDelivery.delete(msg.turnId);
+        if (messageId) {
+          const res = await this.im.react(messageId, DELIVERED_REACTION);
+          if (!res.ok) this.log.warn({ code: res.code }, 'could not react to a delivered message');
+        }
+        return;
+      }
+      case 'input_failed': {
+        const turn = this.turns.get(msg.turnId);
+        this.turns.delete(msg.turnId);
+        this.awaitingDelivery.delete(msg.turnId);
+        // The reason in the bot's language (the worker's English reason stays in the logs).
+        const reason = msg.failure ? describeFailure(this.t, msg.failure) : msg.reason;
+        await this.cards.setNotice(this.t('notice.inputFailed', { reason }));
+        if (turn) this.log.warn({ turn: msg.turnId, reason: msg.reason }, 'input failed');
+        await this.hooks.attention?.problem('input_failed', this.t('attention.inputFailed', { reason }), turn?.requester.userId ?? this.lastRequester);
+        return;
+      }
+      case 'final_output': {
+        const turn = msg.turnId ? this.turns.get(msg.turnId) : undefined;
+        if (msg.turnId) this.turns.delete(msg.turnId);
+        await this.cards.sendFinal(msg.text);
+        if (turn?.startedAt !== undefined) await this.hooks.attention?.turnEnded(Date.now() - turn.startedAt, turn.requester.userId);
+        await this.hooks.onFinal?.(msg.text).catch((err: unknown) => this.log.error({ err }, 'answer files failed'));
+        await this.changes.finish().then((set) => this.showChanges(set)).catch((err: unknown) => this.log.error({ err }, 'change card failed'));
+        return;
+      }
+      case 'cli_identity':
+        this.persist({ nativeSessionId: msg.nativeSessionId, ...(msg.transcriptPath ? { transcriptPath: msg.transcriptPath } : {}) });
+        return;
+      case 'cli_exit': {
+        this.persist({ status: 'exited' });
+        await this.cards.setStatus('exited', msg.logTail ? msg.logTail.slice(-2000) : undefined);
+        // Gone in the middle of a turn, not by /close: the person who asked waits for an answer that will not come.
+        const inFlight = [...this.turns.values()].pop();
+        this.hooks.attention?.allEnded('the CLI exited');
+        if (inFlight && !this.closing) await this.hooks.attention?.problem('crash', this.t('attention.crashed'), inFlight.requester.userId);
+        return;
+      }
+      case 'cli_started':
+        this.log.info({ how: msg.how, freshReason: msg.freshReason }, 'CLI started');
+        if (msg.how === 'resumed') await this.cards.setNotice(this.t('notice.resumed'));
+        else if (msg.freshCode === 'cannot_resume') await this.cards.setNotice(this.t('notice.freshCannotResume', { cli: cliLabel(this.core.cli) }));
+        else if (msg.freshCode === 'no_native_id') await this.cards.setNotice(this.t('notice.freshNoId'));
+        else if (msg.freshReason) await this.cards.setNotice(this.t('notice.startedFresh', { reason: msg.freshReason }));
+        return;
+      case 'error':
+        this.log.warn({ code: msg.code, message: msg.message }, 'worker reported an error');
+        if (msg.code === 'cli_missing' || msg.code === 'cwd_missing') {
+          // Nothing was launched: a red card with the install command, never a blue "Starting" that waits forever.
+          this.persist({ status: 'failed' });
+          await this.cards.setNotice(this.hooks.describeError?.(msg.code, msg.message) ?? this.t('notice.problem', { message: msg.message }));
+          await this.cards.setStatus('failed');
+          return;
+        }
+        await this.cards.setNotice(this.t('notice.problem', { message: msg.failure ? describeFailure(this.t, msg.failure) : msg.message }));
+        return;
+      case 'heartbeat':
+        return;
+      default: {
+        const never: never = msg;
+        return never;
+      }
+    }
+  }
+
+  /** Someone answered a selection card (with a typed `text`, for a typed answer): the card shows who, the prompt is forgotten. */
+  async answered(promptId: string, by: string, optionIndex: number, text?: string): Promise<boolean> {
+    const sel = this.selections.get(promptId);
+    if (!sel) return false;
+    this.selections.delete(promptId);
+    this.selectionRequesters.delete(promptId);
+    this.hooks.attention?.waitEnded(promptId, 'answered on the card');
+    await this.cards.answerSelection(sel, by, optionIndex, text);
+    return true;
+  }
+
+  /** /close is under way: the CLI's exit is expected, not a crash. */
+  markClosing(): void {
+    this.closing = true;
+  }
+
+  dispose(): void {
+    this.hooks.attention?.dispose();
+    this.cards.dispose();
+  }
+}
+
+/** Which kind of wait a prompt of the worker's kind is (permission prompts are told apart for the attention plan). */
+const WAIT_REASON: Record<'startup' | 'permission' | 'menu', WaitReason> = { startup: 'selection', permission: 'permission', menu: 'selection' };
+
+/** A session's CLI as its config names it (a built-in id, or a custom CLI's command). */
+function cliLabel(cli: SessionCore['cli']): string {
+  return typeof cli === 'string' ? cli : cli.command;
+}

@@ -1,0 +1,286 @@
+// The one owner of a bot's sessions in the daemon: the persisted record, the live state (cards, turns), the worker
+// handle and the per-topic message order. Everything else asks it (the bot's inbound path, commands, card taps, the
+// capacity keeper, the web server); nothing else keeps a map of sessions. Status is kept once: the record's, moved by
+// the live session's reports (live-session.ts persists it), read here by the capacity keeper.
+import type { BotConfig, CliSpec } from '../../shared/config.js';
+import type { Translate } from '../../shared/i18n.js';
+import type { BackendKind, DaemonToWorker, DisplayMode, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
+import type { Logger } from '../../platform/log.js';
+import { expandHome } from '../../platform/paths.js';
+import type { Anchor } from '../inbound/anchor.js';
+import type { ImAdapter } from '../im/types.js';
+import type { LegacyTmuxSessions } from '../process/legacy-tmux.js';
+import { killTmuxSessions } from '../../platform/tmux-sessions.js';
+import type { WebAccess } from '../web/web-access.js';
+import { SessionWorker, type SendOutcome, type WorkerChannel } from '../workers/session-worker.js';
+import type { LiveSession } from './live-session.js';
+import { newSessionCore, type SessionCore } from './session-core.js';
+import { newLiveSession, workerInit } from './session-wiring.js';
+import { RenderStateStore, SessionStore } from './store.js';
+
+/** The worker pool as the session owner uses it (WorkerPool satisfies it; unit tests use a small real class). */
+export interface WorkerControl extends WorkerChannel {
+  start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>): boolean;
+  stop(sessionId: string, mode: 'kill' | 'detach'): Promise<void>;
+}
+
+/** What the capacity keeper is told about its worker starts and turns (CapacityKeeper satisfies it). */
+export interface CapacityEvents {
+  schedule(): void;
+  turnDone(sessionId: string): void;
+  workerGone(sessionId: string): void;
+}
+
+export interface SessionServiceOptions {
+  bot: BotConfig;
+  home: string;
+  log: Logger;
+  t: Translate;
+  im: ImAdapter;
+  workers: WorkerControl;
+  tmuxSocket: string | null;
+  legacyTmux?: LegacyTmuxSessions;
+  backend: BackendKind;
+  web?: WebAccess;
+  capacity: CapacityEvents;
+  /** Ends detached CLIs through tmux (orphans.ts); replaceable where no tmux server is involved. */
+  killTmux?: (socket: string | null, names: string[]) => Promise<unknown>;
+}
+
+type RecordPatch = Parameters<SessionStore['update']>[1];
+
+export class SessionService {
+  private readonly records: SessionStore;
+  private readonly renders: RenderStateStore;
+  private readonly live = new Map<string, LiveSession>();
+  /** Sessions created by this process that have not launched yet: their first worker starts them fresh. */
+  private readonly fresh = new Set<string>();
+  /** Per-topic order: messages of one topic are handled one after another, other topics run in parallel. */
+  private readonly topics = new Map<string, Promise<void>>();
+  private readonly log: Logger;
+
+  constructor(private readonly opts: SessionServiceOptions) {
+    this.log = opts.log;
+    const store = { home: opts.home, appId: opts.bot.appId, log: opts.log };
+    this.records = new SessionStore(store);
+    this.renders = new RenderStateStore(store);
+  }
+
+  /** The bot whose sessions these are (its caps are read by the capacity keeper). */
+  get bot(): BotConfig {
+    return this.opts.bot;
+  }
+
+  /** Loads the records and card state; each problem names where a damaged file was kept aside (durable-file.ts). */
+  async load(): Promise<string[]> {
+    const problems: string[] = [];
+    for (const [what, load] of [['sessions', () => this.records.load()], ['card state', () => this.renders.load()]] as const) {
+      const res = await load();
+      if (!res.ok) problems.push(`${what}: ${res.message}`);
+    }
+    for (const s of this.records.all()) this.opts.web?.restore(s);
+    return problems;
+  }
+
+  // ── records ────────────────────────────────────────────────────────────────
+
+  get(id: string): SessionCore | undefined {
+    return this.records.get(id);
+  }
+
+  getByKey(key: string): SessionCore | undefined {
+    return this.records.getByKey(key);
+  }
+
+  all(): SessionCore[] {
+    return this.records.all();
+  }
+
+  update(id: string, patch: RecordPatch): SessionCore | undefined {
+    return this.records.update(id, patch);
+  }
+
+  /** Registers a record made elsewhere (an adopted pane). */
+  put(session: SessionCore): SessionCore {
+    return this.records.put(session);
+  }
+
+  create(anchor: Anchor, ownerId: string, cwd?: string, cli: CliSpec = this.bot.cli): SessionCore {
+    const core = newSessionCore({
+      appId: this.bot.appId,
+      anchorId: anchor.anchorId,
+      scope: anchor.scope,
+      chatId: anchor.place.chatId,
+      chatType: anchor.place.chatType,
+      cli,
+      cwd: cwd ?? expandHome(this.bot.workingDir),
+      ownerId,
+      backend: this.opts.backend,
+      now: Date.now(),
+    });
+    this.fresh.add(core.id);
+    this.log.info({ session: core.id.slice(0, 8), key: core.key, cwd: core.cwd }, 'session created');
+    return this.records.put(core);
+  }
+
+  /** Runs `job` after every earlier job of the same topic (a failure is logged and does not stop the next). */
+  inTopicOrder(topicKey: string, job: () => Promise<void>): Promise<void> {
+    const next = (this.topics.get(topicKey) ?? Promise.resolve()).then(job).catch((err) => this.log.error({ err }, 'message handling failed'));
+    this.topics.set(topicKey, next);
+    void next.finally(() => {
+      if (this.topics.get(topicKey) === next) this.topics.delete(topicKey);
+    });
+    return next;
+  }
+
+  anchorOf(session: SessionCore, replyTo: string): Anchor {
+    return {
+      anchorId: session.anchorId,
+      scope: session.scope,
+      sessionKey: session.key,
+      place: { chatId: session.chatId, chatType: session.chatType, ...(session.scope === 'thread' ? { rootId: session.anchorId } : {}) },
+      replyTo,
+    };
+  }
+
+  // ── live state ─────────────────────────────────────────────────────────────
+
+  /** The daemon-side runtime of a session (cards, turns), created on first use. */
+  liveOf(session: SessionCore): LiveSession {
+    let live = this.live.get(session.id);
+    if (live) return live;
+    const { bot, im, web, t } = this.opts;
+    live = newLiveSession({ bot, im, web, sessions: this.records, renders: this.renders, log: this.log, t }, session);
+    this.live.set(session.id, live);
+    return live;
+  }
+
+  /** The live state if the session has any yet (nothing is created). */
+  liveIfAny(id: string): LiveSession | undefined {
+    return this.live.get(id);
+  }
+
+  /** The session's status as the capacity keeper sees it: kept once, on the record (the live session persists it). */
+  statusOf(session: SessionCore): SessionStatus {
+    return this.records.get(session.id)?.status ?? session.status;
+  }
+
+  /** How the cards show the screen, and what the worker renders: both at once, so a button and /display agree. */
+  async setDisplay(session: SessionCore, mode: DisplayMode): Promise<SendOutcome> {
+    await this.liveOf(session).cards.setDisplay(mode);
+    // The worker renders only what is displayed: no screenshots at all while hidden or text.
+    return this.worker(session).setDisplay(mode);
+  }
+
+  // ── workers ────────────────────────────────────────────────────────────────
+
+  /** Typed messages to the session's worker, with the one wake rule (session-worker.ts). */
+  worker(session: SessionCore): SessionWorker {
+    return new SessionWorker(session.id, this.opts.workers, () => this.ensureWorker(session));
+  }
+
+  workerLive(id: string): boolean {
+    return this.opts.workers.has(id);
+  }
+
+  /** A session created by this process that never launched: its record says `live`, but no CLI runs yet. */
+  launchesFresh(id: string): boolean {
+    return this.fresh.has(id);
+  }
+
+  /** Forks the session's worker unless it runs; a fresh session launches, an old one re-attaches or resumes. */
+  ensureWorker(session: SessionCore): boolean {
+    if (this.opts.workers.has(session.id)) return true;
+    const webSecret = this.opts.web?.newWorkerSecret(session.id);
+    const ok = this.opts.workers.start(session.id, workerInit(session, {
+      bot: this.bot,
+      home: this.opts.home,
+      tmuxSocket: this.opts.legacyTmux?.socketFor(session) ?? this.opts.tmuxSocket,
+      fresh: this.fresh.has(session.id),
+      display: this.live.get(session.id)?.cards.display ?? this.renders.get(session.id)?.display ?? 'screenshot',
+      ...(webSecret ? { webSecret } : {}),
+    }));
+    if (ok) {
+      this.fresh.delete(session.id);
+      this.records.update(session.id, { lifecycle: 'live' });
+      this.opts.capacity.schedule();
+    }
+    return ok;
+  }
+
+  onWorkerMessage(id: string, msg: WorkerToDaemon): void {
+    const session = this.records.get(id);
+    if (!session) return;
+    void this.liveOf(session).handle(msg).catch((err) => this.log.error({ err, type: msg.type }, 'worker message handling failed'));
+    // A turn that ended releases its session; a session that went quiet may let another launch (capacity-keeper.ts).
+    if ((msg.type === 'final_output' && msg.turnId) || msg.type === 'input_failed') this.opts.capacity.turnDone(id);
+    else if (msg.type === 'status') this.opts.capacity.schedule();
+  }
+
+  onWorkerExit(id: string, expected: boolean): void {
+    this.live.get(id)?.workerGone();
+    this.opts.capacity.workerGone(id);
+    const s = this.records.get(id);
+    if (s && !expected && s.lifecycle === 'live') this.log.warn({ session: id.slice(0, 8) }, 'worker died; the next message re-attaches');
+  }
+
+  // ── capacity actions (decided by capacity.ts, carried out here) ───────────
+
+  /** Over maxLiveWorkers: the worker goes, the CLI keeps running in tmux. */
+  async detach(id: string): Promise<void> {
+    await this.opts.workers.stop(id, 'detach');
+    this.records.update(id, { lifecycle: 'detached' });
+  }
+
+  /** Over maxLiveClis: the CLI ends (through its worker, or through tmux when none runs); it resumes on the next message. */
+  async stopCli(id: string, via: 'worker' | 'tmux'): Promise<void> {
+    if (via === 'worker') await this.opts.workers.stop(id, 'kill');
+    else {
+      const s = this.records.get(id);
+      // Without tmux (pty backend) a CLI never outlives its worker: there is nothing left to end.
+      if (s && s.backend === 'tmux') await this.killTmux([s.tmuxName]);
+    }
+    this.records.update(id, { lifecycle: 'stopped', status: 'exited' });
+  }
+
+  /** /close: kills the CLI, ends the worker, revokes web grants, marks the session closed. */
+  async close(id: string): Promise<boolean> {
+    const s = this.records.get(id);
+    if (!s || s.lifecycle === 'closed') return false;
+    this.live.get(id)?.markClosing();
+    if (this.opts.workers.has(id)) await this.opts.workers.stop(id, 'kill');
+    // A detached CLI is ended through tmux by the daemon itself: no worker is forked just to kill it.
+    else if (s.backend === 'tmux') await this.killTmux([s.tmuxName]);
+    this.opts.web?.closeSession(id);
+    const live = this.live.get(id);
+    if (live) {
+      await live.cards.setStatus('exited');
+      live.dispose();
+      this.live.delete(id);
+    }
+    this.records.update(id, { lifecycle: 'closed', status: 'exited', lastActivityAt: Date.now() });
+    return true;
+  }
+
+  /** Open sessions with a worker, and with a CLI that runs (a fresh session waiting for its first launch has none). */
+  counts(): { liveWorkers: number; liveClis: number } {
+    const open = this.records.all().filter((s) => s.lifecycle !== 'closed');
+    return {
+      liveWorkers: open.filter((s) => this.opts.workers.has(s.id)).length,
+      liveClis: open.filter((s) => (s.lifecycle === 'live' || s.lifecycle === 'detached') && !this.fresh.has(s.id)).length,
+    };
+  }
+
+  private killTmux(names: string[]): Promise<unknown> {
+    return (this.opts.killTmux ?? killTmuxSessions)(this.opts.tmuxSocket, names);
+  }
+
+  /** Lets the cards finish their last updates, then writes the stores. */
+  async dispose(): Promise<void> {
+    for (const l of this.live.values()) {
+      await l.cards.settle().catch(() => undefined);
+      l.dispose();
+    }
+    await Promise.all([this.records.dispose(), this.renders.dispose()]);
+  }
+}

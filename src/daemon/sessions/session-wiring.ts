@@ -1,0 +1,105 @@
+// How one session is wired to the rest of the daemon: its live runtime (cards, attention, answer files) and the
+// `init` message its worker starts from. Kept apart from BotRuntime, which routes events and owns the stores.
+import { cliInstallFor } from '../../shared/cli-install.js';
+import type { BotConfig } from '../../shared/config.js';
+import type { Translate } from '../../shared/i18n.js';
+import { IPC_PROTOCOL_VERSION, type DaemonToWorker } from '../../shared/ipc.js';
+import type { Logger } from '../../platform/log.js';
+import { expandHome } from '../../platform/paths.js';
+import { AttentionKeeper } from './attention-keeper.js';
+import type { ImAdapter } from '../im/types.js';
+import { LiveSession } from './live-session.js';
+import { sendAnswerFiles } from '../outbound/answer-files.js';
+import { sessionTopic } from '../outbound/post-items.js';
+import { CARD_PACING, SessionCards } from './session-cards.js';
+import type { SessionCore } from './session-core.js';
+import type { RenderStateStore, SessionStore } from './store.js';
+import type { WebAccess } from '../web/web-access.js';
+
+export const BOT_DEFAULTS = {
+  /** Fresh panes get this size; it matches the screenshots' 120×40 design size. */
+  cols: 120,
+  rows: 40,
+} as const;
+
+export interface SessionWiringDeps {
+  bot: BotConfig;
+  im: ImAdapter;
+  web?: WebAccess;
+  sessions: SessionStore;
+  renders: RenderStateStore;
+  log: Logger;
+  t: Translate;
+}
+
+/** The daemon-side runtime of a session: its cards, its attention keeper, and what a final answer's links upload. */
+export function newLiveSession(deps: SessionWiringDeps, session: SessionCore): LiveSession {
+  const { bot, im, t } = deps;
+  const place = { chatId: session.chatId, chatType: session.chatType, ...(session.scope === 'thread' ? { rootId: session.anchorId } : {}) };
+  const replyTo = session.scope === 'thread' ? { replyTo: session.anchorId } : {};
+  const log = deps.log.child({ session: session.id.slice(0, 8) });
+  const cards = new SessionCards({
+    sessionId: session.id,
+    im,
+    place,
+    ...replyTo,
+    title: `${bot.name} · ${session.cwd.split('/').filter(Boolean).pop() ?? session.cwd}`,
+    log,
+    t,
+    viewUrl: () => deps.web?.viewUrl(session.id),
+    state: deps.renders.get(session.id),
+    onStateChange: (st) => deps.renders.put(st),
+  });
+  return new LiveSession(session, cards, im, {
+    update: (patch) => deps.sessions.update(session.id, patch),
+    describeError: (code) => {
+      if (code === 'cli_missing') return t('newcomer.cliMissing', { ...cliInstallFor(session.cli) });
+      if (code === 'cwd_missing') return t('newcomer.cwdMissing', { path: session.cwd });
+      return undefined;
+    },
+    onFinal: (text) => sendLinkedFiles(deps, session, text, log),
+    diffUrl: () => deps.web?.diffUrl?.(session.id),
+    attention: new AttentionKeeper({ im, place, ...replyTo, config: bot.attention, log, t }),
+  }, log, t);
+}
+
+/** Uploads the local files a final answer links (under the working dir or answerFileRoots); says which were not. */
+async function sendLinkedFiles(deps: SessionWiringDeps, session: SessionCore, text: string, log: Logger): Promise<void> {
+  const { t } = deps;
+  const target = sessionTopic(deps.im, session);
+  await sendAnswerFiles(text, {
+    target, cwd: session.cwd, extraRoots: deps.bot.answerFileRoots.map((r) => expandHome(r)), log,
+    notSent: async (refused) => {
+      const lines = refused.map((r) => t('files.notSent', { path: r.path, reason: r.reason === 'outside' ? t('files.reasonOutside') : t('files.reasonFailed', { detail: r.detail ?? '' }) }));
+      await deps.im.sendText(target.place, lines.join('\n'), target.replyTo);
+    },
+  });
+}
+
+/** The `init` a session's worker starts from: a fresh session launches, an old one re-attaches or resumes. */
+export function workerInit(session: SessionCore, o: {
+  bot: BotConfig; home: string; tmuxSocket: string | null; fresh: boolean; display: Extract<DaemonToWorker, { type: 'init' }>['display']; webSecret?: string;
+}): Extract<DaemonToWorker, { type: 'init' }> {
+  const mode = o.fresh ? 'new' : session.nativeSessionId ? 'resume' : 'attach';
+  return {
+    type: 'init',
+    protocol: IPC_PROTOCOL_VERSION,
+    sessionId: session.id,
+    sessionKey: session.key,
+    home: o.home,
+    cli: session.cli,
+    cwd: session.cwd,
+    env: o.bot.env,
+    backend: session.backend,
+    tmuxSocket: o.tmuxSocket,
+    tmuxName: session.tmuxName,
+    resume: { mode, ...(session.nativeSessionId ? { nativeSessionId: session.nativeSessionId } : {}) },
+    startupDialogs: o.bot.startupDialogs,
+    display: o.display,
+    // The card's screenshot pace is decided here, where the budget is known (session-cards.ts); the worker follows it.
+    frameIntervalMs: CARD_PACING.screenshotIntervalMs,
+    cols: BOT_DEFAULTS.cols,
+    rows: BOT_DEFAULTS.rows,
+    ...(o.webSecret ? { webSecret: o.webSecret } : {}),
+  };
+}

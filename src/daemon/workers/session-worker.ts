@@ -1,0 +1,98 @@
+// The only place the daemon builds a message for a session's worker, and the one rule on whether sending it wakes a
+// sleeping worker (a session whose CLI may still run in tmux while no worker watches it: after a restart, after the
+// capacity keeper detached it). Before this, /display woke a worker and the Display button did not.
+import type { DaemonToWorker, DisplayMode, Requester } from '../../shared/ipc.js';
+import type { KeyName } from '../../shared/keys.js';
+
+/** Messages a session sends; `init` and `close` belong to the pool (it starts and stops workers). */
+export type SessionMessage = Exclude<DaemonToWorker, { type: 'init' | 'close' }>;
+
+/**
+ * What a message needs when no worker runs:
+ * - `wake`: it acts on the CLI now (a key, a choice, a screenshot): the worker is forked first.
+ * - `launched`: a prompt; the capacity keeper launches the worker within the caps before it is sent, so a missing
+ *   worker here means the launch failed and the send fails (never a second launch around the caps).
+ * - `if_running`: only a running worker has anything to change (the display mode reaches a later worker in its init;
+ *   a sleeping worker has no web connection to close; a size applies at the next attach): nothing to do, not a failure.
+ */
+export type WakeRule = 'wake' | 'launched' | 'if_running';
+
+export const WAKE_RULE: Readonly<Record<SessionMessage['type'], WakeRule>> = {
+  input: 'launched',
+  raw_input: 'launched',
+  key: 'wake',
+  selection_choice: 'wake',
+  capture_now: 'wake',
+  set_display: 'if_running',
+  resize: 'if_running',
+  web_revoke: 'if_running',
+};
+
+/** `sent`; `skipped`: no worker runs and the message needs none; `no_worker`: it needed one that could not start. */
+export type SendOutcome = 'sent' | 'skipped' | 'no_worker' | 'send_failed';
+
+/** The worker pool as a session sees it (WorkerPool satisfies it; tests use a small real class). */
+export interface WorkerChannel {
+  has(sessionId: string): boolean;
+  send(sessionId: string, msg: DaemonToWorker): boolean;
+}
+
+/** Typed messages to one session's worker. `wake` forks the worker (BotRuntime.ensureWorker) and says whether it runs. */
+export class SessionWorker {
+  constructor(
+    readonly sessionId: string,
+    private readonly channel: WorkerChannel,
+    private readonly wake: () => boolean,
+  ) {}
+
+  get running(): boolean {
+    return this.channel.has(this.sessionId);
+  }
+
+  input(turnId: string, text: string, requester: Requester): SendOutcome {
+    return this.send({ type: 'input', turnId, text, requester });
+  }
+
+  /** A CLI command the person typed (`/model …`): typed as it is, outside the prompt protocol. */
+  rawInput(turnId: string, text: string): SendOutcome {
+    return this.send({ type: 'raw_input', turnId, text });
+  }
+
+  key(key: KeyName, by?: Requester): SendOutcome {
+    return this.send({ type: 'key', key, ...(by ? { by } : {}) });
+  }
+
+  /** An answer to a selection prompt; `text` is typed literally after picking the option that takes it. */
+  choose(promptId: string, optionIndex: number, by: Requester, text?: string): SendOutcome {
+    return this.send({ type: 'selection_choice', promptId, optionIndex, by, ...(text ? { text } : {}) });
+  }
+
+  captureNow(): SendOutcome {
+    return this.send({ type: 'capture_now' });
+  }
+
+  setDisplay(mode: DisplayMode): SendOutcome {
+    return this.send({ type: 'set_display', mode });
+  }
+
+  resize(cols: number, rows: number): SendOutcome {
+    return this.send({ type: 'resize', cols, rows });
+  }
+
+  /** Write grants were revoked: the worker closes its open write connections. */
+  revokeWrites(): SendOutcome {
+    return this.send({ type: 'web_revoke' });
+  }
+
+  private send(msg: SessionMessage): SendOutcome {
+    if (!this.running) {
+      const rule = WAKE_RULE[msg.type];
+      if (rule === 'if_running') return 'skipped';
+      if (rule === 'launched' || !this.wake()) return 'no_worker';
+    }
+    return this.channel.send(this.sessionId, msg) ? 'sent' : 'send_failed';
+  }
+}
+
+/** Whether an outcome means the message did what was asked (a skipped message had nothing to do). */
+export const delivered = (o: SendOutcome): boolean => o === 'sent' || o === 'skipped';

@@ -1,0 +1,200 @@
+// Forks one worker process per live session, parses everything it says, and reports exits; it restarts nothing itself.
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Logger } from '../../platform/log.js';
+import { parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon } from '../../shared/ipc.js';
+import { workerEnv } from '../../shared/env-policy.js';
+
+export const WORKER_TIMING = {
+  /** A worker asked to close gets this long to exit before SIGTERM, then SIGKILL after as long again. */
+  closeGraceMs: 5_000,
+  /** After this many invalid messages in a row a worker is considered broken and killed. */
+  maxConsecutiveInvalid: 50,
+  /** Workers send a heartbeat every 10 s (worker/main.ts); three missed ones mean it hangs, and it is killed. */
+  heartbeatTimeoutMs: 35_000,
+  /** How often the supervisor looks at the workers' last signs of life. */
+  livenessCheckMs: 5_000,
+} as const;
+
+export interface WorkerExit {
+  sessionId: string;
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** True when the daemon asked the worker to go (close/detach/shutdown). */
+  expected: boolean;
+}
+
+export interface WorkerPoolEvents {
+  onMessage(sessionId: string, msg: WorkerToDaemon): void;
+  onExit(exit: WorkerExit): void;
+}
+
+export interface WorkerPoolOptions {
+  log: Logger;
+  events: WorkerPoolEvents;
+  /** Worker entry file; defaults to the sibling worker/main (.js when built, .ts under tsx/vitest). */
+  entry?: string;
+  /** Extra environment for every worker (never app secrets). */
+  env?: NodeJS.ProcessEnv;
+  /** Overrides WORKER_TIMING.heartbeatTimeoutMs (tests). */
+  heartbeatTimeoutMs?: number;
+}
+
+interface LiveWorker {
+  child: ChildProcess;
+  expectedExit: boolean;
+  invalidInARow: number;
+  startedAt: number;
+  /** Last time the worker said anything valid: the supervisor kills a worker that stays silent too long. */
+  lastSignOfLife: number;
+}
+
+/** Finds worker/main next to this file's layer, in dist (.js) or in src under tsx (.ts). */
+export function defaultWorkerEntry(): { entry: string } {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const js = join(here, '..', '..', 'worker', 'main.js');
+  return { entry: existsSync(js) ? js : join(here, '..', '..', 'worker', 'main.ts') };
+}
+
+export class WorkerPool {
+  private readonly workers = new Map<string, LiveWorker>();
+  private disposed = false;
+  private readonly supervisor: NodeJS.Timeout;
+
+  constructor(private readonly opts: WorkerPoolOptions) {
+    // The parent owns liveness: a worker that hangs (alive but silent) is killed; the next message forks a new one.
+    this.supervisor = setInterval(() => this.checkLiveness(), Math.min(WORKER_TIMING.livenessCheckMs, opts.heartbeatTimeoutMs ?? Infinity));
+    this.supervisor.unref();
+  }
+
+  private checkLiveness(): void {
+    const limit = this.opts.heartbeatTimeoutMs ?? WORKER_TIMING.heartbeatTimeoutMs;
+    const now = Date.now();
+    for (const [sessionId, w] of this.workers) {
+      if (w.expectedExit || now - w.lastSignOfLife <= limit) continue;
+      this.opts.log.error({ session: sessionId.slice(0, 8), workerPid: w.child.pid, silentMs: now - w.lastSignOfLife }, 'worker sent no heartbeat; killing it (the CLI keeps running in tmux)');
+      w.lastSignOfLife = now;
+      w.child.kill('SIGKILL');
+    }
+  }
+
+  has(sessionId: string): boolean {
+    return this.workers.has(sessionId);
+  }
+
+  ids(): string[] {
+    return [...this.workers.keys()];
+  }
+
+  size(): number {
+    return this.workers.size;
+  }
+
+  pid(sessionId: string): number | undefined {
+    return this.workers.get(sessionId)?.child.pid;
+  }
+
+  /** Forks a worker for a session and sends it `init` first. Returns false if one is already live. */
+  start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>): boolean {
+    if (this.disposed) return false;
+    if (this.workers.has(sessionId)) return false;
+    const entry = this.opts.entry ?? defaultWorkerEntry().entry;
+    // A .ts entry runs under tsx (tests, development); the built .js runs on plain node.
+    const execArgv = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+    const child = fork(entry, [], {
+      serialization: 'advanced',
+      execArgv,
+      // The allowlist (env-policy.ts), never the daemon's whole environment: a worker needs no secret.
+      env: { ...workerEnv(process.env), ...this.opts.env, LARKMUX_SESSION_ID: sessionId },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    const live: LiveWorker = { child, expectedExit: false, invalidInARow: 0, startedAt: Date.now(), lastSignOfLife: Date.now() };
+    this.workers.set(sessionId, live);
+    const log = this.opts.log.child({ session: sessionId.slice(0, 8), workerPid: child.pid });
+    log.info('worker started');
+
+    // Keep the last lines of stderr for the crash report; never let the pipe fill.
+    let stderrTail = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (d: string) => {
+      stderrTail = (stderrTail + d).slice(-4000);
+    });
+
+    child.on('message', (raw: unknown) => {
+      const parsed = parseWorkerToDaemon(raw);
+      if (!parsed.ok) {
+        live.invalidInARow += 1;
+        log.warn({ reason: parsed.reason }, 'invalid message from worker dropped');
+        if (live.invalidInARow >= WORKER_TIMING.maxConsecutiveInvalid) {
+          log.error('worker keeps sending invalid messages; killing it');
+          child.kill('SIGKILL');
+        }
+        return;
+      }
+      live.invalidInARow = 0;
+      live.lastSignOfLife = Date.now();
+      try {
+        this.opts.events.onMessage(sessionId, parsed.msg);
+      } catch (err) {
+        log.error({ err }, 'handling a worker message failed');
+      }
+    });
+    child.on('error', (err) => log.error({ err }, 'worker process error'));
+    child.on('exit', (code, signal) => {
+      if (this.workers.get(sessionId) === live) this.workers.delete(sessionId);
+      const expected = live.expectedExit;
+      const fields = { code, signal, expected, stderrTail: expected ? undefined : stderrTail.slice(-1000) || undefined };
+      if (expected) log.info(fields, 'worker exited');
+      else log.error(fields, 'worker exited unexpectedly');
+      try {
+        this.opts.events.onExit({ sessionId, code, signal, expected });
+      } catch (err) {
+        log.error({ err }, 'handling a worker exit failed');
+      }
+    });
+    this.send(sessionId, init);
+    return true;
+  }
+
+  /** Sends a message; false when the worker is gone or its channel is closed (the caller decides what to do). */
+  send(sessionId: string, msg: DaemonToWorker): boolean {
+    const w = this.workers.get(sessionId);
+    if (!w || !w.child.connected) return false;
+    try {
+      w.child.send(msg, (err) => {
+        if (err) this.opts.log.warn({ session: sessionId.slice(0, 8), err: err.message }, 'send to worker failed');
+      });
+      return true;
+    } catch (err) {
+      this.opts.log.warn({ session: sessionId.slice(0, 8), err: (err as Error).message }, 'send to worker failed');
+      return false;
+    }
+  }
+
+  /** Asks a worker to close (kill the CLI or just detach) and waits for it to exit, escalating to signals. */
+  async stop(sessionId: string, mode: 'kill' | 'detach'): Promise<void> {
+    const w = this.workers.get(sessionId);
+    if (!w) return;
+    w.expectedExit = true;
+    const exited = new Promise<void>((resolve) => {
+      if (w.child.exitCode !== null || w.child.signalCode !== null) resolve();
+      else w.child.once('exit', () => resolve());
+    });
+    if (!this.send(sessionId, { type: 'close', mode })) w.child.kill('SIGTERM');
+    const grace = WORKER_TIMING.closeGraceMs;
+    const t1 = setTimeout(() => w.child.kill('SIGTERM'), grace);
+    const t2 = setTimeout(() => w.child.kill('SIGKILL'), grace * 2);
+    await exited;
+    clearTimeout(t1);
+    clearTimeout(t2);
+  }
+
+  /** Detaches every worker (the CLIs keep running in tmux) and waits for them to exit. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    clearInterval(this.supervisor);
+    await Promise.all(this.ids().map((id) => this.stop(id, 'detach')));
+  }
+}

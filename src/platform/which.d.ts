@@ -1,0 +1,1 @@
+export declare function which(name: string, env?: NodeJS.ProcessEnv): string | null;
