@@ -105,15 +105,18 @@ describe('local console (no Feishu app)', () => {
   }, 60_000);
 
   it('starts a shell topic, streams its card working → idle with a screenshot and the output, Ctrl+C stops sleep, the terminal link writes', async () => {
-    // Record every status a card of the conversation shows (cards are replaced in place on each update).
+    // Record every status a card of the conversation shows: a new card, or a card updated in place (morph.ts).
     await page.evaluate(() => {
       const w = window as unknown as { statuses: string[] };
       w.statuses = [];
       new MutationObserver((records) => {
-        for (const r of records) r.addedNodes.forEach((n) => {
-          if (n instanceof HTMLElement && n.dataset.status) w.statuses.push(n.dataset.status);
-        });
-      }).observe(document.body, { childList: true, subtree: true });
+        for (const r of records) {
+          if (r.type === 'attributes' && r.target instanceof HTMLElement && r.target.dataset.status) w.statuses.push(r.target.dataset.status);
+          r.addedNodes.forEach((n) => {
+            if (n instanceof HTMLElement && n.dataset.status) w.statuses.push(n.dataset.status);
+          });
+        }
+      }).observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-status'] });
     });
     const cliOptions = await page.locator('#cli option').allTextContents();
     expect(cliOptions[0]).toBe('shell');
@@ -157,6 +160,13 @@ describe('local console (no Feishu app)', () => {
     expect(stranger.headers.get('set-cookie')).toBeNull();
     // The card's terminal link opens the web terminal with write access for the console user.
     const marker = join(home.dir, 'typed-in-terminal.txt');
+    // Card updates change only what differs: the terminal link is the same node after the card was updated, so a click
+    // in progress cannot lose its target (a whole-card replacement once did, between press and release).
+    await lastCard().locator('a[data-action="terminal"]').evaluate((a) => void ((window as unknown as { termLink: Element }).termLink = a));
+    await lastCard().locator('button[data-action="display"]', { hasText: 'Text' }).click();
+    await waitFor('the card updated to text', async () => (await lastCard().locator('pre.card-screen').count()) > 0, 30_000);
+    expect(await lastCard().locator('a[data-action="terminal"]').evaluate((a) => a === (window as unknown as { termLink: Element }).termLink)).toBe(true);
+    await lastCard().locator('button[data-action="display"]', { hasText: 'Screenshot' }).click();
     const [term] = await Promise.all([ctx.waitForEvent('page'), lastCard().locator('a[data-action="terminal"]').click()]);
     await term.waitForSelector('body[data-state="open"][data-mode="write"]', { timeout: 60_000 });
     await term.locator('.xterm-screen').click();

@@ -18,6 +18,8 @@ function callback(label: string, value: CardActionValue, press: Press, style: Ca
   b.type = 'button';
   b.dataset.action = value.action;
   if (value.action === 'key') b.dataset.key = value.key;
+  // The value in the DOM too: an updated card keeps a button only when it does the same (morph.ts).
+  b.dataset.value = JSON.stringify(value);
   b.addEventListener('click', () => press(value));
   return b;
 }

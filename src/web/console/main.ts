@@ -5,6 +5,7 @@ import {
 } from '../../shared/console-protocol.js';
 import { localeFromLanguageTag, translator } from '../../shared/i18n.js';
 import { renderCard } from './card-view.js';
+import { morph } from './morph.js';
 
 /** Reconnects after a drop (daemon restart): quickly at first, then every 10 s. */
 const RECONNECT = { delaysMs: [500, 1_000, 2_000, 5_000, 10_000] } as const;
@@ -155,11 +156,12 @@ function scrollDown(): void {
 function showEntry(e: ConsoleEntry): void {
   if (e.topicId !== state.current) return;
   const stick = nearBottom();
-  const next = entryElement(e);
+  const fresh = entryElement(e);
   const old = shown.get(e.id);
-  if (old) old.replaceWith(next);
-  else ui.conversation.append(next);
-  shown.set(e.id, next);
+  // An update changes only what differs, so a link or button being clicked stays the node under the pointer.
+  const next = old ? morph(old, fresh) : fresh;
+  if (!old) ui.conversation.append(next);
+  shown.set(e.id, next as HTMLElement);
   if (stick) scrollDown();
 }
 
