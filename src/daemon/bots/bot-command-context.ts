@@ -2,7 +2,7 @@
 import type { Translate } from '../../shared/i18n.js';
 import { botLocale } from '../../shared/config.js';
 import type { CardModel } from '../../shared/card-model.js';
-import { IPC_LIMITS, type DisplayMode } from '../../shared/ipc.js';
+import { IPC_LIMITS, type DisplayMode, type Requester } from '../../shared/ipc.js';
 import type { KeyName } from '../../shared/keys.js';
 import type { BotRuntimeHandle } from './bot-runtime-handle.js';
 import { isDirectory, listProjects, type Project } from '../commands/projects.js';
@@ -74,8 +74,12 @@ export class BotCommandContext implements CommandContext {
   async pressKey(sessionId: string, key: KeyName): Promise<CommandResult> {
     const s = this.rt.sessions.get(sessionId);
     if (!s) return { ok: false, code: 'unknown_session', message: this.t('cmd.err.noSuchSession') };
-    const by = { userId: this.invoker.userId, ...(this.invoker.name ? { name: this.invoker.name } : {}) };
-    return this.result(this.rt.sessions.worker(s).key(key, by));
+    return this.result(this.rt.sessions.worker(s).key(key, this.requester()));
+  }
+
+  /** The invoker as the worker names who acted (its log and the card's "answered by"). */
+  private requester(): Requester {
+    return { userId: this.invoker.userId, ...(this.invoker.name ? { name: this.invoker.name } : {}) };
   }
 
   private result(outcome: SendOutcome): CommandResult {
@@ -126,8 +130,7 @@ export class BotCommandContext implements CommandContext {
     if (!live.selection(promptId)) return false;
     // A typed answer goes as it was typed (the worker types it literally after picking the option that takes it).
     const text = typed?.slice(0, IPC_LIMITS.typedAnswer);
-    const by = { userId: this.invoker.userId, ...(this.invoker.name ? { name: this.invoker.name } : {}) };
-    this.rt.sessions.worker(s).choose(promptId, optionIndex, by, text);
+    this.rt.sessions.worker(s).choose(promptId, optionIndex, this.requester(), text);
     return live.answered(promptId, this.invoker.userId, optionIndex, text);
   }
 

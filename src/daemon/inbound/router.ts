@@ -170,7 +170,7 @@ export function routeCardAction(input: CardRouteInput): CardRouteDecision {
   const user = { userId: action.operatorId };
   const allowed =
     v.action === 'select'
-      ? canAnswerSelection(bot, chat, user, grants, input.selectionRequester?.(v.sessionId, v.promptId)) || hasLevel(cardActionLevel(v.action), bot, chat, user, grants)
+      ? canAnswerSelection(bot, chat, user, grants, input.selectionRequester?.(v.sessionId, v.promptId))
       : hasLevel(cardActionLevel(v.action), bot, chat, user, grants);
   if (!allowed) {
     return { kind: 'deny', toast: t(v.action === 'select' ? 'tap.selectDenied' : 'tap.operatorsOnly') };

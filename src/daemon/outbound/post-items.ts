@@ -2,7 +2,7 @@
 import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ChatPlace, ImAdapter, MediaLimits } from '../im/types.js';
-import type { SessionCore } from '../sessions/session-core.js';
+import { sessionPlace, type SessionCore } from '../sessions/session-core.js';
 import { mediaRefusal, planMedia } from './media-plan.js';
 
 export type OutboundItem = { kind: 'file' | 'image'; path: string } | { kind: 'text'; text: string };
@@ -22,12 +22,7 @@ export interface PostOutcome {
 
 /** The topic a session posts into: the thread it lives in, or the chat itself for a chat-scoped session. */
 export function sessionTopic(im: ImAdapter, s: Pick<SessionCore, 'scope' | 'chatId' | 'chatType' | 'anchorId'>): PostTarget {
-  const thread = s.scope === 'thread';
-  return {
-    im,
-    place: { chatId: s.chatId, chatType: s.chatType, ...(thread ? { rootId: s.anchorId } : {}) },
-    ...(thread ? { replyTo: s.anchorId } : {}),
-  };
+  return { im, place: sessionPlace(s), ...(s.scope === 'thread' ? { replyTo: s.anchorId } : {}) };
 }
 
 /** Without limits from the adapter, the strictest platform we know (Feishu) applies. */

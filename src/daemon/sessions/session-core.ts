@@ -101,3 +101,8 @@ export function newSessionCore(input: NewSessionInput): SessionCore {
 export function isOpenSession(s: SessionCore | undefined): s is SessionCore {
   return s !== undefined && s.lifecycle !== 'closed';
 }
+
+/** Where a session's messages go: its chat, and in thread scope its topic (the root message it was anchored on). */
+export function sessionPlace(s: Pick<SessionCore, 'scope' | 'chatId' | 'chatType' | 'anchorId'>): { chatId: string; chatType: SessionCore['chatType']; rootId?: string } {
+  return { chatId: s.chatId, chatType: s.chatType, ...(s.scope === 'thread' ? { rootId: s.anchorId } : {}) };
+}

@@ -14,7 +14,7 @@ import { killTmuxSessions } from '../../platform/tmux-sessions.js';
 import type { WebAccess } from '../web/web-access.js';
 import { SessionWorker, type SendOutcome, type WorkerChannel } from '../workers/session-worker.js';
 import type { LiveSession } from './live-session.js';
-import { newSessionCore, type SessionCore } from './session-core.js';
+import { newSessionCore, sessionPlace, type SessionCore } from './session-core.js';
 import { newLiveSession, workerInit } from './session-wiring.js';
 import { RenderStateStore, SessionStore } from './store.js';
 
@@ -138,7 +138,7 @@ export class SessionService {
       anchorId: session.anchorId,
       scope: session.scope,
       sessionKey: session.key,
-      place: { chatId: session.chatId, chatType: session.chatType, ...(session.scope === 'thread' ? { rootId: session.anchorId } : {}) },
+      place: sessionPlace(session),
       replyTo,
     };
   }

@@ -35,8 +35,9 @@ export interface SessionWiringDeps {
 /** The daemon-side runtime of a session: its cards, its attention keeper, and what a final answer's links upload. */
 export function newLiveSession(deps: SessionWiringDeps, session: SessionCore): LiveSession {
   const { bot, im, t } = deps;
-  const place = { chatId: session.chatId, chatType: session.chatType, ...(session.scope === 'thread' ? { rootId: session.anchorId } : {}) };
-  const replyTo = session.scope === 'thread' ? { replyTo: session.anchorId } : {};
+  const topic = sessionTopic(im, session);
+  const place = topic.place;
+  const replyTo = topic.replyTo ? { replyTo: topic.replyTo } : {};
   const log = deps.log.child({ session: session.id.slice(0, 8) });
   const cards = new SessionCards({
     sessionId: session.id,
