@@ -1,1 +1,0 @@
-export declare function which(name: string, env?: NodeJS.ProcessEnv): string | null;
