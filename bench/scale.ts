@@ -1,6 +1,7 @@
-// Many topics on one host (issue 14, daemon side): a stream of 100 new topics under caps 8/20 — caps sampled from
-// outside (workers = the daemon's worker children, CLIs = tmux sessions), messages served, per-topic latency — and a
-// restart with 500 stored sessions (registered, first answer). Built daemon, fake Feishu, shell CLI.
+// Many topics on one host (issue 14): what idle sessions cost and worker memory (support/idle-measure.ts); a stream
+// of 100 new topics under caps 8/20 — caps sampled from outside (workers = the daemon's worker children, CLIs = tmux
+// sessions), messages served, per-topic latency; and a restart with 500 stored sessions (registered, first answer).
+// Built daemon, fake Feishu, shell CLI.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { answeredInTopic, textsIn } from '../test/support/cards.js';
 import { startRig, type E2eRig } from '../test/support/e2e-daemon.js';
 import { overCap, sampleHost, type HostSample } from '../test/support/host-sampler.js';
 import { ROOT, runLarkmux as runFrom } from '../test/support/larkmux-cli.js';
+import { measureIdle } from './support/idle-measure.js';
 
 /** The built command, as a user runs it: the daemon runs compiled JavaScript, not tsx. */
 const runLarkmux = (args: string[], env: NodeJS.ProcessEnv) => runFrom(args, env, { from: 'built' });
@@ -176,7 +178,9 @@ function expect0(code: number | null, what: string): void {
 
 // Build first so the measured daemon is the current code (incremental: quick when nothing changed).
 execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+// `bench -- scale [idle|stream|restart]` runs one part; without it all three, idle first (it wants a quiet host).
 const only = process.argv[2];
-const topics = only === 'restart' ? null : await stream();
-const restarted = only === 'stream' ? null : await restart();
-process.stdout.write(`${JSON.stringify({ topics, restart: restarted, loadAverage1m: round(loadavg()[0]!) })}\n`);
+const idle = only === undefined || only === 'idle' ? await measureIdle() : null;
+const topics = only === undefined || only === 'stream' ? await stream() : null;
+const restarted = only === undefined || only === 'restart' ? await restart() : null;
+process.stdout.write(`${JSON.stringify({ idle, topics, restart: restarted, loadAverage1m: round(loadavg()[0]!) })}\n`);

@@ -26,6 +26,19 @@ export function rss(pid: number): number | null {
   return m ? Number(m[1]) / 1024 : null;
 }
 
+/**
+ * Memory a process really adds, from /proc/<pid>/smaps_rollup (Linux ≥ 4.14): `private` (USS: pages only it holds,
+ * what stopping it frees) and `pss` (shared pages split among their users). RSS counts the node binary's ~40 MB of
+ * code in every worker although the kernel keeps one copy for all of them. Null where the file is missing.
+ */
+export function memoryShares(pid: number): { rssMB: number; pssMB: number; privateMB: number } | null {
+  const text = read(`/proc/${pid}/smaps_rollup`);
+  if (!text) return null;
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? NaN);
+  const out = { rssMB: kb('Rss') / 1024, pssMB: kb('Pss') / 1024, privateMB: (kb('Private_Clean') + kb('Private_Dirty')) / 1024 };
+  return Object.values(out).every(Number.isFinite) ? out : null;
+}
+
 /** OS threads of a process (a render thread shows up here). */
 export function threadCount(pid: number): number | null {
   const m = /Threads:\s+(\d+)/.exec(read(`/proc/${pid}/status`) ?? '');

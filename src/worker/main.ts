@@ -9,8 +9,9 @@ import { DisplayController } from './runtime/display.js';
 import { SessionRuntime } from './runtime/session-runtime.js';
 import { startWebTerminal, type WebStart } from './runtime/web.js';
 
-/** The daemon owns liveness: the worker only reports it. */
-export const WORKER_HEARTBEAT_MS = 10_000;
+/** The daemon owns liveness: the worker only reports it. Rare, because every wake-up of an idle worker costs CPU
+ * (see STATUS_TIMING.pidCheckQuietEveryMs); a worker that dies is seen at once from its exit, only a hung one waits. */
+export const WORKER_HEARTBEAT_MS = 30_000;
 
 const paths = larkmuxPaths(resolveHome());
 const sessionTag = (process.env.LARKMUX_SESSION_ID ?? 'unknown').slice(0, 8);

@@ -3,8 +3,9 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { processAlive } from '../../src/worker/runtime/pane-pid-watch.js';
+import { describe, expect, it, vi } from 'vitest';
+import { STATUS_TIMING } from '../../src/worker/lifecycle/status.js';
+import { PanePidWatch, processAlive } from '../../src/worker/runtime/pane-pid-watch.js';
 import { procState, zombieExitStatus } from '../../src/platform/proc-stat.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -70,6 +71,58 @@ describe('pane pid watch: processAlive', () => {
     } finally {
       exited.parent.kill('SIGKILL');
       killed.parent.kill('SIGKILL');
+    }
+  });
+});
+
+describe('pane pid watch: pace', () => {
+  /** A reaped process: its pid is gone for the watch (the watch itself only reads it). */
+  async function deadPid(): Promise<number> {
+    const child = spawn('true', [], { stdio: 'ignore' });
+    await new Promise((r) => child.once('exit', r));
+    return child.pid!;
+  }
+
+  it('keeps the fast check for a while into quiet, then asks every pidCheckQuietEveryMs', async () => {
+    const pid = await deadPid();
+    vi.useFakeTimers();
+    try {
+      const gone = vi.fn();
+      const watch = new PanePidWatch(gone);
+      watch.start();
+      watch.setPace('idle');
+      // Just quiet: a death is still noticed within the fast interval.
+      watch.set(pid);
+      vi.advanceTimersByTime(STATUS_TIMING.pidCheckEveryMs);
+      expect(gone).toHaveBeenCalledTimes(1);
+      // Long quiet (the switch happens at pidCheckQuietAfterMs; a slow check at +pidCheckQuietEveryMs): no fast checks.
+      vi.advanceTimersByTime(STATUS_TIMING.pidCheckQuietAfterMs + STATUS_TIMING.pidCheckQuietEveryMs);
+      watch.set(pid);
+      vi.advanceTimersByTime(3 * STATUS_TIMING.pidCheckEveryMs);
+      expect(gone).toHaveBeenCalledTimes(1);
+      vi.advanceTimersByTime(STATUS_TIMING.pidCheckQuietEveryMs);
+      expect(gone).toHaveBeenCalledTimes(2);
+      watch.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('going back to work asks at once instead of up to a quiet interval late', async () => {
+    const pid = await deadPid();
+    vi.useFakeTimers();
+    try {
+      const gone = vi.fn();
+      const watch = new PanePidWatch(gone);
+      watch.start();
+      watch.setPace('idle');
+      vi.advanceTimersByTime(STATUS_TIMING.pidCheckQuietAfterMs + STATUS_TIMING.pidCheckEveryMs);
+      watch.set(pid);
+      watch.setPace('active');
+      expect(gone).toHaveBeenCalledTimes(1);
+      watch.stop();
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

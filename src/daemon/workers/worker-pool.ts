@@ -12,8 +12,8 @@ export const WORKER_TIMING = {
   closeGraceMs: 5_000,
   /** After this many invalid messages in a row a worker is considered broken and killed. */
   maxConsecutiveInvalid: 50,
-  /** Workers send a heartbeat every 10 s (worker/main.ts); three missed ones mean it hangs, and it is killed. */
-  heartbeatTimeoutMs: 35_000,
+  /** Workers send a heartbeat every 30 s (worker/main.ts); three missed ones mean it hangs, and it is killed. */
+  heartbeatTimeoutMs: 95_000,
   /** How often the supervisor looks at the workers' last signs of life. */
   livenessCheckMs: 5_000,
 } as const;

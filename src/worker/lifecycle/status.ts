@@ -28,6 +28,16 @@ export const STATUS_TIMING = {
    * death within this time.
    */
   pidCheckEveryMs: 2_000,
+  /**
+   * The same check once the pane has been quiet (idle, or a screen waiting for a person) for pidCheckQuietAfterMs. Not
+   * the check but the wake-up costs: measured with three idle shell workers over 120 s (after a 45 s settle), a 2 s
+   * check plus the 10 s heartbeat cost ~0.13 CPU-s per 10 min per worker; with 60 s / 30 s no CPU tick was charged at
+   * all. A death the pane-died hook misses in a long-quiet pane is noticed within this time; the next message probes
+   * before it types anyway.
+   */
+  pidCheckQuietEveryMs: 20_000,
+  /** Deaths cluster around activity (a crash at a turn's end, an `/exit`): the fast check lasts this long into quiet. */
+  pidCheckQuietAfterMs: 60_000,
 } as const;
 
 export type StatusTiming = { [K in keyof typeof STATUS_TIMING]: number };

@@ -161,6 +161,7 @@ export class Monitor {
     }
     this.openTurns.push(turn);
     this.follower?.setPace('active');
+    this.pidWatch.setPace('active');
   }
 
   noteResult(turnId: string, delivered: boolean): void {
@@ -265,6 +266,7 @@ export class Monitor {
     const waitsForEvent = this.prompt.answer === undefined && ((this.status === 'idle' && this.openTurns.length === 0) || this.status === 'waiting' || this.status === 'limited');
     const quiet = waitsForEvent && this.liveness.current !== 'suspect';
     this.follower?.setPace(quiet ? 'idle' : 'active');
+    this.pidWatch.setPace(quiet ? 'idle' : 'active');
     this.schedule(this.lookAgain ? 0 : quiet ? STATUS_TIMING.idleSafetyProbeMs : STATUS_TIMING.captureEveryMs);
   }
 

@@ -8,9 +8,16 @@
 import { procState } from '../../platform/proc-stat.js';
 import { STATUS_TIMING } from '../lifecycle/status.js';
 
+/** 'active' while a turn may be running; 'idle' once the monitor waits only for events (see SessionMonitor). */
+export type PidWatchPace = 'active' | 'idle';
+
 export class PanePidWatch {
   private pid: number | null = null;
   private timer: NodeJS.Timeout | null = null;
+  private pace: PidWatchPace = 'active';
+  /** When the monitor last said 'idle'; the slow interval starts pidCheckQuietAfterMs later. */
+  private idleSince = 0;
+  private slow = false;
 
   constructor(private readonly onGone: () => void) {}
 
@@ -20,17 +27,41 @@ export class PanePidWatch {
   }
 
   start(): void {
-    this.timer ??= setInterval(() => this.check(), STATUS_TIMING.pidCheckEveryMs);
-    this.timer.unref();
+    if (this.timer) return;
+    this.arm(false);
+  }
+
+  /**
+   * A pane that has been quiet for a while is asked less often: each wake-up of an idle worker costs more than the
+   * check itself (see STATUS_TIMING). Deaths right after a turn (a crash at its end, an `/exit`) still get the fast check.
+   */
+  setPace(pace: PidWatchPace): void {
+    if (pace === this.pace) return;
+    this.pace = pace;
+    if (pace === 'idle') this.idleSince = Date.now();
+    if (pace === 'active' && this.slow && this.timer) {
+      this.arm(false);
+      // Back to work: ask now rather than up to a quiet interval late.
+      this.check();
+    }
   }
 
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.slow = false;
     this.pid = null;
   }
 
+  private arm(slow: boolean): void {
+    if (this.timer) clearInterval(this.timer);
+    this.slow = slow;
+    this.timer = setInterval(() => this.check(), slow ? STATUS_TIMING.pidCheckQuietEveryMs : STATUS_TIMING.pidCheckEveryMs);
+    this.timer.unref();
+  }
+
   private check(): void {
+    if (this.timer && !this.slow && this.pace === 'idle' && Date.now() - this.idleSince >= STATUS_TIMING.pidCheckQuietAfterMs) this.arm(true);
     if (this.pid === null || processAlive(this.pid)) return;
     this.pid = null;
     this.onGone();
