@@ -117,11 +117,21 @@ describe('TmuxBackend launch', () => {
   it('re-attaches to an existing session instead of launching a second CLI', async () => {
     const id = newSessionId();
     const first = backend(id);
-    expect(await first.start({ argv: ['sleep', '60'], cwd: home, env: {}, cols: 80, rows: 24 })).toMatchObject({ ok: true, value: { created: true } });
+    const launched = await first.start({ argv: ['sleep', '60'], cwd: home, env: {}, cols: 80, rows: 24 });
+    expect(launched).toMatchObject({ ok: true, value: { created: true } });
+    // A launch has no age to report: the gate's full settle applies.
+    expect(launched.ok && launched.value.runningForMs).toBeUndefined();
     const pid = await first.probe();
     await first.detach();
+    // tmux counts session age in whole seconds: cross one boundary at least.
+    await new Promise((r) => setTimeout(r, 2_100));
     const second = backend(id);
-    expect(await second.start({ argv: ['sleep', '61'], cwd: home, env: {}, cols: 80, rows: 24 })).toMatchObject({ ok: true, value: { created: false } });
+    const attached = await second.start({ argv: ['sleep', '61'], cwd: home, env: {}, cols: 80, rows: 24 });
+    expect(attached).toMatchObject({ ok: true, value: { created: false } });
+    // The re-attached CLI's age (for the readiness gate: a CLI past its start-up needs no long settle).
+    const age = attached.ok ? attached.value.runningForMs : undefined;
+    expect(age).toBeGreaterThanOrEqual(1_000);
+    expect(age).toBeLessThan(60_000);
     expect(await second.probe()).toEqual(pid);
     const sessions = await server.run(['list-sessions', '-F', '#{session_name}']);
     expect(sessions.stdout.trim().split('\n')).toEqual([tmuxSessionName(id)]);

@@ -1,6 +1,6 @@
 // Final output without a transcript: the pane lines that appeared after the input.
 import { describe, expect, it } from 'vitest';
-import { newLinesSince, paneOutputSince, paneTookTurn } from '../../src/worker/lifecycle/pane-output.js';
+import { newLinesSince, paneOutputSince, paneShowsTurnEnd, paneTookTurn } from '../../src/worker/lifecycle/pane-output.js';
 
 describe('pane output', () => {
   const cases: { name: string; before: string; after: string; input: string; out: string }[] = [
@@ -57,5 +57,29 @@ describe('a shell turn is proven by its echo (issue 14: a slow paste read as sil
 
   it('other CLIs have no echo to prove: the delivery stands', () => {
     expect(paneTookTurn('custom', '> ', '> ', 'go')).toBe(true);
+  });
+});
+
+describe('a shell back at its prompt ends the turn without waiting for silence', () => {
+  const P = 'bash-5.2$';
+  const cases: { name: string; screen: string; input: string; ended: boolean }[] = [
+    { name: 'output, then the same prompt', screen: `${P} echo hi\nhi\n${P} `, input: 'echo hi', ended: true },
+    { name: 'no output, the prompt at once', screen: `${P} true\n${P} `, input: 'true', ended: true },
+    { name: 'earlier turns above', screen: `${P} ls\na b\n${P} echo hi\nhi\n${P} `, input: 'echo hi', ended: true },
+    { name: 'a multi-line command', screen: `${P} for w in a b\n> do echo $w\n> done\na\nb\n${P} `, input: 'for w in a b\ndo echo $w\ndone', ended: true },
+    { name: 'a long command over wrapped rows', screen: `${P} echo ${'x'.repeat(100)}\n${'x'.repeat(200)} | wc -c\n301\n${P} `, input: `echo ${'x'.repeat(300)} | wc -c`, ended: true },
+    { name: 'Enter read, nothing printed yet', screen: `${P} sleep 5; echo hi`, input: 'sleep 5; echo hi', ended: false },
+    { name: 'output so far, the command still running', screen: `${P} make\ncc -c a.c`, input: 'make', ended: false },
+    { name: 'output that ends like a prompt (a progress bar at 45%)', screen: `${P} curl -O x\n 45%`, input: 'curl -O x', ended: false },
+    { name: 'a different prompt (the command changed directory): silence decides', screen: 'u@h:~$ cd /tmp\nu@h:/tmp$ ', input: 'cd /tmp', ended: false },
+    { name: 'the same command earlier, this one not echoed yet', screen: `${P} echo hi\nhi\n${P} ech`, input: 'echo hi', ended: false },
+    { name: 'the same command again, answered', screen: `${P} echo hi\nhi\n${P} echo hi\nhi\n${P} `, input: 'echo hi', ended: true },
+    { name: 'the echo scrolled off the screen', screen: ['out 1', 'out 2', `${P} `].join('\n'), input: 'seq 100', ended: false },
+    { name: 'a bare prompt: the paste has not landed', screen: `${P} `, input: 'echo hi', ended: false },
+  ];
+  it.each(cases)('$name', ({ screen, input, ended }) => expect(paneShowsTurnEnd('shell', screen, input)).toBe(ended));
+
+  it('other CLIs: the screen never proves an end (silence or a transcript does)', () => {
+    expect(paneShowsTurnEnd('custom', `${P} go\nok\n${P} `, 'go')).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 // The readiness gate, table-driven: screens and choices in, phases and effects out.
 import { describe, expect, it } from 'vitest';
 import type { ScreenState, SelectionState } from '../../src/worker/cli/types.js';
-import { gateStep, initialGate, type GateContext, type GateEffect, type GateEvent, type GateState } from '../../src/worker/lifecycle/readiness.js';
+import { gateStep, gateTimingFor, initialGate, READINESS_TIMING, type GateContext, type GateEffect, type GateEvent, type GateState } from '../../src/worker/lifecycle/readiness.js';
 
 const trust: SelectionState = {
   kind: 'selection', title: 'Is this a project you trust?', options: [{ label: 'No, exit' }, { label: 'Yes, I trust this folder' }],
@@ -111,5 +111,26 @@ describe('readiness gate', () => {
     const r = run([{ type: 'started', at: 0 }, scr(100, ready), scr(2_700, ready), scr(2_800, trust)]);
     expect(r.state.phase).toBe('ready');
     expect(types(r.effects)).toEqual(['done']);
+  });
+});
+
+describe('gate timing by how long the CLI has run (issue 14: a message after a restart)', () => {
+  const cases: { name: string; runningForMs: number | null; settle: number }[] = [
+    { name: 'just launched by this worker', runningForMs: null, settle: READINESS_TIMING.readySettleMs },
+    { name: 're-attached seconds after its launch: late dialogs may still come', runningForMs: 5_000, settle: READINESS_TIMING.readySettleMs },
+    { name: 're-attached just past start-up', runningForMs: READINESS_TIMING.startupOverAfterMs, settle: READINESS_TIMING.pollMs },
+    { name: 're-attached after hours', runningForMs: 6 * 3_600_000, settle: READINESS_TIMING.pollMs },
+  ];
+  it.each(cases)('$name', ({ runningForMs, settle }) => {
+    expect({ ...READINESS_TIMING, ...gateTimingFor(runningForMs) }.readySettleMs).toBe(settle);
+  });
+
+  it('a CLI past start-up still needs its prompt twice, one poll apart', () => {
+    const ctx: GateContext = { startupDefaults: [], choiceKeys: () => [], timing: gateTimingFor(60_000) };
+    let state = gateStep(initialGate(0), { type: 'started', at: 0 }, ctx).state;
+    state = gateStep(state, { type: 'screen', at: 10, screen: { kind: 'ready' } }, ctx).state;
+    expect(state.phase).toBe('polling');
+    state = gateStep(state, { type: 'screen', at: 10 + READINESS_TIMING.pollMs, screen: { kind: 'ready' } }, ctx).state;
+    expect(state.phase).toBe('ready');
   });
 });

@@ -19,6 +19,8 @@ describe('decideStatus', () => {
     { name: 'transcript never closed the turn: idle after the grace', input: i({ turnOpen: true, msSinceOutput: STATUS_TIMING.transcriptGraceMs }), status: 'idle' },
     { name: 'no transcript: ready right after output is still working', input: i({ hasTranscript: false, turnOpen: true, msSinceOutput: 200 }), status: 'working' },
     { name: 'no transcript: ready and silent closes the turn', input: i({ hasTranscript: false, turnOpen: true, msSinceOutput: STATUS_TIMING.quietMs }), status: 'idle' },
+    { name: 'no transcript: the screen proves the turn ended (a shell back at its prompt): idle with output fresh', input: i({ hasTranscript: false, turnOpen: true, msSinceOutput: 50, screenShowsTurnEnd: true }), status: 'idle' },
+    { name: 'no transcript: a proof of the end with a busy screen stays working', input: i({ hasTranscript: false, turnOpen: true, msSinceOutput: 50, screenShowsTurnEnd: true, screen: { kind: 'busy' } }), status: 'working' },
     { name: 'working → a brief ready redraw stays working', input: i({ previous: 'working', msSinceOutput: 100 }), status: 'working' },
     { name: 'the transcript recorded the turn end: idle at once, output still fresh (issue 12)', input: i({ previous: 'working', msSinceOutput: 100, turnEndRecorded: true }), status: 'idle' },
     { name: 'turn end recorded but a spinner is up again: working', input: i({ previous: 'working', msSinceOutput: 100, turnEndRecorded: true, screen: { kind: 'busy' } }), status: 'working' },

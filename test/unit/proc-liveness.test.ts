@@ -83,14 +83,24 @@ describe('pane pid watch: pace', () => {
     return child.pid!;
   }
 
-  it('keeps the fast check for a while into quiet, then asks every pidCheckQuietEveryMs', async () => {
+  /** A started watch gone quiet, on fake timers; the body runs with it and the timers are real again after. */
+  async function withQuietWatch(body: (watch: PanePidWatch, gone: ReturnType<typeof vi.fn>, pid: number) => void): Promise<void> {
     const pid = await deadPid();
     vi.useFakeTimers();
+    const gone = vi.fn();
+    const watch = new PanePidWatch(gone);
     try {
-      const gone = vi.fn();
-      const watch = new PanePidWatch(gone);
       watch.start();
       watch.setPace('idle');
+      body(watch, gone, pid);
+    } finally {
+      watch.stop();
+      vi.useRealTimers();
+    }
+  }
+
+  it('keeps the fast check for a while into quiet, then asks every pidCheckQuietEveryMs', async () => {
+    await withQuietWatch((watch, gone, pid) => {
       // Just quiet: a death is still noticed within the fast interval.
       watch.set(pid);
       vi.advanceTimersByTime(STATUS_TIMING.pidCheckEveryMs);
@@ -102,27 +112,28 @@ describe('pane pid watch: pace', () => {
       expect(gone).toHaveBeenCalledTimes(1);
       vi.advanceTimersByTime(STATUS_TIMING.pidCheckQuietEveryMs);
       expect(gone).toHaveBeenCalledTimes(2);
-      watch.stop();
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('going back to work asks at once instead of up to a quiet interval late', async () => {
-    const pid = await deadPid();
-    vi.useFakeTimers();
-    try {
-      const gone = vi.fn();
-      const watch = new PanePidWatch(gone);
-      watch.start();
-      watch.setPace('idle');
+    await withQuietWatch((watch, gone, pid) => {
       vi.advanceTimersByTime(STATUS_TIMING.pidCheckQuietAfterMs + STATUS_TIMING.pidCheckEveryMs);
       watch.set(pid);
       watch.setPace('active');
       expect(gone).toHaveBeenCalledTimes(1);
+    });
+  });
+
+  it('a restarted watch (a relaunched CLI) begins fast again, even after a long quiet', async () => {
+    await withQuietWatch((watch, gone, pid) => {
+      vi.advanceTimersByTime(STATUS_TIMING.pidCheckQuietAfterMs + STATUS_TIMING.pidCheckQuietEveryMs);
       watch.stop();
-    } finally {
-      vi.useRealTimers();
-    }
+      watch.start();
+      watch.setPace('idle');
+      vi.advanceTimersByTime(2 * STATUS_TIMING.pidCheckEveryMs);
+      watch.set(pid);
+      vi.advanceTimersByTime(STATUS_TIMING.pidCheckEveryMs);
+      expect(gone).toHaveBeenCalledTimes(1);
+    });
   });
 });

@@ -82,7 +82,8 @@ export class TmuxBackend implements SessionBackend {
       const attached = await this.observer.attach();
       if (!attached.ok) return attached;
       await this.hookDeath();
-      return { ok: true, value: { name: this.name, created: false, warnings: [] } };
+      const runningForMs = await this.sessionAgeMs();
+      return { ok: true, value: { name: this.name, created: false, warnings: [], ...(runningForMs !== null ? { runningForMs } : {}) } };
     }
     if (!launch) {
       return probe.state === 'missing'
@@ -146,6 +147,13 @@ export class TmuxBackend implements SessionBackend {
 
   async resize(cols: number, rows: number): Promise<BackendResult> {
     return this.check(await this.client.run(['resize-window', '-t', this.paneTarget, '-x', String(cols), '-y', String(rows)]), 'resize-window');
+  }
+
+  /** How long ago tmux created the session (whole seconds), i.e. how long its CLI has run; null when tmux won't say. */
+  private async sessionAgeMs(): Promise<number | null> {
+    const res = await this.client.run(['list-panes', '-t', this.paneTarget, '-F', '#{session_created}']);
+    const created = res.ok ? Number((res.stdout.split('\n')[0] ?? '').trim()) : NaN;
+    return Number.isInteger(created) && created > 0 ? Math.max(0, Date.now() - created * 1000) : null;
   }
 
   async probe(): Promise<ProbeResult> {

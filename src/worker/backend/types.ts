@@ -43,6 +43,8 @@ export interface StartInfo {
   created: boolean;
   /** Human-readable warnings, e.g. refused env keys (never their values). */
   warnings: string[];
+  /** Re-attached: how long the CLI has been running (from its session's creation), when the backend can tell. */
+  runningForMs?: number;
 }
 
 export type ProbeResult =

@@ -37,33 +37,57 @@ export const SHELL_ECHO = {
   anchorChars: 24,
 } as const;
 
+/** A tab shows as spaces up to the next stop: any run of blanks compares as one space. */
+const flat = (t: string) => t.replace(/\s+/g, ' ');
+
 /**
  * Index of the line where the echoed command ends: the last prompt line showing the start of `input`, then the
  * first line from there showing its end. null while the command is not (fully) on screen.
  */
 export function shellCommandEnd(lines: readonly string[], input: string): number | null {
-  // A tab shows as spaces up to the next stop: any run of blanks compares as one space.
-  const flat = (t: string) => t.replace(/\s+/g, ' ');
+  return shellCommandSpan(lines, input)?.end ?? null;
+}
+
+/** Where the echoed command is: its prompt line (`head`; null when scrolled out of `lines`) and its last line. */
+function shellCommandSpan(lines: readonly string[], input: string): { head: number | null; end: number } | null {
+  const span = (head: number | null, end: number | null) => (end === null ? null : { head, end });
   const inputLines = input.split('\n');
   const head = flat(inputLines[0]!.trim()).slice(0, SHELL_ECHO.anchorChars);
   const tail = flat(inputLines[inputLines.length - 1]!.trim()).slice(-SHELL_ECHO.anchorChars);
+  const lastShowing = (from: number, to: number): number | null => {
+    for (let j = to; j >= from; j--) if (flat(lines[j]!).includes(tail)) return j;
+    return null;
+  };
   for (let i = lines.length - 1; i >= 0; i--) {
     if (!flat(lines[i]!).includes(head) || !/[$#%>❯] /.test(lines[i]!)) continue;
     if (i + inputLines.length - 1 < lines.length) {
-      for (let j = i + inputLines.length - 1; j < lines.length; j++) if (flat(lines[j]!).includes(tail)) return j;
+      for (let j = i + inputLines.length - 1; j < lines.length; j++) if (flat(lines[j]!).includes(tail)) return span(i, j);
       return null;
     }
     // Taller than the screen below its head: readline shows a window of a huge paste (remnants beside it), so the end
     // is the last line showing it.
-    for (let j = lines.length - 1; j > i; j--) if (flat(lines[j]!).includes(tail)) return j;
-    return null;
+    return span(i, lastShowing(i + 1, lines.length - 1));
   }
   // A command with more lines than the capture holds (a 200 KB heredoc) has scrolled its head out: its end alone
   // anchors it — the last line showing the end of its last line.
-  if (inputLines.length >= lines.length) {
-    for (let j = lines.length - 1; j >= 0; j--) if (flat(lines[j]!).includes(tail)) return j;
-  }
-  return null;
+  return inputLines.length >= lines.length ? span(null, lastShowing(0, lines.length - 1)) : null;
+}
+
+/**
+ * The shell is back at the prompt it showed the command at: the echoed command, then output, then (as the last line)
+ * that same prompt again — the command exited, so the turn is over without waiting out a silence. A different prompt
+ * (a `cd`), a prompt-like output line ("45%"), or a command whose echo scrolled off proves nothing: silence decides.
+ */
+export function shellPromptBack(screenText: string, input: string): boolean {
+  const lines = screenLines(screenText);
+  const cmd = shellCommandSpan(lines, input);
+  if (!cmd || cmd.head === null) return false;
+  const headLine = flat(lines[cmd.head]!);
+  const prompt = headLine.slice(0, headLine.indexOf(flat(input.split('\n')[0]!.trim()).slice(0, SHELL_ECHO.anchorChars))).trim();
+  if (!PROMPT_END.test(prompt)) return false;
+  let last = lines.length - 1;
+  while (last > cmd.end && lines[last]!.trim() === '') last--;
+  return last > cmd.end && flat(lines[last]!).trim() === prompt;
 }
 
 /**

@@ -1,5 +1,5 @@
 // Final output for CLIs without a transcript (shell, custom): the pane lines that appeared after the input (pure).
-import { shellOutputSince, shellTookCommand } from '../cli/shell.js';
+import { shellOutputSince, shellPromptBack, shellTookCommand } from '../cli/shell.js';
 import { screenLines } from '../cli/screen.js';
 import type { CliId } from '../cli/types.js';
 
@@ -47,4 +47,12 @@ export function paneTookTurn(cli: CliId, before: string, after: string, input: s
   // inside the command (two heredocs ending in the same terminator), so the new part is cut short. The whole capture
   // is the evidence then; a command taller than the capture is anchored by its end (shellCommandEnd).
   return input.split('\n').length > fresh.length && shellTookCommand(after, input);
+}
+
+/**
+ * Whether the visible screen proves the turn for `input` is over, so its end need not wait for output silence: a
+ * shell back at the prompt it took the command at (shellPromptBack). Others: never (silence or a transcript decides).
+ */
+export function paneShowsTurnEnd(cli: CliId, screenText: string, input: string): boolean {
+  return cli === 'shell' && shellPromptBack(screenText, input);
 }

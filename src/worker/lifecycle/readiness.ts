@@ -20,9 +20,25 @@ export const READINESS_TIMING = {
    * card the CI test waited for never came). 2.5 s is over twice the slowest seen.
    */
   readySettleMs: 2_500,
+  /**
+   * A CLI re-attached (a daemon restart, a worker started for a detached session) that has run this long is past its
+   * start-up: the late dialogs readySettleMs waits for come within seconds of the first prompt (Gemini's slowest first
+   * screen 4.5 s after launch, a dialog ~1 s after its prompt). Its prompt needs only a second look, one poll later,
+   * so a message after a restart is typed at once instead of 2.5 s later (issue 14).
+   */
+  startupOverAfterMs: 15_000,
 } as const;
 
 export type ReadinessTiming = { [K in keyof typeof READINESS_TIMING]: number };
+
+/**
+ * The gate's timing for a CLI that has been running `runningForMs` (null: just launched, or unknown). A prompt on a
+ * CLI past its start-up holds for one poll (a redraw between a turn's steps can look like a prompt once), not
+ * readySettleMs.
+ */
+export function gateTimingFor(runningForMs: number | null, timing: ReadinessTiming = READINESS_TIMING): Partial<ReadinessTiming> {
+  return runningForMs !== null && runningForMs >= timing.startupOverAfterMs ? { readySettleMs: timing.pollMs } : {};
+}
 
 export type GatePhase = 'starting' | 'polling' | 'waiting_selection' | 'selection_resolved' | 'ready' | 'missing' | 'timeout';
 

@@ -56,6 +56,11 @@ export interface StatusInput {
    * once, without waiting out the output silence (a queued message waited up to 3 s for the idle tick, issue 12).
    */
   turnEndRecorded?: boolean;
+  /**
+   * Without a transcript: the screen proves the open turns ended (a shell back at its prompt after the last command,
+   * pane-output.ts). A ready screen is idle at once instead of after quietMs of silence.
+   */
+  screenShowsTurnEnd?: boolean;
 }
 
 export function decideStatus(i: StatusInput, timing: StatusTiming = STATUS_TIMING): SessionStatus {
@@ -70,6 +75,7 @@ export function decideStatus(i: StatusInput, timing: StatusTiming = STATUS_TIMIN
       return 'working';
     case 'ready':
       if (i.hasTranscript && i.turnOpen && i.msSinceOutput < timing.transcriptGraceMs) return 'working';
+      if (!i.hasTranscript && i.turnOpen && i.screenShowsTurnEnd) return 'idle';
       if (!i.hasTranscript && i.turnOpen && i.msSinceOutput < timing.quietMs) return 'working';
       if (i.hasTranscript && !i.turnOpen && i.turnEndRecorded) return 'idle';
       if (i.previous === 'working' && i.msSinceOutput < timing.quietMs) return 'working';

@@ -9,7 +9,7 @@ import { TranscriptFollower } from '../transcript/follower.js';
 import { parserSince, type TranscriptEvent } from '../transcript/types.js';
 import { decideStatus, STATUS_TIMING } from '../lifecycle/status.js';
 import { promptStep, type PromptEffect, type PromptState } from '../lifecycle/selection.js';
-import { paneOutputSince, paneTookTurn } from '../lifecycle/pane-output.js';
+import { paneOutputSince, paneShowsTurnEnd, paneTookTurn } from '../lifecycle/pane-output.js';
 import type { QueuedMessage } from '../lifecycle/input-machine.js';
 import { PANE_DIED } from './gate-runner.js';
 import { lookAt, type PaneLook } from './pane.js';
@@ -29,7 +29,6 @@ export const MONITOR_LIMITS = {
    */
   unprovenTurnMs: 30_000,
 } as const;
-
 
 interface OpenTurn {
   turnId: string;
@@ -316,6 +315,7 @@ export class Monitor {
       await this.follower?.poll();
       await this.follower?.settle();
     }
+    const lastTurn = this.openTurns[this.openTurns.length - 1];
     const next = decideStatus({
       screen: look.look.screen,
       msSinceOutput: Date.now() - this.lastOutputAt,
@@ -324,6 +324,7 @@ export class Monitor {
       previous: this.status,
       processGone: false,
       turnEndRecorded: this.turnEndRecorded,
+      screenShowsTurnEnd: lastTurn?.confirmed === true && paneShowsTurnEnd(this.deps.adapter.id, look.look.text, lastTurn.text),
     });
     // A quiet ready screen ends a turn only once the pane shows the CLI took its text (closeTurnsFromScreen).
     const closed = next === 'idle' && this.openTurns[0]?.confirmed ? await this.closeTurnsFromScreen(look.look) : true;

@@ -8,7 +8,7 @@
 import { procState } from '../../platform/proc-stat.js';
 import { STATUS_TIMING } from '../lifecycle/status.js';
 
-/** 'active' while a turn may be running; 'idle' once the monitor waits only for events (see SessionMonitor). */
+/** 'active' while a turn may be running; 'idle' once the monitor waits only for events (see Monitor's tick). */
 export type PidWatchPace = 'active' | 'idle';
 
 export class PanePidWatch {
@@ -46,10 +46,13 @@ export class PanePidWatch {
     }
   }
 
+  /** Stops checking. A later start() (a relaunched CLI) begins at the fast pace: its first quiet minute is checked
+   * every pidCheckEveryMs like any other's; the monitor's next tick sets the pace again. */
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.slow = false;
+    this.pace = 'active';
     this.pid = null;
   }
 

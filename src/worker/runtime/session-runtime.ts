@@ -9,6 +9,7 @@ import type { SessionBackend } from '../backend/types.js';
 import type { CliAdapter } from '../cli/types.js';
 import { initialInput, inputStep, type InputEffect, type InputEvent, type InputState, type QueuedMessage } from '../lifecycle/input-machine.js';
 import { isBusyStatus } from '../lifecycle/status.js';
+import { gateTimingFor } from '../lifecycle/readiness.js';
 import { applySeedFiles } from '../cli/seed.js';
 import { deliver } from './deliverer.js';
 import { GateRunner } from './gate-runner.js';
@@ -50,6 +51,8 @@ export class SessionRuntime {
   private gate: GateRunner | null = null;
   private nativeSessionId: string | undefined;
   private launchedAt = Date.now();
+  /** The CLI taken over by the last start had been running this long (null: launched by us, or unknown). */
+  private cliRunningForMs: number | null = null;
   private disposed = false;
   private queueTail: Promise<void> = Promise.resolve();
   readonly counters: RuntimeCounters = { launches: 0, gateRuns: 0, gatePolls: 0, enterRetries: 0 };
@@ -255,6 +258,7 @@ export class SessionRuntime {
       this.launchedAt = Date.now();
     }
     const r = await this.deps.backend.start(launch);
+    this.cliRunningForMs = r.ok && !r.value.created ? (r.value.runningForMs ?? null) : null;
     for (const w of r.ok ? r.value.warnings : []) this.deps.log.warn(w);
     if (r.ok && r.value.created) this.deps.log.info({ name: r.value.name, launches: this.counters.launches }, 'CLI launched');
     if (r.ok) {
@@ -267,7 +271,10 @@ export class SessionRuntime {
 
   private async runGate(): Promise<void> {
     this.counters.gateRuns += 1;
-    this.gate = new GateRunner({ backend: this.deps.backend, adapter: this.deps.adapter, log: this.deps.log, send: this.deps.send, startupDialogs: this.deps.init.startupDialogs });
+    this.gate = new GateRunner({
+      backend: this.deps.backend, adapter: this.deps.adapter, log: this.deps.log, send: this.deps.send, startupDialogs: this.deps.init.startupDialogs,
+      timing: gateTimingFor(this.cliRunningForMs),
+    });
     const res = await this.gate.run();
     this.gate = null;
     this.counters.gatePolls += res.polls;
