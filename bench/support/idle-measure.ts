@@ -9,6 +9,7 @@ import { makeTestHome } from '../../test/support/home.js';
 import { makeTmuxServer } from '../../test/support/tmux.js';
 import { makeTmuxShim } from '../../test/support/tmux-shim.js';
 import { startWorkerSession, tempDir, type WorkerSession } from '../../test/support/worker-session.js';
+import { RenderProcessHost } from '../../src/platform/render-process.js';
 import { childrenMatching, memoryShares, procAvailable, processCpu, rss, tmuxServerPid, treesCpu } from './proc.js';
 
 const SESSIONS = Number(process.env.LMX_BENCH_IDLE_SESSIONS ?? 30);
@@ -24,6 +25,8 @@ const FRAMES = 50;
 /** The render thread's idle time in this run: long enough that 50 frames never pause past it, short enough to wait out. */
 const RENDER_IDLE_MS = 15_000;
 const ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'worker', 'main.js');
+/** The render process the daemon shares between sessions, built (the source one would run under tsx). */
+const RENDER_ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'worker', 'render', 'render-thread.js');
 const GOALS = { idleWorkerRssMB: 50, renderingWorkerRssMB: 120, idleCpuSPer10Min: 1 } as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -94,16 +97,22 @@ async function idleSessions() {
   }
 }
 
+/**
+ * One session showing screenshots, rendered as the daemon renders them: in one render process shared by every session
+ * (the pool's, here this process's child), so the worker itself loads no canvas, fonts or terminal model.
+ */
 async function rendering() {
   const sh = shellHome();
+  const rendererHome = makeTestHome();
+  const renderer = new RenderProcessHost({ entry: RENDER_ENTRY, home: rendererHome.dir, idleReleaseMs: RENDER_IDLE_MS });
   const s = startWorkerSession({
     cli: 'shell', cwd: sh.dir, env: { HOME: sh.dir, PATH: process.env.PATH ?? '/usr/bin:/bin' }, display: 'screenshot',
-    workerEntry: ENTRY, workerEnv: { LARKMUX_RENDER_IDLE_MS: String(RENDER_IDLE_MS) },
+    workerEntry: ENTRY, renderer,
   });
   try {
     const pid = () => s.pool.pid(s.sessionId)!;
-    /** The worker's render process (render-thread.js), which holds the canvas, fonts and terminal model. */
-    const rendererMB = () => childrenMatching(pid(), 'render-thread').reduce((sum, p) => sum + (rss(p) ?? 0), 0);
+    /** The shared render process (render-thread.js), which holds the canvas, fonts and terminal model. */
+    const rendererMB = () => childrenMatching(process.pid, 'render-thread').reduce((sum, p) => sum + (rss(p) ?? 0), 0);
     s.input('w', 'echo warm');
     await s.waitFor(isFinal('w'), 120_000);
     await sleep(3_000);
@@ -128,16 +137,17 @@ async function rendering() {
     const after50 = rss(pid());
     const rendererAfter50 = rendererMB();
     const workerShares = memoryShares(pid());
-    const rendererShares = childrenMatching(pid(), 'render-thread').map((p) => memoryShares(p)).filter((m) => m !== null);
+    const rendererShares = childrenMatching(process.pid, 'render-thread').map((p) => memoryShares(p)).filter((m) => m !== null);
     const rendererPrivate = rendererShares.reduce((sum, m) => sum + m.privateMB, 0);
     const released = Date.now();
-    while (!s.logText().includes('render thread released') && Date.now() - released < RENDER_IDLE_MS * 4) await sleep(500);
+    while (renderer.counts.released === 0 && Date.now() - released < RENDER_IDLE_MS * 4) await sleep(500);
     await sleep(3_000);
     return {
       frames, commands: i,
       rssBeforeFramesMB: round(beforeFramesMB), rssAfterFramesMB: round(after50), peakRssMB: round(peak),
       rendererProcessMB: { afterFrames: round(rendererAfter50), peak: round(peakRenderer), afterRelease: round(rendererMB()) },
-      releaseSeenAfterS: s.logText().includes('render thread released') ? round((Date.now() - released) / 1000 - 3, 0) : null,
+      releaseSeenAfterS: renderer.counts.released > 0 ? round((Date.now() - released) / 1000 - 3, 0) : null,
+      workerStartedRenderProcess: s.logText().includes('render thread started'),
       rssReleasedMB: round(rss(pid())),
       privateAfterFramesMB: workerShares ? { worker: round(workerShares.privateMB), rendererProcess: round(rendererPrivate) } : null,
       renderIdleMs: RENDER_IDLE_MS,
@@ -145,6 +155,7 @@ async function rendering() {
   } finally {
     await s.cleanup();
     sh.remove();
+    rendererHome.cleanup();
   }
 }
 
@@ -159,10 +170,12 @@ export async function measureIdle(): Promise<Record<string, unknown>> {
     idleWorkerRssMB: { neverLoaded: idle.workerRssNeverLoadedMB.median, loadedThenReleased: render.rssReleasedMB, goal: GOALS.idleWorkerRssMB },
     // RSS counts the node binary's shared code in every worker; private is what one more idle session really adds.
     idleWorkerMemoryMB: idle.workerMemoryNeverLoadedMB,
+    // The worker is what each rendering session costs; the render process is one for the whole host (the daemon's).
     renderingWorkerRssMB: {
       after50Frames: render.rssAfterFramesMB, peak: render.peakRssMB,
-      withRendererProcess: round((render.rssAfterFramesMB ?? 0) + (render.rendererProcessMB.afterFrames ?? 0)),
-      privateWithRendererProcess: render.privateAfterFramesMB ? round(render.privateAfterFramesMB.worker! + render.privateAfterFramesMB.rendererProcess!) : null,
+      sharedRenderProcess: render.rendererProcessMB.afterFrames,
+      oneSessionWithSharedRenderProcess: round((render.rssAfterFramesMB ?? 0) + (render.rendererProcessMB.afterFrames ?? 0)),
+      privateWorkerAndSharedRenderProcess: render.privateAfterFramesMB ? round(render.privateAfterFramesMB.worker! + render.privateAfterFramesMB.rendererProcess!) : null,
       goal: GOALS.renderingWorkerRssMB,
     },
     idleSessions: { ...idle, goalCpuSPer10Min: GOALS.idleCpuSPer10Min, counted: 'workers (with their tmux execs and control clients) + the tmux server process' },

@@ -9,7 +9,7 @@ import { TmuxExecRunner } from '../../src/worker/backend/tmux-control.js';
 import { CARD_IMAGE, type FrameLayout } from '../../src/worker/render/card-frame.js';
 import { loadFonts } from '../../src/worker/render/fonts.js';
 import { RunPainter } from '../../src/worker/render/painter.js';
-import type { FrameKind } from '../../src/worker/render/render-thread-protocol.js';
+import type { FrameKind } from '../../src/shared/render-protocol.js';
 import { ScreenRenderer } from '../../src/worker/render/screenshot.js';
 import { launchChromium } from '../support/browser.js';
 import { makeTmuxServer, type TestTmuxServer } from '../support/tmux.js';

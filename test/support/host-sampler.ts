@@ -11,19 +11,25 @@ export interface HostSample {
   cliNames: string[];
 }
 
-/** The daemon's children that are workers (its short-lived tmux and ps children are not). */
-export function workerChildren(daemonPid: number): Promise<number[]> {
+/** A process's children whose command line matches `pattern` (ps: its short-lived children come and go). */
+function childrenRunning(pid: number, pattern: RegExp): Promise<number[]> {
   return new Promise((resolve) => {
-    execFile('ps', ['-o', 'pid=,args=', '--ppid', String(daemonPid)], { timeout: 10_000 }, (_err, stdout) => {
+    execFile('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { timeout: 10_000 }, (_err, stdout) => {
       resolve(
         String(stdout ?? '')
           .split('\n')
-          .filter((l) => /worker[/\\]main\.(js|ts)/.test(l))
+          .filter((l) => pattern.test(l))
           .map((l) => Number(l.trim().split(/\s+/)[0])),
       );
     });
   });
 }
+
+/** The daemon's children that are workers (its short-lived tmux and ps children are not). */
+export const workerChildren = (daemonPid: number): Promise<number[]> => childrenRunning(daemonPid, /worker[/\\]main\.(js|ts)/);
+
+/** A process's children running the render process (the daemon's one for all sessions, or a worker's own). */
+export const renderChildren = (pid: number): Promise<number[]> => childrenRunning(pid, /render-thread\.(js|ts)/);
 
 export async function tmuxCliNames(tmux: TestTmuxServer): Promise<string[]> {
   const res = await tmux.run(['list-sessions', '-F', '#{session_name}']);

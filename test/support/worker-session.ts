@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WorkerPool, type WorkerExit } from '../../src/daemon/workers/worker-pool.js';
+import { WorkerPool, type SharedRenderer, type WorkerExit } from '../../src/daemon/workers/worker-pool.js';
 import { IPC_PROTOCOL_VERSION, type DaemonToWorker, type WorkerToDaemon } from '../../src/shared/ipc.js';
 import type { CliSpec } from '../../src/shared/config.js';
 import { createLogger } from '../../src/platform/log.js';
@@ -30,6 +30,8 @@ export interface WorkerSessionOptions {
   workerEnv?: NodeJS.ProcessEnv;
   /** Worker entry file (benchmarks run the built dist/worker/main.js); default: the source under tsx. */
   workerEntry?: string;
+  /** The pool renders for the worker in this render process, as the daemon does; absent = the worker's own. */
+  renderer?: SharedRenderer;
 }
 
 export interface WorkerSession {
@@ -82,6 +84,7 @@ export function startWorkerSession(opts: WorkerSessionOptions): WorkerSession {
     log: createLogger({ file: home.paths.logFile, name: 'daemon' }),
     env: { LARKMUX_HOME: home.dir, ...opts.workerEnv },
     ...(opts.workerEntry ? { entry: opts.workerEntry } : {}),
+    ...(opts.renderer ? { renderer: opts.renderer } : {}),
     events: { onMessage: (_id, m) => { messages.push(m); arrivals.push(Date.now()); }, onExit: (e) => exits.push(e) },
   });
   const init: InitMsg = {

@@ -14,7 +14,8 @@ import { BotRuntime } from '../bots/bot-runtime.js';
 import { ControlServer } from './control.js';
 import { LazyImAdapter } from '../im/lazy-adapter.js';
 import { consoleLoginUrl, createLocalConsole, type LocalConsole } from '../im/local/index.js';
-import { WorkerPool } from '../workers/worker-pool.js';
+import { defaultRenderEntry, WorkerPool } from '../workers/worker-pool.js';
+import { RenderProcessHost } from '../../platform/render-process.js';
 import { CapacityKeeper } from '../sessions/capacity-keeper.js';
 import { Restoring } from './restoring.js';
 import { DaemonWeb } from '../web/web-terminal.js';
@@ -56,6 +57,12 @@ export class Daemon {
     this.pool = new WorkerPool({
       log,
       env: { LARKMUX_HOME: paths.home },
+      // One render process for all sessions, started by the first frame and ended a minute after the last.
+      renderer: new RenderProcessHost({
+        entry: defaultRenderEntry(),
+        home: paths.home,
+        onLifecycle: (event) => log.info({ event }, event === 'started' ? 'render process started' : 'render process released (idle)'),
+      }),
       events: {
         onMessage: (sessionId, msg) => this.botOf(sessionId)?.sessions.onWorkerMessage(sessionId, msg),
         onExit: (exit) => this.botOf(exit.sessionId)?.sessions.onWorkerExit(exit.sessionId, exit.expected),

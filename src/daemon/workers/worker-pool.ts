@@ -4,7 +4,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../platform/log.js';
-import { parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon } from '../../shared/ipc.js';
+import { parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon, type WorkerToSession } from '../../shared/ipc.js';
+import type { CapturedScreen, FrameKind, ThreadRenderResult } from '../../shared/render-protocol.js';
 import { workerEnv } from '../../shared/env-policy.js';
 
 export const WORKER_TIMING = {
@@ -16,6 +17,11 @@ export const WORKER_TIMING = {
   heartbeatTimeoutMs: 95_000,
   /** How often the supervisor looks at the workers' last signs of life. */
   livenessCheckMs: 5_000,
+  /**
+   * Frames one worker may have in the shared render process at once. Its screenshot loop asks for one at a time; a
+   * worker asking for more is refused (`busy`) rather than let it queue ahead of every other session.
+   */
+  maxFramesInFlight: 2,
 } as const;
 
 export interface WorkerExit {
@@ -27,7 +33,7 @@ export interface WorkerExit {
 }
 
 export interface WorkerPoolEvents {
-  onMessage(sessionId: string, msg: WorkerToDaemon): void;
+  onMessage(sessionId: string, msg: WorkerToSession): void;
   onExit(exit: WorkerExit): void;
 }
 
@@ -40,6 +46,18 @@ export interface WorkerPoolOptions {
   env?: NodeJS.ProcessEnv;
   /** Overrides WORKER_TIMING.heartbeatTimeoutMs (tests). */
   heartbeatTimeoutMs?: number;
+  /**
+   * One render process for every worker (the daemon's): workers send `render` and get `rendered` back, so a session
+   * that shows screenshots costs one worker, not a worker and a render process (issue 14). Absent = each worker
+   * starts its own. Disposed with the pool.
+   */
+  renderer?: SharedRenderer;
+}
+
+/** The render process the pool shares between workers (platform/render-process.ts's RenderProcessHost). */
+export interface SharedRenderer {
+  render(screen: CapturedScreen, frame: FrameKind): Promise<ThreadRenderResult>;
+  dispose(): void;
 }
 
 interface LiveWorker {
@@ -49,6 +67,8 @@ interface LiveWorker {
   startedAt: number;
   /** Last time the worker said anything valid: the supervisor kills a worker that stays silent too long. */
   lastSignOfLife: number;
+  /** Its frames in the shared render process now. */
+  framesInFlight: number;
 }
 
 /** Finds worker/main next to this file's layer, in dist (.js) or in src under tsx (.ts). */
@@ -56,6 +76,13 @@ export function defaultWorkerEntry(): { entry: string } {
   const here = dirname(fileURLToPath(import.meta.url));
   const js = join(here, '..', '..', 'worker', 'main.js');
   return { entry: existsSync(js) ? js : join(here, '..', '..', 'worker', 'main.ts') };
+}
+
+/** The render process's entry (worker/render/render-thread), found like the worker's: by path, never imported. */
+export function defaultRenderEntry(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const js = join(here, '..', '..', 'worker', 'render', 'render-thread.js');
+  return existsSync(js) ? js : join(here, '..', '..', 'worker', 'render', 'render-thread.ts');
 }
 
 export class WorkerPool {
@@ -99,6 +126,7 @@ export class WorkerPool {
   /** Forks a worker for a session and sends it `init` first. Returns false if one is already live. */
   start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>): boolean {
     if (this.disposed) return false;
+    if (this.opts.renderer) init = { ...init, sharedRenderer: true };
     if (this.workers.has(sessionId)) return false;
     const entry = this.opts.entry ?? defaultWorkerEntry().entry;
     // A .ts entry runs under tsx (tests, development); the built .js runs on plain node.
@@ -110,7 +138,7 @@ export class WorkerPool {
       env: { ...workerEnv(process.env), ...this.opts.env, LARKMUX_SESSION_ID: sessionId },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    const live: LiveWorker = { child, expectedExit: false, invalidInARow: 0, startedAt: Date.now(), lastSignOfLife: Date.now() };
+    const live: LiveWorker = { child, expectedExit: false, invalidInARow: 0, startedAt: Date.now(), lastSignOfLife: Date.now(), framesInFlight: 0 };
     this.workers.set(sessionId, live);
     const log = this.opts.log.child({ session: sessionId.slice(0, 8), workerPid: child.pid });
     log.info('worker started');
@@ -135,6 +163,7 @@ export class WorkerPool {
       }
       live.invalidInARow = 0;
       live.lastSignOfLife = Date.now();
+      if (parsed.msg.type === 'render') return this.renderFor(sessionId, live, parsed.msg);
       try {
         this.opts.events.onMessage(sessionId, parsed.msg);
       } catch (err) {
@@ -156,6 +185,25 @@ export class WorkerPool {
     });
     this.send(sessionId, init);
     return true;
+  }
+
+  /** Draws a worker's screen in the shared render process and answers that worker (if it still lives). */
+  private renderFor(sessionId: string, live: LiveWorker, msg: Extract<WorkerToDaemon, { type: 'render' }>): void {
+    const reply = (m: DaemonToWorker) => {
+      if (this.workers.get(sessionId) === live) this.send(sessionId, m);
+    };
+    const renderer = this.opts.renderer;
+    if (!renderer) return reply({ type: 'render_failed', id: msg.id, code: 'closed', message: 'this pool renders no frames for its workers' });
+    if (live.framesInFlight >= WORKER_TIMING.maxFramesInFlight) {
+      return reply({ type: 'render_failed', id: msg.id, code: 'busy', message: `more than ${WORKER_TIMING.maxFramesInFlight} frames in flight` });
+    }
+    live.framesInFlight += 1;
+    void renderer.render(msg.screen, msg.frame).then((r) => {
+      live.framesInFlight -= 1;
+      reply(r.ok
+        ? { type: 'rendered', id: msg.id, png: r.png as Uint8Array<ArrayBuffer>, timings: r.timings, frame: r.frame }
+        : { type: 'render_failed', id: msg.id, code: r.code, message: r.message.slice(0, 1024) });
+    });
   }
 
   /** Sends a message; false when the worker is gone or its channel is closed (the caller decides what to do). */
@@ -196,5 +244,6 @@ export class WorkerPool {
     this.disposed = true;
     clearInterval(this.supervisor);
     await Promise.all(this.ids().map((id) => this.stop(id, 'detach')));
+    this.opts.renderer?.dispose();
   }
 }

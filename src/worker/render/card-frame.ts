@@ -1,6 +1,7 @@
 // Where a card screenshot's pixels go: the used part of the screen (trailing blank rows/columns cropped), a margin, and a pixel scale for phones.
 import { cellShows, type ScreenGrid } from './screen-model.js';
 import { phoneWrap, type Cursor } from './phone-wrap.js';
+import type { FrameLayout } from '../../shared/render-protocol.js';
 
 /**
  * How a card image is shown: Feishu draws it `fit_horizontal`, i.e. at the card's width, which on a 390 px phone is
@@ -39,15 +40,7 @@ export const CARD_IMAGE = {
   maxScaledPixels: 1_500_000,
 } as const;
 
-export interface FrameLayout {
-  /** The cells painted: the grid's first `cols` columns of its first `rows` rows. */
-  cols: number;
-  rows: number;
-  /** Blank border around the cells, in unscaled pixels. */
-  marginPx: number;
-  /** Integer pixel multiplier for the whole image. */
-  scale: number;
-}
+export type { FrameLayout };
 
 /** The full grid, no margin, scale 1: what the reference-painter tests and goldens draw. */
 export function fullFrame(grid: Pick<ScreenGrid, 'cols' | 'rows'>): FrameLayout {

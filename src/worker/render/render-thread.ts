@@ -1,17 +1,18 @@
-// The renderer's entry, run as a child process of the worker (render-thread-host.ts): parses, paints and
+// The renderer's entry, run as a child process of its host (src/platform/render-process.ts: a worker, or the daemon): parses, paints and
 // PNG-encodes captured screens off the worker's event loop, one at a time. Init comes as argv[2] (JSON).
 import { performance } from 'node:perf_hooks';
 import { loadFonts } from './fonts.js';
 import { RunPainter } from './painter.js';
 import { PngEncoder } from './png-writer.js';
-import { ScreenModel, type CapturedScreen } from './screen-model.js';
-import type { FrameKind, FromRenderThread, RenderThreadInit, ToRenderThread } from './render-thread-protocol.js';
-import { cardFrame, fullFrame, phoneCardFrame, type FrameLayout } from './card-frame.js';
+import { ScreenModel } from './screen-model.js';
+import type { CapturedScreen, FrameKind, FrameLayout, FromRenderProcess, RenderProcessInit, ToRenderProcess } from '../../shared/render-protocol.js';
+import type { LoadedFonts } from './fonts.js';
+import { cardFrame, fullFrame, phoneCardFrame } from './card-frame.js';
 import type { ScreenGrid } from './screen-model.js';
 
 if (!process.send) throw new Error('render-thread.ts must run as a child process with an IPC channel');
-const init = JSON.parse(process.argv[2] ?? '{}') as RenderThreadInit;
-const send = (m: FromRenderThread): void => { process.send?.(m); };
+const init = JSON.parse(process.argv[2] ?? '{}') as RenderProcessInit;
+const send = (m: FromRenderProcess<LoadedFonts>): void => { process.send?.(m); };
 // The worker went away (stopped, crashed, killed): nobody wants frames any more.
 process.on('disconnect', () => process.exit(0));
 
@@ -55,7 +56,7 @@ function collectFrameGarbage(): void {
 
 // One frame at a time: the model's terminal, the painter's canvas and the encoder's buffers are reused between frames.
 let queue: Promise<void> = Promise.resolve();
-process.on('message', (m: ToRenderThread) => {
+process.on('message', (m: ToRenderProcess) => {
   if (m.type !== 'render') return;
   queue = queue.then(() => render(m.id, m.screen, m.frame)).catch((err: unknown) => send({ type: 'failed', id: m.id, message: err instanceof Error ? err.message : String(err) }));
 });

@@ -2,18 +2,13 @@
 import xh from '@xterm/headless';
 import u11 from '@xterm/addon-unicode11';
 import { buildPalette, mixColour, type Palette } from './palette.js';
+import type { CapturedScreen } from '../../shared/render-protocol.js';
 
 const { Terminal } = xh;
 const { Unicode11Addon } = u11;
 type HeadlessTerminal = InstanceType<typeof Terminal>;
 
-export interface CapturedScreen {
-  /** capture-pane -p -e -N output: one line per pane row, joined with \n. */
-  ansi: string;
-  cursor: { x: number; y: number; visible: boolean };
-  cols: number;
-  rows: number;
-}
+export type { CapturedScreen };
 
 /** Bits of ScreenGrid.flags. Colours are already resolved (bold-brightening, inverse, dim, cursor). */
 export const CELL = {

@@ -3,11 +3,8 @@ import { performance } from 'node:perf_hooks';
 import type { TmuxCommandRunner } from '../backend/tmux-control.js';
 import { capturePane, screenHash } from './capture.js';
 import { FrameGate, FRAME_GATE_DEFAULTS } from './frame-gate.js';
-import type { LoadedFonts } from './fonts.js';
 import { RenderThread } from './render-thread-host.js';
-import type { CapturedScreen } from './screen-model.js';
-import type { FrameKind } from './render-thread-protocol.js';
-import type { FrameLayout } from './card-frame.js';
+import type { CapturedScreen, FrameKind, FrameLayout, RenderFailureCode, ThreadRenderResult } from '../../shared/render-protocol.js';
 
 export interface RenderTimings {
   captureMs: number;
@@ -22,18 +19,26 @@ export interface RenderTimings {
 export type RenderResult =
   | { ok: true; changed: true; png: Buffer; hash: string; cols: number; rows: number; timings: RenderTimings; frame: FrameLayout }
   | { ok: true; changed: false; hash: string; cols: number; rows: number; timings: RenderTimings }
-  | { ok: false; code: 'pane-gone' | 'tmux-failed' | 'bad-reply' | 'render-failed' | 'render-thread-failed' | 'closed'; message: string };
+  | { ok: false; code: 'pane-gone' | 'tmux-failed' | 'bad-reply' | RenderFailureCode; message: string };
+
+/** What turns a captured screen into a PNG: the worker's own render process, or the daemon's one for all sessions. */
+export interface FrameRenderer {
+  render(screen: CapturedScreen, frame?: FrameKind): Promise<ThreadRenderResult>;
+  dispose(): void;
+}
 
 export class ScreenRenderer {
-  private readonly thread: RenderThread;
+  private readonly thread: FrameRenderer;
 
-  constructor(private readonly opts: { runner: TmuxCommandRunner; home: string; idleReleaseMs?: number; onThread?: (event: 'started' | 'released') => void }) {
-    this.thread = new RenderThread(opts.home, opts.idleReleaseMs, opts.onThread);
-  }
-
-  /** The fonts registered for rendering (the render thread loads them from LARKMUX_HOME/fonts, then system paths). */
-  fonts(): Promise<LoadedFonts> {
-    return this.thread.fonts();
+  constructor(private readonly opts: {
+    runner: TmuxCommandRunner;
+    home: string;
+    idleReleaseMs?: number;
+    onThread?: (event: 'started' | 'released') => void;
+    /** Renders elsewhere (the daemon's render process); absent = a render process of this worker's own. */
+    frames?: FrameRenderer;
+  }) {
+    this.thread = opts.frames ?? new RenderThread(opts.home, opts.idleReleaseMs, opts.onThread);
   }
 
   /** Captures `target`; when its hash equals `previousHash` nothing is painted (`changed: false`). */

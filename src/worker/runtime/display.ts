@@ -4,7 +4,7 @@ import { IPC_LIMITS } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import type { Disposable, SessionBackend } from '../backend/types.js';
 import { connectTmux, TmuxExecRunner, type TmuxCommandRunner } from '../backend/tmux-control.js';
-import { ScreenRenderer, ScreenshotLoop } from '../render/screenshot.js';
+import { ScreenRenderer, ScreenshotLoop, type FrameRenderer } from '../render/screenshot.js';
 
 export interface DisplayDeps {
   backend: SessionBackend;
@@ -16,6 +16,8 @@ export interface DisplayDeps {
   currentStatus(): SessionStatus;
   /** The daemon's screenshot pace (init.frameIntervalMs); absent = FRAME_GATE_DEFAULTS. */
   frameIntervalMs?: number;
+  /** Frames drawn by the daemon (init.sharedRenderer); absent = a render process of this worker's own. */
+  frames?: FrameRenderer;
 }
 
 export class DisplayController {
@@ -79,7 +81,7 @@ export class DisplayController {
     }
     if (this.disposed) return this.runner.dispose();
     this.renderer = new ScreenRenderer({
-      runner: this.runner, home: this.deps.home,
+      runner: this.runner, home: this.deps.home, ...(this.deps.frames ? { frames: this.deps.frames } : {}),
       onThread: (event) => this.deps.log.info({ event }, event === 'started' ? 'render thread started' : 'render thread released (idle)'),
     });
     this.loop = new ScreenshotLoop(
