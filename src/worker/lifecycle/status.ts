@@ -32,10 +32,11 @@ export const STATUS_TIMING = {
    * The same check once the pane has been quiet (idle, or a screen waiting for a person) for pidCheckQuietAfterMs. Not
    * the check but the wake-up costs: measured with three idle shell workers over 120 s (after a 45 s settle), a 2 s
    * check plus the 10 s heartbeat cost ~0.13 CPU-s per 10 min per worker; with 60 s / 30 s no CPU tick was charged at
-   * all. A death the pane-died hook misses in a long-quiet pane is noticed within this time; the next message probes
-   * before it types anyway.
+   * all; 30 idle shell workers (bench idle) 0.95 CPU-s per 10 min with a 60 s check against 1.15–1.5 with 20 s. A
+   * death the pane-died hook misses in a long-quiet pane is noticed within this time (the issue's slow safety probe,
+   * ≥ 60 s, with no exec); the next message probes before it types anyway.
    */
-  pidCheckQuietEveryMs: 20_000,
+  pidCheckQuietEveryMs: 60_000,
   /** Deaths cluster around activity (a crash at a turn's end, an `/exit`): the fast check lasts this long into quiet. */
   pidCheckQuietAfterMs: 60_000,
 } as const;
