@@ -2,6 +2,7 @@
 // encoding never block the host's event loop, and ending the process when idle gives every byte back. The host is a
 // worker (its own renderer) or the daemon (one render process for every session: issue 14).
 import { fork, type ChildProcess } from 'node:child_process';
+import { cliBaseEnv } from '../shared/env-policy.js';
 import type { CapturedScreen, FrameKind, FromRenderProcess, RenderProcessInit, ThreadRenderResult, ToRenderProcess } from '../shared/render-protocol.js';
 
 export const RENDER_THREAD_LIMITS = {
@@ -21,7 +22,6 @@ export function renderIdleReleaseMs(env: NodeJS.ProcessEnv = process.env): numbe
   const v = env.LARKMUX_RENDER_IDLE_MS;
   return v !== undefined && /^\d+$/.test(v) ? Number(v) : RENDER_THREAD_LIMITS.idleReleaseMs;
 }
-
 
 interface Pending {
   resolve(r: ThreadRenderResult): void;
@@ -48,7 +48,8 @@ function startRenderer(entry: string, init: RenderProcessInit): ChildProcess {
     serialization: 'advanced', // PNG bytes travel as a Uint8Array, not as JSON
     // --expose-gc: render-thread.ts drops each frame's pixel copy at once (see collectFrameGarbage there).
     execArgv: [...(fromSource ? ['--import', 'tsx'] : []), '--expose-gc'],
-    env: { ...process.env, ...RENDERER_MALLOC_ENV },
+    // The allowlist, never the host's whole environment: the daemon's holds the app secrets' variables.
+    env: { ...cliBaseEnv(process.env), ...RENDERER_MALLOC_ENV },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
 }

@@ -46,7 +46,10 @@ export function workerEnv(daemonEnv: Env, scrub: readonly string[] = []): Record
   return pick(daemonEnv, (k) => isInherited(k) || (ENV_POLICY.workerOnlyNames as readonly string[]).includes(k), scrub);
 }
 
-/** The base every CLI (and any tmux server larkmux starts) gets before its bot's `env`: the inherited names only. */
+/**
+ * The base every CLI (and any tmux server larkmux starts) gets before its bot's `env`: the inherited names only. The
+ * render process gets the same (it reads font files and draws; no credential, none of larkmux's settings).
+ */
 export function cliBaseEnv(env: Env): Record<string, string> {
   return pick(env, isInherited);
 }

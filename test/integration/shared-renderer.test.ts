@@ -1,7 +1,7 @@
 // One render process for every session (issue 14): workers whose pool renders for them send screens, get PNGs back,
 // and start no render process of their own; the shared one ends when idle and a crash of it costs only the frames
 // in flight. Real workers, real tmux, the real render process.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultRenderEntry } from '../../src/daemon/workers/worker-pool.js';
@@ -73,6 +73,21 @@ describe.runIf(process.platform === 'linux')('shared render process', () => {
     a.input('a2', 'echo after-release');
     await a.waitFor((m) => m.type === 'screenshot', 60_000, from);
     expect(renderer.counts.started).toBe(2);
+  });
+
+  it('the render process gets the allowlisted environment, never the host\'s secrets', async () => {
+    process.env.LMX_TEST_APP_SECRET = 'render-must-not-see-this';
+    const renderer = new RenderProcessHost({ entry: defaultRenderEntry(), home: shellHome.dir });
+    try {
+      await renderer.fonts();
+      const environ = readFileSync(`/proc/${renderer.pid}/environ`, 'utf8').split('\0');
+      expect(environ.some((e) => e.includes('render-must-not-see-this'))).toBe(false);
+      expect(environ).toContain('MALLOC_ARENA_MAX=2');
+      expect(environ.some((e) => e.startsWith('PATH='))).toBe(true);
+    } finally {
+      delete process.env.LMX_TEST_APP_SECRET;
+      renderer.dispose();
+    }
   });
 
   it('a render process that dies costs the frames in flight, not the sessions: the next frame starts a new one', async () => {
