@@ -3,7 +3,12 @@
 // worker (its own renderer) or the daemon (one render process for every session: issue 14).
 import { fork, type ChildProcess } from 'node:child_process';
 import { cliBaseEnv } from '../shared/env-policy.js';
-import type { CapturedScreen, FrameKind, FromRenderProcess, RenderProcessInit, ThreadRenderResult, ToRenderProcess } from '../shared/render-protocol.js';
+import type { CapturedScreen, FrameKind, FrameLayout, FromRenderProcess, RenderFailureCode, RenderProcessInit, ThreadTimings, ToRenderProcess } from '../shared/render-protocol.js';
+
+/** A frame, or why there is none (the shared contract's failure codes). */
+export type ThreadRenderResult =
+  | { ok: true; png: Buffer; timings: ThreadTimings; frame: FrameLayout }
+  | { ok: false; code: RenderFailureCode; message: string };
 
 export const RENDER_THREAD_LIMITS = {
   /** A 200x60 frame takes ~50-100 ms on a busy 2-core box; a frame this late means the thread is stuck: fail it and restart. */

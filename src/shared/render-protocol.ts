@@ -55,10 +55,6 @@ export const PngSchema = z.instanceof(Uint8Array).refine((b) => b.byteLength > 0
 export const RenderFailureCodeSchema = z.enum(['render-failed', 'render-thread-failed', 'closed', 'busy']);
 export type RenderFailureCode = z.infer<typeof RenderFailureCodeSchema>;
 
-export type ThreadRenderResult =
-  | { ok: true; png: Buffer; timings: ThreadTimings; frame: FrameLayout }
-  | { ok: false; code: RenderFailureCode; message: string };
-
 // ── host ⇄ render process (its own channel; the host is the worker, or the daemon for all sessions) ─────────────
 
 /** The render process's init (argv[2], JSON). */

@@ -5,7 +5,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../platform/log.js';
 import { parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon, type WorkerToSession } from '../../shared/ipc.js';
-import type { CapturedScreen, FrameKind, ThreadRenderResult } from '../../shared/render-protocol.js';
+import type { CapturedScreen, FrameKind } from '../../shared/render-protocol.js';
+import type { ThreadRenderResult } from '../../platform/render-process.js';
 import { workerEnv } from '../../shared/env-policy.js';
 
 export const WORKER_TIMING = {

@@ -2,7 +2,8 @@
 // as `rendered` (or `render_failed`) with the same id. One render process serves every session, so a worker showing
 // screenshots costs no render process of its own (issue 14).
 import type { DaemonToWorker, WorkerToDaemon } from '../../shared/ipc.js';
-import type { CapturedScreen, FrameKind, ThreadRenderResult } from '../../shared/render-protocol.js';
+import type { CapturedScreen, FrameKind } from '../../shared/render-protocol.js';
+import type { ThreadRenderResult } from '../../platform/render-process.js';
 import { RENDER_THREAD_LIMITS } from './render-thread-host.js';
 import type { FrameRenderer } from './screenshot.js';
 

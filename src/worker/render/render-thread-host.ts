@@ -5,7 +5,7 @@ import { RenderProcessHost } from '../../platform/render-process.js';
 import type { LoadedFonts } from './fonts.js';
 
 export { RENDER_THREAD_LIMITS, renderIdleReleaseMs } from '../../platform/render-process.js';
-export type { ThreadRenderResult } from '../../shared/render-protocol.js';
+export type { ThreadRenderResult } from '../../platform/render-process.js';
 
 /** The render process's entry beside this module: .ts under tsx (tests), .js when built. */
 export function renderEntry(): string {

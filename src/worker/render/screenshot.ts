@@ -4,7 +4,8 @@ import type { TmuxCommandRunner } from '../backend/tmux-control.js';
 import { capturePane, screenHash } from './capture.js';
 import { FrameGate, FRAME_GATE_DEFAULTS } from './frame-gate.js';
 import { RenderThread } from './render-thread-host.js';
-import type { CapturedScreen, FrameKind, FrameLayout, RenderFailureCode, ThreadRenderResult } from '../../shared/render-protocol.js';
+import type { CapturedScreen, FrameKind, FrameLayout, RenderFailureCode } from '../../shared/render-protocol.js';
+import type { ThreadRenderResult } from '../../platform/render-process.js';
 
 export interface RenderTimings {
   captureMs: number;
