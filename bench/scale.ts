@@ -99,6 +99,7 @@ async function stream() {
       secondsOverWorkerCap: round(secondsOver(s, (x) => x.workers, BENCH.caps.maxLiveWorkers)),
       secondsOverCliCap: round(secondsOver(s, (x) => x.clis, BENCH.caps.maxLiveClis)),
       samples: s.length,
+      samplesUnanswered: sampler.failed,
       messagesSent: pending.length,
       messagesServed: pending.filter((p) => p.answeredAt !== undefined).length,
       newTopicMedianMs: quantile(newTopic, 0.5),

@@ -11,10 +11,15 @@ export interface HostSample {
   cliNames: string[];
 }
 
-/** A process's children whose command line matches `pattern` (ps: its short-lived children come and go). */
-function childrenRunning(pid: number, pattern: RegExp): Promise<number[]> {
+/**
+ * A process's children whose command line matches `pattern` (ps: its short-lived children come and go); null when
+ * ps failed (a timeout on a loaded machine: no observation, not "none").
+ */
+function childrenSeen(pid: number, pattern: RegExp): Promise<number[] | null> {
   return new Promise((resolve) => {
-    execFile('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { timeout: 10_000 }, (_err, stdout) => {
+    execFile('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { timeout: 10_000 }, (err, stdout) => {
+      // ps exits 1 when no process matches --ppid: an answer (none), unlike a timeout or a missing ps.
+      if (err && (err as { code?: unknown }).code !== 1) return resolve(null);
       resolve(
         String(stdout ?? '')
           .split('\n')
@@ -24,15 +29,19 @@ function childrenRunning(pid: number, pattern: RegExp): Promise<number[]> {
     });
   });
 }
+const childrenRunning = async (pid: number, pattern: RegExp): Promise<number[]> => (await childrenSeen(pid, pattern)) ?? [];
+const WORKER_ENTRY = /worker[/\\]main\.(js|ts)/;
 
 /** The daemon's children that are workers (its short-lived tmux and ps children are not). */
-export const workerChildren = (daemonPid: number): Promise<number[]> => childrenRunning(daemonPid, /worker[/\\]main\.(js|ts)/);
+export const workerChildren = (daemonPid: number): Promise<number[]> => childrenRunning(daemonPid, WORKER_ENTRY);
 
 /** A process's children running the render process (the daemon's one for all sessions, or a worker's own). */
 export const renderChildren = (pid: number): Promise<number[]> => childrenRunning(pid, /render-thread\.(js|ts)/);
 
-export async function tmuxCliNames(tmux: TestTmuxServer): Promise<string[]> {
+/** The CLIs' tmux sessions; null when tmux did not answer (a sample that saw nothing is not a sample of none). */
+export async function tmuxCliNames(tmux: TestTmuxServer): Promise<string[] | null> {
   const res = await tmux.run(['list-sessions', '-F', '#{session_name}']);
+  if (res.code !== 0) return /no server running/.test(res.stderr) ? [] : null;
   return res.stdout.split('\n').filter((n) => /^lmx-[0-9a-f]{8}$/.test(n));
 }
 
@@ -59,19 +68,27 @@ export function overCap(samples: readonly HostSample[], pick: (s: HostSample) =>
   return { longestMs, max };
 }
 
-/** Samples until stopped, as often as the machine allows (one `ps` and one `tmux` call per sample). */
-export function sampleHost(daemonPid: number, tmux: TestTmuxServer, everyMs = 150): { samples: HostSample[]; stop(): Promise<void> } {
+/**
+ * Samples until stopped, as often as the machine allows (one `ps` and one `tmux` call per sample). A sample where ps
+ * or tmux did not answer (a timeout on a loaded machine) is counted in `failed`, not recorded as zero of everything.
+ */
+export function sampleHost(daemonPid: number, tmux: TestTmuxServer, everyMs = 150): { samples: HostSample[]; readonly failed: number; stop(): Promise<void> } {
   const samples: HostSample[] = [];
+  let failed = 0;
   let running = true;
   const loop = (async () => {
     while (running) {
-      const [workers, cliNames] = await Promise.all([workerChildren(daemonPid), tmuxCliNames(tmux)]);
-      samples.push({ at: Date.now(), workers: workers.length, clis: cliNames.length, cliNames });
+      const [workers, cliNames] = await Promise.all([childrenSeen(daemonPid, WORKER_ENTRY), tmuxCliNames(tmux)]);
+      if (workers === null || cliNames === null) failed += 1;
+      else samples.push({ at: Date.now(), workers: workers.length, clis: cliNames.length, cliNames });
       await new Promise((r) => setTimeout(r, everyMs));
     }
   })();
   return {
     samples,
+    get failed() {
+      return failed;
+    },
     async stop() {
       running = false;
       await loop;
