@@ -1,4 +1,5 @@
-// Many topics on one host (issue 14): what idle sessions cost and worker memory (support/idle-measure.ts); a stream
+// Many topics on one host (issue 14): what idle sessions cost and worker memory (support/idle-measure.ts), and what
+// they cost once idleDetachMinutes has detached their workers (support/idle-detached.ts); a stream
 // of 100 new topics under caps 8/20 — caps sampled from outside (workers = the daemon's worker children, CLIs = tmux
 // sessions), messages served, per-topic latency; and a restart with 500 stored sessions (registered, first answer).
 // Built daemon, fake Feishu, shell CLI.
@@ -13,12 +14,11 @@ import { controlCall } from '../src/platform/control-client.js';
 import { answeredInTopic, textsIn } from '../test/support/cards.js';
 import { startRig, type E2eRig } from '../test/support/e2e-daemon.js';
 import { overCap, sampleHost, type HostSample } from '../test/support/host-sampler.js';
-import { ROOT, runLarkmux as runFrom } from '../test/support/larkmux-cli.js';
+import { ROOT } from '../test/support/larkmux-cli.js';
+import { expect0, runLarkmux, startBuilt } from './support/built-daemon.js';
+import { measureIdleDetached } from './support/idle-detached.js';
 import { measureIdle } from './support/idle-measure.js';
 import { READINESS_TIMING } from '../src/worker/lifecycle/readiness.js';
-
-/** The built command, as a user runs it: the daemon runs compiled JavaScript, not tsx. */
-const runLarkmux = (args: string[], env: NodeJS.ProcessEnv) => runFrom(args, env, { from: 'built' });
 
 const BENCH = {
   /** Issue 14's stream: 100 new topics, then 20 follow-ups in the oldest topics (their CLIs were stopped meanwhile). */
@@ -48,12 +48,6 @@ function secondsOver(samples: readonly HostSample[], pick: (s: HostSample) => nu
   let total = 0;
   for (let i = 1; i < samples.length; i++) if (pick(samples[i - 1]!) > cap && pick(samples[i]!) > cap) total += samples[i]!.at - samples[i - 1]!.at;
   return total / 1000;
-}
-
-/** `larkmux start` from bin/ (dist): the daemon and its workers run compiled JavaScript, as installed. */
-async function startBuilt(rig: E2eRig): Promise<void> {
-  expect0((await runLarkmux(['start'], rig.home.env)).code, 'start');
-  await rig.fake.waitFor(() => rig.fake.connectionCount(rig.appIds[0]!) > 0, 15_000, 'connected');
 }
 
 async function stream() {
@@ -195,15 +189,12 @@ async function restart() {
   };
 }
 
-function expect0(code: number | null, what: string): void {
-  if (code !== 0) throw new Error(`larkmux ${what} failed (exit ${code})`);
-}
-
 // Build first so the measured daemon is the current code (incremental: quick when nothing changed).
 execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-// `bench -- scale [idle|stream|restart]` runs one part; without it all three, idle first (it wants a quiet host).
+// `bench -- scale [idle|detached|stream|restart]` runs one part; without it all four, idle first (it wants a quiet host).
 const only = process.argv[2];
 const idle = only === undefined || only === 'idle' ? await measureIdle() : null;
+const idleDetached = only === undefined || only === 'detached' ? await measureIdleDetached() : null;
 const topics = only === undefined || only === 'stream' ? await stream() : null;
 const restarted = only === undefined || only === 'restart' ? await restart() : null;
-process.stdout.write(`${JSON.stringify({ idle, topics, restart: restarted, loadAverage1m: round(loadavg()[0]!) })}\n`);
+process.stdout.write(`${JSON.stringify({ idle, idleDetached, topics, restart: restarted, loadAverage1m: round(loadavg()[0]!) })}\n`);

@@ -36,6 +36,7 @@ export const BotConfigSchema = z.strictObject({
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _'), z.string()).default({}).describe("Environment for this bot's CLI (its API keys go here): the CLI gets exactly these plus PATH, HOME, LANG/LC_*, TERM and the other names in docs/operations.md, nothing else of the daemon's environment; never on a command line"),
   maxLiveWorkers: z.number().int().min(1).max(1000).default(30).describe('Worker processes kept alive; idle ones beyond are detached'),
   maxLiveClis: z.number().int().min(1).max(1000).default(20).describe('CLIs kept running; least recently used idle ones beyond are stopped'),
+  idleDetachMinutes: z.number().min(0).max(10_080).default(10).describe('A session idle this long (no message, no turn, no web terminal open) has its worker detached: the CLI keeps running in tmux, the next message, key or web visit re-attaches in about a second; 0 = never'),
   // files both ways (DESIGN §11)
   answerFileRoots: z.array(z.string().min(1)).default([]).describe('Folders besides the session\'s working directory from which files a final answer links may be uploaded'),
   // attention for the person needed (issue 16)

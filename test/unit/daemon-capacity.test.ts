@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planCapacity, type CapacityAction, type Caps, type HostSession, type WaitingLaunch } from '../../src/daemon/sessions/capacity.js';
+import { CAPACITY, nextIdleDetachAt, planCapacity, type CapacityAction, type Caps, type HostSession, type WaitingLaunch } from '../../src/daemon/sessions/capacity.js';
 
 type Opts = Partial<Omit<HostSession, 'id' | 'status' | 'lastActivityAt'>>;
 const s = (id: string, status: HostSession['status'], at: number, o: Opts = {}): HostSession => ({
@@ -58,5 +58,46 @@ describe('planCapacity', () => {
     // Every idle session is freed for the waiting ones: 20 CLIs stopped (8 through their workers, 12 through tmux).
     expect(actions.filter((a) => a.kind === 'stop' && a.via === 'worker')).toHaveLength(8);
     expect(actions.filter((a) => a.kind === 'stop' && a.via === 'tmux')).toHaveLength(12);
+  });
+});
+
+describe('the idle rule (idleDetachMinutes)', () => {
+  const MIN = 60_000;
+  const now = 100 * MIN;
+  const idleCaps = (idleDetachMs: number): Caps => ({ maxLiveWorkers: 30, maxLiveClis: 20, idleDetachMs });
+  const at = (minutesAgo: number) => now - minutesAgo * MIN;
+  const planAt = (sessions: HostSession[], waiting: WaitingLaunch[], c: Caps | Record<string, Caps>) =>
+    planCapacity({ sessions, waiting, now, caps: (g) => ('maxLiveWorkers' in c ? (c as Caps) : (c as Record<string, Caps>)[g]!) });
+
+  it.each<[string, HostSession[], WaitingLaunch[], Caps | Record<string, Caps>, CapacityAction[]]>([
+    ['idle longer than the limit: its worker detaches (its CLI stays)', [s('a', 'idle', at(11)), s('b', 'idle', at(9))], [], idleCaps(10 * MIN), [{ kind: 'detach', id: 'a', idle: true }]],
+    ['exactly at the limit counts as due', [s('a', 'idle', at(10))], [], idleCaps(10 * MIN), [{ kind: 'detach', id: 'a', idle: true }]],
+    ['0 = never', [s('a', 'idle', at(600))], [], idleCaps(0), []],
+    ['a session whose CLI exited also lets its worker go', [s('a', 'exited', at(20))], [], idleCaps(10 * MIN), [{ kind: 'detach', id: 'a', idle: true }]],
+    ['busy sessions keep their workers however long they run', [s('a', 'working', at(60)), s('b', 'waiting', at(60)), s('c', 'starting', at(60)), s('d', 'limited', at(60))], [], idleCaps(10 * MIN), []],
+    ['a pinned session (a message on its way) keeps its worker', [s('a', 'idle', at(60), { pinned: true })], [], idleCaps(10 * MIN), []],
+    ['a session a web terminal watches keeps its worker', [s('a', 'idle', at(60), { watched: true })], [], idleCaps(10 * MIN), []],
+    ['a waiting session is not detached', [s('a', 'idle', at(60))], [w('a')], idleCaps(10 * MIN), []],
+    ['no worker, nothing to detach', [detached('a', at(60)), asleep('b', at(60))], [], idleCaps(10 * MIN), []],
+    ['an action under way is not repeated', [s('a', 'idle', at(60), { underway: 'detach' })], [], idleCaps(10 * MIN), []],
+    ['an adopted CLI: its worker may go, the CLI is the person\'s', [s('a', 'idle', at(60), { keepCli: true })], [], idleCaps(10 * MIN), [{ kind: 'detach', id: 'a', idle: true }]],
+    ['a session a cap already stops is not also detached', [s('a', 'idle', at(60)), s('b', 'idle', at(50)), s('c', 'working', at(1))], [], { maxLiveWorkers: 30, maxLiveClis: 2, idleDetachMs: 10 * MIN }, [{ kind: 'stop', id: 'a', via: 'worker' }, { kind: 'detach', id: 'b', idle: true }]],
+    ['per bot: only the bot with the rule', [s('a', 'idle', at(60), { group: 'x' }), s('b', 'idle', at(60), { group: 'y' })], [], { x: idleCaps(10 * MIN), y: idleCaps(0) }, [{ kind: 'detach', id: 'a', idle: true }]],
+  ])('%s', (_name, sessions, waiting, c, expected) => {
+    expect(planAt(sessions, waiting, c)).toEqual(expected);
+  });
+
+  it('without a time to measure against, nobody is detached for being idle', () => {
+    expect(plan([s('a', 'idle', at(600))], [], idleCaps(10 * MIN))).toEqual([]);
+  });
+
+  it.each<[string, HostSession[], Caps, number | null]>([
+    ['the earliest quiet worker sets the timer', [s('a', 'idle', at(3)), s('b', 'idle', at(5)), s('c', 'working', at(9))], idleCaps(10 * MIN), at(5) + 10 * MIN],
+    ['an overdue one is due now (its due time, in the past)', [s('a', 'idle', at(30))], idleCaps(10 * MIN), at(30) + 10 * MIN],
+    ['a watched one is looked at again a minute on', [s('a', 'idle', at(30), { watched: true })], idleCaps(10 * MIN), now + CAPACITY.watchedRecheckMs],
+    ['nothing quiet with a worker: no timer', [s('a', 'working', at(30)), detached('b', at(30))], idleCaps(10 * MIN), null],
+    ['the rule off: no timer', [s('a', 'idle', at(30))], idleCaps(0), null],
+  ])('next wake-up: %s', (_name, sessions, c, expected) => {
+    expect(nextIdleDetachAt({ sessions, waiting: [], now, caps: () => c })).toBe(expected);
   });
 });

@@ -90,6 +90,7 @@ export class Daemon {
         if (bot && s) bot.sessions.worker(s).revokeWrites();
       },
       changes: (id) => this.botOf(id)?.sessions.liveIfAny(id)?.changes.latest,
+      unwatched: () => this.capacity.schedule(),
     }, log);
     // Without tmux the CLI runs under a plain pty in the worker and does not survive a restart (doctor says so).
     const backend: BackendKind = which('tmux') ? 'tmux' : 'pty';

@@ -1,18 +1,21 @@
 // Carries out capacity plans for the whole host: gathers every bot's sessions, asks the planner (capacity.ts) and
 // has each session's owner (session-service.ts) run its actions — launches at once, detaches and stops concurrently
 // up to a bound. A message for a session being stopped waits for the stop and is then served by a fresh launch.
+// A timer wakes it when a session's idle time (idleDetachMinutes) runs out, so idle workers go without polling.
 import type { SessionStatus } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
-import { CAPACITY, planCapacity, type CapacityAction, type Caps, type HostSession } from './capacity.js';
+import { CAPACITY, nextIdleDetachAt, planCapacity, type CapacityAction, type Caps, type HostSession } from './capacity.js';
 import type { SessionCore } from './session-core.js';
 
 /** One bot's sessions as the keeper sees them (SessionService satisfies it): facts to plan with, actions to run. */
 export interface CapacityGroup {
-  readonly bot: Caps & { appId: string };
+  readonly bot: Pick<Caps, 'maxLiveWorkers' | 'maxLiveClis'> & { appId: string; idleDetachMinutes?: number };
   all(): SessionCore[];
   get(id: string): SessionCore | undefined;
   statusOf(session: SessionCore): SessionStatus;
   workerLive(id: string): boolean;
+  /** A web terminal is connected to the session's worker (it is not detached for being idle). */
+  watched?(id: string): boolean;
   /** A session created by this process that never launched: its record says `live`, but no CLI runs yet. */
   launchesFresh(id: string): boolean;
   /** Forks the session's worker now, without asking for a slot (the keeper has granted one). */
@@ -40,6 +43,8 @@ export class CapacityKeeper {
   private readonly pins = new Map<string, { turns: number; until: number }>();
   private scheduled = false;
   private recheck: NodeJS.Timeout | null = null;
+  /** Wakes the keeper when the next idle session is due to be detached. */
+  private idleTimer: { at: number; timer: NodeJS.Timeout } | null = null;
   private disposed = false;
 
   constructor(private readonly opts: CapacityKeeperOptions) {}
@@ -113,6 +118,7 @@ export class CapacityKeeper {
           status: rt.statusOf(s),
           lastActivityAt: s.lastActivityAt,
           worker: rt.workerLive(s.id),
+          ...(rt.watched?.(s.id) ? { watched: true } : {}),
           cliRunning: (s.lifecycle === 'live' || s.lifecycle === 'detached') && !rt.launchesFresh(s.id),
           pinned: this.pins.has(s.id),
           ...(s.adopted ? { keepCli: true } : {}),
@@ -122,8 +128,9 @@ export class CapacityKeeper {
     }
     // A waiter whose session vanished (closed meanwhile) is told so.
     for (const w of [...this.waiting]) if (!owner.has(w.id)) this.settle(w, false);
-    const caps = new Map(bots.map((b) => [b.bot.appId, { maxLiveWorkers: b.bot.maxLiveWorkers, maxLiveClis: b.bot.maxLiveClis }]));
-    const actions = planCapacity({ sessions, waiting: this.waiting, caps: (g) => caps.get(g) ?? { maxLiveWorkers: Infinity, maxLiveClis: Infinity } });
+    const caps = new Map<string, Caps>(bots.map((b) => [b.bot.appId, { maxLiveWorkers: b.bot.maxLiveWorkers, maxLiveClis: b.bot.maxLiveClis, idleDetachMs: (b.bot.idleDetachMinutes ?? 0) * 60_000 }]));
+    const host = { sessions, waiting: this.waiting, caps: (g: string) => caps.get(g) ?? { maxLiveWorkers: Infinity, maxLiveClis: Infinity }, now };
+    const actions = planCapacity(host);
     let room = CAPACITY.maxConcurrentActions - this.underway.size;
     for (const a of actions) {
       const rt = owner.get(a.id);
@@ -135,6 +142,22 @@ export class CapacityKeeper {
       }
     }
     this.keepChecking(sessions.length > 0 && (this.waiting.length > 0 || actions.length > 0 || this.underway.size > 0));
+    this.wakeForIdle(nextIdleDetachAt(host));
+  }
+
+  /** One timer for the earliest idle session's due time (a later plan moves it); none when nothing is due. */
+  private wakeForIdle(at: number | null): void {
+    if (this.idleTimer && this.idleTimer.at === at) return;
+    if (this.idleTimer) clearTimeout(this.idleTimer.timer);
+    this.idleTimer = null;
+    if (at === null || this.disposed) return;
+    // Not before the plan's own recheck: a due time in the past is served by the next tick, not a busy loop.
+    const timer = setTimeout(() => {
+      this.idleTimer = null;
+      this.schedule();
+    }, Math.max(CAPACITY.recheckMs, at - Date.now()));
+    timer.unref();
+    this.idleTimer = { at, timer };
   }
 
   private admit(rt: CapacityGroup, id: string): void {
@@ -162,7 +185,8 @@ export class CapacityKeeper {
       const t0 = Date.now();
       if (a.kind === 'detach') {
         await rt.detach(a.id);
-        log.info({ ms: Date.now() - t0 }, 'over maxLiveWorkers: detached the least recently used idle worker');
+        if (a.idle) log.info({ ms: Date.now() - t0, idleMinutes: rt.bot.idleDetachMinutes }, 'idle: detached the worker (its CLI keeps running in tmux; the next message re-attaches)');
+        else log.info({ ms: Date.now() - t0 }, 'over maxLiveWorkers: detached the least recently used idle worker');
         return;
       }
       await rt.stopCli(a.id, a.via);
@@ -190,6 +214,7 @@ export class CapacityKeeper {
   dispose(): void {
     this.disposed = true;
     this.keepChecking(false);
+    this.wakeForIdle(null);
     for (const w of [...this.waiting]) this.settle(w, false);
   }
 }

@@ -1,6 +1,7 @@
 // Capacity planning (pure): from the host's sessions and the launches waiting for a slot, which actions to take now —
 // launch a waiting session, detach an idle worker, stop an idle CLI (through its worker, or through tmux when it has
-// none) — so that every bot stays within maxLiveWorkers / maxLiveClis and busy sessions are never touched.
+// none) — so that every bot stays within maxLiveWorkers / maxLiveClis and busy sessions are never touched; and detach
+// the worker of a session that has been idle for the bot's idleDetachMinutes (its CLI keeps running in tmux).
 import type { SessionStatus } from '../../shared/ipc.js';
 
 export const CAPACITY = {
@@ -18,11 +19,18 @@ export const CAPACITY = {
   recheckMs: 500,
   /** A launch that waits this long for a slot says so on its card (the person sees why it has not started). */
   queuedNoticeAfterMs: 1_500,
+  /**
+   * An idle session that a web terminal is watching keeps its worker (detaching would cut the terminal); it is looked
+   * at again this often, and detached once nobody watches.
+   */
+  watchedRecheckMs: 60_000,
 } as const;
 
 export interface Caps {
   maxLiveWorkers: number;
   maxLiveClis: number;
+  /** A quiet session's worker is detached after this long without activity; absent or 0 = never. */
+  idleDetachMs?: number;
 }
 
 /** One session of the host as the planner sees it. */
@@ -43,6 +51,8 @@ export interface HostSession {
    * running, and the next message would start a second one beside it. Its worker may still be detached.
    */
   keepCli?: boolean;
+  /** A web terminal is connected to its worker: never detached for being idle (caps still apply). */
+  watched?: boolean;
   /** An action on it is under way: never chosen again, and counted as done for planning further evictions. */
   underway?: 'detach' | 'stop';
 }
@@ -55,7 +65,8 @@ export interface WaitingLaunch {
 
 export type CapacityAction =
   | { kind: 'launch'; id: string }
-  | { kind: 'detach'; id: string }
+  /** `idle`: detached for having been idle for idleDetachMs, not for a cap. */
+  | { kind: 'detach'; id: string; idle?: true }
   /** `tmux`: no worker runs, so the daemon ends the tmux session itself (no worker is forked to do it). */
   | { kind: 'stop'; id: string; via: 'worker' | 'tmux' };
 
@@ -63,6 +74,8 @@ export interface HostState {
   sessions: readonly HostSession[];
   waiting: readonly WaitingLaunch[];
   caps: (group: string) => Caps;
+  /** The time the idle rule measures against; without it no session is detached for being idle. */
+  now?: number;
 }
 
 /** Only a session that waits for nothing may be touched: busy or asking ones never are. */
@@ -83,11 +96,34 @@ export function planCapacity(host: HostState): CapacityAction[] {
       host.sessions.filter((s) => s.group === g),
       host.waiting.filter((w) => w.group === g),
       host.caps(g),
+      host.now,
     ),
   );
 }
 
-function planGroup(sessions: readonly HostSession[], waiting: readonly WaitingLaunch[], caps: Caps): CapacityAction[] {
+/** A session the idle rule may detach (at its due time): a quiet worker nobody waits on or watches. */
+function idleCandidate(s: HostSession, waitingIds: ReadonlySet<string>): boolean {
+  return s.worker && s.underway === undefined && !s.pinned && !s.watched && !waitingIds.has(s.id) && isQuiet(s.status);
+}
+
+/**
+ * When the idle rule will next have something to detach, for the keeper's timer: the earliest due time of a quiet
+ * worker, or of a watched one a minute on (it is looked at again then); null when no bot has the rule or nothing is due.
+ */
+export function nextIdleDetachAt(host: HostState): number | null {
+  const waitingIds = new Set(host.waiting.map((w) => w.id));
+  let next: number | null = null;
+  for (const s of host.sessions) {
+    const idleMs = host.caps(s.group).idleDetachMs;
+    if (!idleMs || !idleCandidate({ ...s, watched: false }, waitingIds)) continue;
+    let due = s.lastActivityAt + idleMs;
+    if (s.watched) due = Math.max(due, (host.now ?? 0) + CAPACITY.watchedRecheckMs);
+    if (next === null || due < next) next = due;
+  }
+  return next;
+}
+
+function planGroup(sessions: readonly HostSession[], waiting: readonly WaitingLaunch[], caps: Caps, now?: number): CapacityAction[] {
   const byId = new Map(sessions.map((s) => [s.id, s]));
   const waitingIds = new Set(waiting.map((w) => w.id));
   // Waiting sessions that already have a worker need no slot (their stop is still under way, or they just got one).
@@ -115,7 +151,15 @@ function planGroup(sessions: readonly HostSession[], waiting: readonly WaitingLa
     if (wantWorkers <= caps.maxLiveWorkers) break;
     if (!s.worker || chosen.has(s.id)) continue;
     actions.push({ kind: 'detach', id: s.id });
+    chosen.add(s.id);
     wantWorkers--;
+  }
+  // Idle for long enough: the worker goes whatever the caps (an idle session then costs no process of larkmux's).
+  if (caps.idleDetachMs && now !== undefined) {
+    for (const s of sessions) {
+      if (chosen.has(s.id) || !idleCandidate(s, waitingIds) || now - s.lastActivityAt < caps.idleDetachMs) continue;
+      actions.push({ kind: 'detach', id: s.id, idle: true });
+    }
   }
 
   // Admission counts every process that exists now, including those on their way out.

@@ -183,6 +183,11 @@ export class SessionService {
     return this.opts.workers.has(id);
   }
 
+  /** A web terminal is open on the session (its worker is not detached for being idle). */
+  watched(id: string): boolean {
+    return this.opts.web?.watching?.(id) ?? false;
+  }
+
   /** A session created by this process that never launched: its record says `live`, but no CLI runs yet. */
   launchesFresh(id: string): boolean {
     return this.fresh.has(id);
@@ -202,7 +207,8 @@ export class SessionService {
     }));
     if (ok) {
       this.fresh.delete(session.id);
-      this.records.update(session.id, { lifecycle: 'live' });
+      // Waking a worker (a message, a key, a web visit) is activity: its idle time starts again.
+      this.records.update(session.id, { lifecycle: 'live', lastActivityAt: Date.now() });
       this.opts.capacity.schedule();
     }
     return ok;
@@ -226,7 +232,7 @@ export class SessionService {
 
   // ── capacity actions (decided by capacity.ts, carried out here) ───────────
 
-  /** Over maxLiveWorkers: the worker goes, the CLI keeps running in tmux. */
+  /** Over maxLiveWorkers, or idle for idleDetachMinutes: the worker goes, the CLI keeps running in tmux. */
   async detach(id: string): Promise<void> {
     await this.opts.workers.stop(id, 'detach');
     this.records.update(id, { lifecycle: 'detached' });

@@ -16,6 +16,8 @@ export interface WebAccess {
   closeSession(sessionId: string): void;
   /** A restored session's persisted view token is honoured again. */
   restore(session: SessionCore): void;
+  /** A web terminal is connected to (or opening on) the session: its worker must stay. */
+  watching?(sessionId: string): boolean;
   /** A fresh secret for a worker about to be forked (undefined when the web terminal is off). */
   newWorkerSecret(sessionId: string): string | undefined;
 }

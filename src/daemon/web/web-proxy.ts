@@ -59,6 +59,8 @@ export interface WebProxyOptions {
   publicUrl?: string;
   /** Pages under a session that the daemon answers itself once the grant is checked (the diff page). */
   sessionPages?: { handles(path: string): boolean; serve(res: ServerResponse, sessionId: string, path: string, method: string | undefined, cookies: string[]): Promise<void> };
+  /** The session's last WebSocket closed (nobody watches it any more). */
+  unwatched?(sessionId: string): void;
 }
 
 type Access = { mode: 'write'; userId: string } | { mode: 'read' };
@@ -106,6 +108,13 @@ export class WebProxy {
   private mountFor(rawUrl: string | undefined): ProxyMount | undefined {
     const path = (rawUrl ?? '/').split('?')[0] ?? '/';
     return this.mounts.find((m) => path === m.prefix || path.startsWith(`${m.prefix}/`));
+  }
+
+  /** WebSockets of the session open or waiting for its worker (read and write). */
+  openConnections(sessionId: string): number {
+    let n = this.tunnels.get(sessionId)?.size ?? 0;
+    for (const [key, count] of this.opening) if (key.startsWith(`${sessionId}\0`)) n += count;
+    return n;
   }
 
   /** `/revoke-term`: ends the session's write links and cookies and cuts its open write connections. */
@@ -285,8 +294,11 @@ export class WebProxy {
     const set = this.tunnels.get(route.sessionId) ?? new Set();
     this.tunnels.set(route.sessionId, set.add(entry));
     const end = () => {
-      set.delete(entry);
-      if (set.size === 0 && this.tunnels.get(route.sessionId) === set) this.tunnels.delete(route.sessionId);
+      if (!set.delete(entry)) return;
+      if (set.size === 0 && this.tunnels.get(route.sessionId) === set) {
+        this.tunnels.delete(route.sessionId);
+        this.opts.unwatched?.(route.sessionId);
+      }
       client.destroy();
       upstream.destroy();
     };

@@ -25,6 +25,8 @@ export interface SessionDirectory {
   revokeWorkerWrites(id: string): void;
   /** The session's last change set (for the diff page), if a turn has ended with one since the daemon started. */
   changes?(id: string): ChangeSet | undefined;
+  /** Nobody watches the session in a web terminal any more (its worker may now be detached for being idle). */
+  unwatched?(id: string): void;
 }
 
 export const WEB_TIMING = {
@@ -75,6 +77,7 @@ export class DaemonWeb implements WebAccess {
       log: { info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m) },
       ...(web.publicUrl ? { publicUrl: web.publicUrl } : {}),
       sessionPages: new DiffPages((id) => this.dir.changes?.(id)),
+      unwatched: (id) => this.dir.unwatched?.(id),
     });
   }
 
@@ -129,6 +132,10 @@ export class DaemonWeb implements WebAccess {
     const secret = this.workerSecrets.get(id);
     if (!ready || !live.webPort || !secret) return null;
     return { port: live.webPort, proxySecret: secret };
+  }
+
+  watching(sessionId: string): boolean {
+    return this.proxy.openConnections(sessionId) > 0;
   }
 
   viewUrl(sessionId: string): string | undefined {
