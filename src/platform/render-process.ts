@@ -10,6 +10,15 @@ export type ThreadRenderResult =
   | { ok: true; png: Buffer; timings: ThreadTimings; frame: FrameLayout }
   | { ok: false; code: RenderFailureCode; message: string };
 
+/**
+ * What turns a captured screen into a PNG: a render process of the worker's own, or the daemon's one for every
+ * session (which the pool shares and the worker reaches over IPC). One interface for both ends.
+ */
+export interface FrameRenderer {
+  render(screen: CapturedScreen, frame?: FrameKind): Promise<ThreadRenderResult>;
+  dispose(): void;
+}
+
 export const RENDER_THREAD_LIMITS = {
   /** A 200x60 frame takes ~50-100 ms on a busy 2-core box; a frame this late means the thread is stuck: fail it and restart. */
   frameTimeoutMs: 15_000,

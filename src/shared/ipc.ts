@@ -13,7 +13,6 @@ export const IPC_LIMITS = {
   text: 1_048_576,
   screenText: 262_144,
   id: 256,
-  png: 16 * 1024 * 1024,
   options: 32,
   logTail: 65_536,
   /** A typed answer to a prompt: Feishu's input box holds at most 1000 characters; room for other IMs. */

@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WorkerPool, type SharedRenderer, type WorkerExit } from '../../src/daemon/workers/worker-pool.js';
+import { WorkerPool, type WorkerExit } from '../../src/daemon/workers/worker-pool.js';
 import { IPC_PROTOCOL_VERSION, type DaemonToWorker, type WorkerToDaemon } from '../../src/shared/ipc.js';
 import type { CliSpec } from '../../src/shared/config.js';
 import { createLogger } from '../../src/platform/log.js';
+import type { FrameRenderer } from '../../src/platform/render-process.js';
 import { makeTestHome, type TestHome } from './home.js';
 import { makeTmuxServer, type TestTmuxServer } from './tmux.js';
 
@@ -31,7 +32,7 @@ export interface WorkerSessionOptions {
   /** Worker entry file (benchmarks run the built dist/worker/main.js); default: the source under tsx. */
   workerEntry?: string;
   /** The pool renders for the worker in this render process, as the daemon does; absent = the worker's own. */
-  renderer?: SharedRenderer;
+  renderer?: FrameRenderer;
 }
 
 export interface WorkerSession {

@@ -5,8 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../platform/log.js';
 import { parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon, type WorkerToSession } from '../../shared/ipc.js';
-import type { CapturedScreen, FrameKind } from '../../shared/render-protocol.js';
-import type { ThreadRenderResult } from '../../platform/render-process.js';
+import type { FrameRenderer } from '../../platform/render-process.js';
 import { workerEnv } from '../../shared/env-policy.js';
 
 export const WORKER_TIMING = {
@@ -52,13 +51,7 @@ export interface WorkerPoolOptions {
    * that shows screenshots costs one worker, not a worker and a render process (issue 14). Absent = each worker
    * starts its own. Disposed with the pool.
    */
-  renderer?: SharedRenderer;
-}
-
-/** The render process the pool shares between workers (platform/render-process.ts's RenderProcessHost). */
-export interface SharedRenderer {
-  render(screen: CapturedScreen, frame: FrameKind): Promise<ThreadRenderResult>;
-  dispose(): void;
+  renderer?: FrameRenderer;
 }
 
 interface LiveWorker {

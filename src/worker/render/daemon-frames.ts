@@ -3,9 +3,8 @@
 // screenshots costs no render process of its own (issue 14).
 import type { DaemonToWorker, WorkerToDaemon } from '../../shared/ipc.js';
 import type { CapturedScreen, FrameKind } from '../../shared/render-protocol.js';
-import type { ThreadRenderResult } from '../../platform/render-process.js';
+import type { FrameRenderer, ThreadRenderResult } from '../../platform/render-process.js';
 import { RENDER_THREAD_LIMITS } from './render-thread-host.js';
-import type { FrameRenderer } from './screenshot.js';
 
 export type FrameReply = Extract<DaemonToWorker, { type: 'rendered' | 'render_failed' }>;
 

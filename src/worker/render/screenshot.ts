@@ -5,7 +5,7 @@ import { capturePane, screenHash } from './capture.js';
 import { FrameGate, FRAME_GATE_DEFAULTS } from './frame-gate.js';
 import { RenderThread } from './render-thread-host.js';
 import type { CapturedScreen, FrameKind, FrameLayout, RenderFailureCode } from '../../shared/render-protocol.js';
-import type { ThreadRenderResult } from '../../platform/render-process.js';
+import type { FrameRenderer } from '../../platform/render-process.js';
 
 export interface RenderTimings {
   captureMs: number;
@@ -21,12 +21,6 @@ export type RenderResult =
   | { ok: true; changed: true; png: Buffer; hash: string; cols: number; rows: number; timings: RenderTimings; frame: FrameLayout }
   | { ok: true; changed: false; hash: string; cols: number; rows: number; timings: RenderTimings }
   | { ok: false; code: 'pane-gone' | 'tmux-failed' | 'bad-reply' | RenderFailureCode; message: string };
-
-/** What turns a captured screen into a PNG: the worker's own render process, or the daemon's one for all sessions. */
-export interface FrameRenderer {
-  render(screen: CapturedScreen, frame?: FrameKind): Promise<ThreadRenderResult>;
-  dispose(): void;
-}
 
 export class ScreenRenderer {
   private readonly thread: FrameRenderer;

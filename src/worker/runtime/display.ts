@@ -4,7 +4,8 @@ import { IPC_LIMITS } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import type { Disposable, SessionBackend } from '../backend/types.js';
 import { connectTmux, TmuxExecRunner, type TmuxCommandRunner } from '../backend/tmux-control.js';
-import { ScreenRenderer, ScreenshotLoop, type FrameRenderer } from '../render/screenshot.js';
+import type { FrameRenderer } from '../../platform/render-process.js';
+import { ScreenRenderer, ScreenshotLoop } from '../render/screenshot.js';
 
 export interface DisplayDeps {
   backend: SessionBackend;
