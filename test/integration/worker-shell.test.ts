@@ -85,6 +85,17 @@ describe('worker with the shell adapter', () => {
     expect((await s.waitFor(isFinal('big'), 120_000)).text).toBe('30001\ndone-42');
   }, 180_000);
 
+  it('output longer than the capture (its command scrolled out) ends the turn as any other, with the output\'s tail as the answer', async () => {
+    // 5000 lines push the echoed command out of the 2000 lines captured: the pane can no longer show it taken, and the
+    // turn used to wait out the 30 s fallback. The old screen gone and no line of the command left is the proof.
+    s.input('warm', 'echo warm');
+    expect((await s.waitFor(isFinal('warm'))).text).toBe('warm');
+    s.input('long', 'seq 1 5000; echo long-$((6*7))');
+    const out = (await s.waitFor(isFinal('long'), 60_000)).text;
+    expect(out.split('\n').slice(-2)).toEqual(['5000', 'long-42']);
+    expect(s.logText()).not.toContain('turn closed although the pane never showed its command taken');
+  });
+
   it('notices a killed shell, reports it as exited, and restarts it on the next message', async () => {
     s.input('t1', 'echo first');
     await s.waitFor(isFinal('t1'));

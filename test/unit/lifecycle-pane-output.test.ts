@@ -55,6 +55,24 @@ describe('a shell turn is proven by its echo (issue 14: a slow paste read as sil
     expect(paneTookTurn('shell', before, tallShown.join('\n'), tall.replace(/EOF$/, 'EOX'))).toBe(false);
   });
 
+  describe('output longer than the capture scrolled the command out', () => {
+    const before = ['$ echo ready', 'ready', '$ ls', 'a.txt  b.txt', '$ '].join('\n');
+    const numbers = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => String(from + i));
+    it.each<[string, string, string, boolean]>([
+      ['seq 1 5000: only its numbers and the prompt are left', [...numbers(3000, 5000), '$ '].join('\n'), 'seq 1 5000', true],
+      ['the paste has not landed: the old screen is still there', before, 'seq 1 5000', false],
+      ['the old screen scrolled away by a paste still arriving: its lines are on screen', [...numbers(1, 40).map((n) => `> row ${n}`), '> '].join('\n'), ['cat > f <<EOF', ...numbers(1, 80).map((n) => `row ${n}`), 'EOF'].join('\n'), false],
+      ['the old screen is still there above new output: the echo must prove it', [...before.split('\n').slice(0, -1), '$ seq 1 3', '1', '2', '3', '$ '].join('\n'), 'seq 1 4', false],
+    ])('%s', (_name, after, input, took) => {
+      expect(paneTookTurn('shell', before, after, input)).toBe(took);
+    });
+    it('a fresh shell (nothing above the prompt): a capture far longer than an on-screen answer needs is the evidence', () => {
+      expect(paneTookTurn('shell', '$ ', [...numbers(3000, 5000), '$ '].join('\n'), 'seq 1 5000')).toBe(true);
+      expect(paneTookTurn('shell', '$ ', [...numbers(1, 30), '$ '].join('\n'), 'seq 1 5000')).toBe(false);
+      expect(paneTookTurn('shell', '$ ', '$ ', 'seq 1 5000')).toBe(false);
+    });
+  });
+
   it('other CLIs have no echo to prove: the delivery stands', () => {
     expect(paneTookTurn('custom', '> ', '> ', 'go')).toBe(true);
   });

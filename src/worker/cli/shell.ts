@@ -98,10 +98,15 @@ export function shellOutputSince(screenText: string, input: string): string | nu
   const lines = screenLines(screenText);
   const last = shellCommandEnd(lines, input);
   if (last === null) return null;
+  return withoutReturnedPrompt(lines.slice(last + 1)).join('\n');
+}
+
+/** Output lines without the trailing blank lines and the prompt that came back after them. */
+export function withoutReturnedPrompt(lines: readonly string[]): string[] {
   let end = lines.length;
-  while (end > last + 1 && lines[end - 1]!.trim() === '') end--;
-  if (end > last + 1 && PROMPT_END.test(lines[end - 1]!.trimEnd() + ' ')) end--;
-  return lines.slice(last + 1, end).join('\n');
+  while (end > 0 && lines[end - 1]!.trim() === '') end--;
+  if (end > 0 && PROMPT_END.test(lines[end - 1]!.trimEnd() + ' ')) end--;
+  return lines.slice(0, end);
 }
 
 /**
