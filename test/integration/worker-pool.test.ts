@@ -1,5 +1,5 @@
 // The worker pool with real forked processes: a good worker talks, a broken one is logged and contained.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkerPool, type WorkerExit } from '../../src/daemon/workers/worker-pool.js';
@@ -64,6 +64,9 @@ describe('WorkerPool', () => {
     expect(pool.start(sid(1), init(home.dir, sid(1)))).toBe(false);
     const first = await waitFor(() => messages.find(([id]) => id === sid(1)));
     expect(first[1]).toEqual({ type: 'status', status: 'starting' });
+    // Lite mode (memory, see WORKER_V8_FLAGS); the check reads /proc (Linux).
+    const pid = pool.pid(sid(1))!;
+    if (existsSync(`/proc/${pid}/cmdline`)) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--lite-mode', '--no-expose-wasm']));
     await pool.stop(sid(1), 'detach');
     expect(exits).toEqual([{ sessionId: sid(1), code: 0, signal: null, expected: true }]);
     expect(pool.has(sid(1))).toBe(false);

@@ -24,6 +24,15 @@ export const WORKER_TIMING = {
   maxFramesInFlight: 2,
 } as const;
 
+/**
+ * V8 settings of every worker. A worker moves bytes and runs small decisions; it does no hot JavaScript (the render
+ * process draws), so V8's optimizing tiers only cost memory: measured with the built worker and a shell, lite mode
+ * takes an idle worker from 64.5 to 54.2 MB RSS and one after 50 rendered turns from 80.3 to 56.6 MB, with the same
+ * CPU per turn (0.06–0.13 s for 50 to 400 000 lines of output). Lite mode turns WebAssembly off, which no worker
+ * code uses; saying so explicitly keeps V8's "conflicting flags" warning out of the worker's stderr.
+ */
+export const WORKER_V8_FLAGS = ['--lite-mode', '--no-expose-wasm'] as const;
+
 export interface WorkerExit {
   sessionId: string;
   code: number | null;
@@ -124,7 +133,7 @@ export class WorkerPool {
     if (this.workers.has(sessionId)) return false;
     const entry = this.opts.entry ?? defaultWorkerEntry().entry;
     // A .ts entry runs under tsx (tests, development); the built .js runs on plain node.
-    const execArgv = entry.endsWith('.ts') ? ['--import', 'tsx'] : [];
+    const execArgv = [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), ...WORKER_V8_FLAGS];
     const child = fork(entry, [], {
       serialization: 'advanced',
       execArgv,
