@@ -40,7 +40,9 @@ export function escapeTmuxArg(arg: string): string {
 }
 
 export function classifyTmuxError(stderr: string): TmuxFailureCode {
-  if (/no server running|error connecting to .*No such file or directory/i.test(stderr)) return 'no_server';
+  // "server exited unexpectedly": the server went away while answering (its last session was just killed, or it
+  // died) — either way no session of it exists any more.
+  if (/no server running|error connecting to .*No such file or directory|server exited unexpectedly/i.test(stderr)) return 'no_server';
   if (/can't find (session|window|pane)|session not found|no such (session|window|pane)/i.test(stderr)) return 'not_found';
   return 'tmux_error';
 }

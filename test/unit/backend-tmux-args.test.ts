@@ -43,6 +43,7 @@ describe('classifyTmuxError', () => {
   it.each([
     ['no server running on /tmp/tmux-0/x', 'no_server'],
     ['error connecting to /tmp/tmux-0/x (No such file or directory)', 'no_server'],
+    ['server exited unexpectedly', 'no_server'],
     ["can't find session: lmx-1", 'not_found'],
     ["can't find pane: %9", 'not_found'],
     ['error connecting to /tmp/tmux-0/x (Permission denied)', 'tmux_error'],
