@@ -17,7 +17,14 @@ export const START_WAIT = {
 type BotLine = DaemonStatus['bots'][number];
 const settled = (b: BotLine) => b.state !== 'connecting' && b.state !== 'stopped';
 
-/** The daemon's status once every bot is connected or failed (or the wait ran out). */
+/**
+ * Past its start-up: the stored sessions are registered and the web port listens (or is reported off). The control
+ * socket answers before both (issue 14's fast start), and with no bot configured "every bot settled" holds at once,
+ * so without this the console link was asked for before the web port listened and silently left out.
+ */
+const startedUp = (st: DaemonStatus) => st.restore?.state !== 'restoring' && (st.webUrl !== null || (st.notice?.includes('web terminal off') ?? false));
+
+/** The daemon's status once it has started up and every bot is connected or failed (or the wait ran out). */
 async function waitForBots(paths: Parameters<typeof daemonState>[0]): Promise<DaemonStatus | null> {
   const deadline = Date.now() + START_WAIT.botsSettleMs;
   let last: DaemonStatus | null = null;
@@ -25,7 +32,7 @@ async function waitForBots(paths: Parameters<typeof daemonState>[0]): Promise<Da
     const st = await daemonState(paths);
     if (!st.running) return last;
     last = st.status;
-    if (last.bots.every(settled)) return last;
+    if (startedUp(last) && last.bots.every(settled)) return last;
     await new Promise((r) => setTimeout(r, START_WAIT.pollMs));
   }
   return last;
