@@ -1,5 +1,5 @@
 // What idle sessions cost (issue 14, worker side), and worker memory with the renderer never loaded, loaded, and
-// released. Built worker (dist/worker/main.js), shell CLI, real tmux; Linux only (/proc). Used by `bench -- idle` and
+// released. Built worker (dist/worker/bundle/main.js, as the daemon runs it), shell CLI, real tmux; Linux only (/proc). Used by `bench -- idle` and
 // `bench -- scale`. LMX_BENCH_IDLE_SESSIONS (default 30), LMX_BENCH_IDLE_SECONDS (default 120),
 // LMX_BENCH_IDLE_SETTLE_SECONDS (default 60).
 import { existsSync, writeFileSync } from 'node:fs';
@@ -24,9 +24,9 @@ const SETTLE_S = Number(process.env.LMX_BENCH_IDLE_SETTLE_SECONDS ?? 60);
 const FRAMES = 50;
 /** The render thread's idle time in this run: long enough that 50 frames never pause past it, short enough to wait out. */
 const RENDER_IDLE_MS = 15_000;
-const ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'worker', 'main.js');
+const ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'worker', 'bundle', 'main.js');
 /** The render process the daemon shares between sessions, built (the source one would run under tsx). */
-const RENDER_ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'worker', 'render', 'render-thread.js');
+const RENDER_ENTRY = join(import.meta.dirname, '..', '..', 'dist', 'worker', 'bundle', 'render-thread.js');
 const GOALS = { idleWorkerRssMB: 50, renderingWorkerRssMB: 120, idleCpuSPer10Min: 1 } as const;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -162,7 +162,7 @@ async function rendering() {
 /** Runs both measurements (rendering first, on a quiet host) and returns one object of numbers. */
 export async function measureIdle(): Promise<Record<string, unknown>> {
   if (!procAvailable) return { error: 'the idle measurements read /proc: Linux only' };
-  if (!existsSync(ENTRY)) throw new Error('dist/worker/main.js is missing: run `npm run build` first');
+  if (!existsSync(ENTRY)) throw new Error('dist/worker/bundle/main.js is missing: run `npm run build` first');
   const render = await rendering();
   const idle = await idleSessions();
   const result = {

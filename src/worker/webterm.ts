@@ -2,8 +2,8 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import pty from '@lydell/node-pty';
-import { WebSocketServer, type WebSocket } from 'ws';
+import type { IPtyForkOptions } from '@lydell/node-pty';
+import type { WebSocketServer, WebSocket } from 'ws';
 import { WEBTERM_CLOSE, WEBTERM_LIMITS, type FitRequest } from '../shared/webterm-protocol.js';
 import type { Authorize, TerminalAccess } from './webterm/authorize.js';
 import { WebTermConnection } from './webterm/connection.js';
@@ -55,11 +55,18 @@ export interface WebTerminalOptions {
   now?: () => number;
 }
 
+/** What only a connecting browser needs: the WebSocket server and the pty that runs its `tmux attach`. */
+interface SocketDeps {
+  wss: WebSocketServer;
+  spawnPty: typeof import('@lydell/node-pty').spawn;
+}
+
 export type StartResult = { ok: true; port: number } | { ok: false; code: 'listen_failed'; message: string };
 
 export class WebTerminalServer {
   private readonly http: Server;
-  private readonly wss: WebSocketServer;
+  /** Loaded on the first upgrade: most sessions never open a web terminal, and an idle worker pays for every module. */
+  private socketDeps: Promise<SocketDeps> | null = null;
   private readonly pane: TmuxPaneControl;
   private readonly reflow: PaneReflow;
   private readonly files: StaticFiles;
@@ -86,7 +93,6 @@ export class WebTerminalServer {
       }
       void this.files.serve(pathOf(req), res, req.method === 'HEAD');
     });
-    this.wss = new WebSocketServer({ noServer: true, maxPayload: WEBTERM_LIMITS.frameChars * 4 });
     this.http.on('upgrade', (req, socket) => void this.upgrade(req, socket));
   }
 
@@ -140,7 +146,24 @@ export class WebTerminalServer {
       socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    this.wss.handleUpgrade(req, socket, Buffer.alloc(0), (ws) => this.accept(ws, access, size));
+    const deps = await this.loadSocketDeps().catch((err: unknown) => {
+      this.socketDeps = null; // the next browser tries again
+      this.opts.log.warn({ err }, 'web terminal: cannot load the WebSocket and pty modules');
+      return null;
+    });
+    if (!deps || this.disposed) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    deps.wss.handleUpgrade(req, socket, Buffer.alloc(0), (ws) => this.accept(deps, ws, access, size));
+  }
+
+  private loadSocketDeps(): Promise<SocketDeps> {
+    this.socketDeps ??= Promise.all([import('ws'), import('@lydell/node-pty')]).then(([ws, pty]) => ({
+      wss: new ws.WebSocketServer({ noServer: true, maxPayload: WEBTERM_LIMITS.frameChars * 4 }),
+      spawnPty: pty.spawn,
+    }));
+    return this.socketDeps;
   }
 
   /** Before the first attach: pin the window size so no browser ever resizes the pane. */
@@ -159,15 +182,15 @@ export class WebTerminalServer {
     return this.pane.clientSize();
   }
 
-  private accept(ws: WebSocket, access: TerminalAccess, size: ClientSize): void {
+  private accept(deps: SocketDeps, ws: WebSocket, access: TerminalAccess, size: ClientSize): void {
     const readOnly = access.mode === 'read';
-    const child = pty.spawn('tmux', attachArgs(this.opts.tmuxSocket, this.opts.tmuxName, readOnly), {
+    const child = deps.spawnPty('tmux', attachArgs(this.opts.tmuxSocket, this.opts.tmuxName, readOnly), {
       name: 'xterm-256color',
       cols: size.cols,
       rows: size.rows,
       env: tmuxClientEnv(),
       encoding: null,
-    } as pty.IPtyForkOptions);
+    } as IPtyForkOptions);
     const exited: Promise<void> = new Promise<void>((resolve) => child.onExit(() => resolve())).then(() => void this.exits.delete(exited));
     this.exits.add(exited);
     const conn = new WebTermConnection({
@@ -236,7 +259,7 @@ export class WebTerminalServer {
     await this.reflow.releaseAll(); // the tmux session outlives this worker: give it back its own size
     const waitExits = Promise.all([...this.exits]);
     await Promise.race([waitExits, new Promise((r) => setTimeout(r, WEBTERM_TIMING.disposeWaitMs).unref())]);
-    this.wss.close();
+    if (this.socketDeps) (await this.socketDeps).wss.close();
     await new Promise<void>((resolve) => {
       this.http.close(() => resolve());
       this.http.closeAllConnections();

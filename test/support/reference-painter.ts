@@ -1,6 +1,6 @@
 // Per-cell reference painter: draws every cell on its own (same layers and glyph rules) to check the run painter pixel for pixel.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import { CELL, type ScreenGrid } from '../../src/worker/render/screen-model.js';
+import { CELL, type ScreenGrid } from '../../src/worker/render/screen-grid.js';
 import { beginFrame, canvasSize } from '../../src/worker/render/painter.js';
 import { fullFrame, type FrameLayout } from '../../src/worker/render/card-frame.js';
 import {

@@ -29,10 +29,12 @@ export interface WorkerSessionOptions {
   sessionId?: string;
   /** Extra environment for the worker process itself (e.g. a PATH with a tmux shim). */
   workerEnv?: NodeJS.ProcessEnv;
-  /** Worker entry file (benchmarks run the built dist/worker/main.js); default: the source under tsx. */
+  /** Worker entry file (benchmarks run the built dist/worker/bundle/main.js); default: the source under tsx. */
   workerEntry?: string;
   /** The pool renders for the worker in this render process, as the daemon does; absent = the worker's own. */
   renderer?: FrameRenderer;
+  /** The daemon's proxy secret: the worker starts its web terminal (absent = none, as without a web port). */
+  webSecret?: string;
 }
 
 export interface WorkerSession {
@@ -93,6 +95,7 @@ export function startWorkerSession(opts: WorkerSessionOptions): WorkerSession {
     home: home.dir, cli: opts.cli, cwd: opts.cwd, env: opts.env, backend: 'tmux', tmuxSocket: tmux.socket, tmuxName,
     resume: opts.resume ?? { mode: 'new' }, display: opts.display ?? 'hidden', cols: opts.cols ?? 120, rows: opts.rows ?? 40,
     ...(opts.frameIntervalMs !== undefined ? { frameIntervalMs: opts.frameIntervalMs } : {}),
+    ...(opts.webSecret !== undefined ? { webSecret: opts.webSecret } : {}),
   };
   pool.start(sessionId, init);
   const waitFor = (pred: (m: WorkerToDaemon) => boolean, ms = 30_000, from = 0): Promise<WorkerToDaemon> =>

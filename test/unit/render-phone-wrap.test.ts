@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CARD_IMAGE, framePixels, phoneCardFrame, phoneColumns, phoneRows, textCssPx } from '../../src/worker/render/card-frame.js';
 import { phoneWrap, type Cursor } from '../../src/worker/render/phone-wrap.js';
-import { ScreenModel, type ScreenGrid } from '../../src/worker/render/screen-model.js';
+import { ScreenModel } from '../../src/worker/render/screen-model.js';
+import type { ScreenGrid } from '../../src/worker/render/screen-grid.js';
 
 const model = new ScreenModel();
 afterAll(() => model.dispose());

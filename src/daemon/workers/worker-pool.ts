@@ -74,18 +74,24 @@ interface LiveWorker {
   framesInFlight: number;
 }
 
-/** Finds worker/main next to this file's layer, in dist (.js) or in src under tsx (.ts). */
-export function defaultWorkerEntry(): { entry: string } {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const js = join(here, '..', '..', 'worker', 'main.js');
-  return { entry: existsSync(js) ? js : join(here, '..', '..', 'worker', 'main.ts') };
+/**
+ * A worker-side entry found by path, never imported: when built, the bundle (dist/worker/bundle, see
+ * scripts/build-worker.mjs: an idle worker is smaller bundled), else tsc's own output, else the source under tsx.
+ */
+function workerSideEntry(bundled: string, ...parts: string[]): string {
+  const worker = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'worker');
+  const candidates = [join(worker, 'bundle', bundled), join(worker, ...parts) + '.js'];
+  return candidates.find((c) => existsSync(c)) ?? join(worker, ...parts) + '.ts';
 }
 
-/** The render process's entry (worker/render/render-thread), found like the worker's: by path, never imported. */
+/** The worker's entry (worker/main). */
+export function defaultWorkerEntry(): { entry: string } {
+  return { entry: workerSideEntry('main.js', 'main') };
+}
+
+/** The render process's entry (worker/render/render-thread). */
 export function defaultRenderEntry(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const js = join(here, '..', '..', 'worker', 'render', 'render-thread.js');
-  return existsSync(js) ? js : join(here, '..', '..', 'worker', 'render', 'render-thread.ts');
+  return workerSideEntry('render-thread.js', 'render', 'render-thread');
 }
 
 export class WorkerPool {

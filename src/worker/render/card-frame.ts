@@ -1,5 +1,5 @@
 // Where a card screenshot's pixels go: the used part of the screen (trailing blank rows/columns cropped), a margin, and a pixel scale for phones.
-import { cellShows, type ScreenGrid } from './screen-model.js';
+import { cellShows, type ScreenGrid } from './screen-grid.js';
 import { phoneWrap, type Cursor } from './phone-wrap.js';
 import type { FrameLayout } from '../../shared/render-protocol.js';
 

@@ -2,7 +2,7 @@
 import { createCanvas, type SKRSContext2D } from '@napi-rs/canvas';
 import { FONT_ALIASES } from './fonts.js';
 import { cssColour } from './palette.js';
-import { CELL, type ScreenGrid } from './screen-model.js';
+import { CELL, type ScreenGrid } from './screen-grid.js';
 import { drawGeometric, isGeometric, type CellBox } from './geometric-glyphs.js';
 
 export const CELL_GEOMETRY = {

@@ -1,6 +1,6 @@
 // The run painter: draws a ScreenGrid on a reused canvas with merged background runs and one fillText per same-style text run.
 import { createCanvas, type Canvas } from '@napi-rs/canvas';
-import { CELL, type ScreenGrid } from './screen-model.js';
+import { CELL, type ScreenGrid } from './screen-grid.js';
 import { framePixels, fullFrame, type FrameLayout } from './card-frame.js';
 import {
   classifyCell, decorationRects, drawLoneCell, fontFor, GlyphMeasurer, measureCells, Pen, wideLayout,

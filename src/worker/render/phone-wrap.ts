@@ -1,5 +1,5 @@
 // Phone mode of a card image: the screen's cells soft-wrapped at a column count a phone card shows at a readable size.
-import { cellShows, type ScreenGrid } from './screen-model.js';
+import { cellShows, type ScreenGrid } from './screen-grid.js';
 
 export interface Cursor {
   x: number;

@@ -8,7 +8,7 @@ import { ScreenModel } from './screen-model.js';
 import type { CapturedScreen, FrameKind, FrameLayout, FromRenderProcess, RenderProcessInit, ToRenderProcess } from '../../shared/render-protocol.js';
 import type { LoadedFonts } from './fonts.js';
 import { cardFrame, fullFrame, phoneCardFrame } from './card-frame.js';
-import type { ScreenGrid } from './screen-model.js';
+import type { ScreenGrid } from './screen-grid.js';
 
 if (!process.send) throw new Error('render-thread.ts must run as a child process with an IPC channel');
 const init = JSON.parse(process.argv[2] ?? '{}') as RenderProcessInit;

@@ -2,7 +2,6 @@
 import { runTmux } from '../../platform/tmux-runner.js';
 import type { DaemonToWorker } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
-import { PtyBackend } from '../backend/pty.js';
 import { TmuxBackend } from '../backend/tmux.js';
 import type { SessionBackend } from '../backend/types.js';
 
@@ -19,5 +18,7 @@ export async function chooseBackend(init: InitMsg, log: Logger): Promise<Session
     if (await tmuxInstalled()) return new TmuxBackend({ sessionId: init.sessionId, home: init.home, socket: init.tmuxSocket });
     log.warn('tmux is not installed: falling back to a pty (the CLI will not survive a worker restart)');
   }
+  // Loaded only here: the pty backend brings @xterm/headless, which a tmux session's worker never needs.
+  const { PtyBackend } = await import('../backend/pty.js');
   return new PtyBackend({ sessionId: init.sessionId });
 }

@@ -14,7 +14,7 @@ function real(p: string): string | null {
 
 /** `larkmux` when PATH finds this very installation; otherwise node and this installation's bin script, quoted. */
 export function larkmuxCommandLine(env: NodeJS.ProcessEnv = process.env): string {
-  // src/worker/runtime/ and dist/worker/runtime/ are both three levels below the package root.
+  // src/worker/runtime/, dist/worker/runtime/ and the bundle's dist/worker/bundle/ are all three levels below the package root.
   const bin = fileURLToPath(new URL('../../../bin/larkmux.js', import.meta.url));
   const onPath = which('larkmux', env);
   if (onPath && real(onPath) === real(bin)) return 'larkmux';

@@ -1,0 +1,86 @@
+// The built worker is the esbuild bundle (scripts/build-worker.mjs), and the daemon runs it: this checks the bundle
+// itself — a turn answered, a screenshot from the bundled render process, the web terminal's page and socket — and
+// that the browser's packages (ws, node-pty) load only when a browser connects. Needs `npm run build` (npm ci runs it).
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import type { WorkerToDaemon } from '../../src/shared/ipc.js';
+import { PROXY_HEADERS } from '../../src/shared/webterm-protocol.js';
+import { startWorkerSession, tempDir, type WorkerSession } from '../support/worker-session.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const BUNDLE = join(ROOT, 'dist', 'worker', 'bundle');
+const SECRET = 'bundle-test-proxy-secret-0123456789';
+const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47];
+
+type Ready = Extract<WorkerToDaemon, { type: 'ready' }>;
+type Shot = Extract<WorkerToDaemon, { type: 'screenshot' }>;
+
+/** Whether the process has a shared object whose path contains `part` mapped (a native module is loaded). */
+function mapsInclude(pid: number, part: string): boolean {
+  return readFileSync(`/proc/${pid}/maps`, 'utf8').includes(part);
+}
+
+let shellHome: { dir: string; remove(): void };
+let session: WorkerSession | null = null;
+
+beforeEach(() => {
+  if (!existsSync(join(BUNDLE, 'main.js'))) throw new Error('dist/worker/bundle is missing: run `npm run build` first');
+  shellHome = tempDir('lmx-bundle-');
+  writeFileSync(join(shellHome.dir, '.bash_profile'), "PS1='$ '\nPS2='> '\nunset PROMPT_COMMAND\nHISTFILE=/dev/null\n");
+});
+
+afterEach(async () => {
+  await session?.cleanup();
+  session = null;
+  shellHome.remove();
+});
+
+describe('the built worker bundle', () => {
+  it('is what the built daemon forks, for the worker and for the render process', async () => {
+    const built = (await import(pathToFileURL(join(ROOT, 'dist', 'daemon', 'workers', 'worker-pool.js')).href)) as typeof import('../../src/daemon/workers/worker-pool.js');
+    expect(built.defaultWorkerEntry().entry).toBe(join(BUNDLE, 'main.js'));
+    expect(built.defaultRenderEntry()).toBe(join(BUNDLE, 'render-thread.js'));
+  });
+
+  it('answers a turn, draws its screen in the bundled render process, and serves the web terminal', async () => {
+    const s = startWorkerSession({
+      cli: 'shell', cwd: shellHome.dir, env: { HOME: shellHome.dir, PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      display: 'screenshot', workerEntry: join(BUNDLE, 'main.js'), webSecret: SECRET,
+    });
+    session = s;
+    const ready = (await s.waitFor((m): m is Ready => m.type === 'ready', 60_000)) as Ready;
+    expect(ready.webPort).toBeGreaterThan(0);
+    s.input('t1', 'echo "bundled $((6 * 7))"');
+    const final = await s.waitFor((m) => m.type === 'final_output' && m.turnId === 't1', 60_000);
+    expect(final).toMatchObject({ type: 'final_output', text: expect.stringContaining('bundled 42') });
+    const shot = (await s.waitFor((m): m is Shot => m.type === 'screenshot', 60_000)) as Shot;
+    expect([...shot.png.subarray(0, 4)]).toEqual(PNG_MAGIC);
+
+    // Nothing of the browser's side is loaded until a browser comes: node-pty's native module is not mapped.
+    const pid = s.pool.pid(s.sessionId)!;
+    expect(mapsInclude(pid, 'pty.node')).toBe(false);
+
+    const headers = { [PROXY_HEADERS.secret]: SECRET, [PROXY_HEADERS.access]: 'write', [PROXY_HEADERS.user]: 'ou_bundle' };
+    const page = await fetch(`http://127.0.0.1:${ready.webPort}/`, { headers });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<script src="main.js"');
+    const script = await fetch(`http://127.0.0.1:${ready.webPort}/main.js`, { headers });
+    expect(script.status).toBe(200);
+
+    const ws = new WebSocket(`ws://127.0.0.1:${ready.webPort}/ws`, { headers });
+    try {
+      const firstFrame = await new Promise<string>((resolve, reject) => {
+        ws.once('message', (data) => resolve(String(data)));
+        ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+        ws.once('error', reject);
+      });
+      expect(JSON.parse(firstFrame)).toMatchObject({ t: 'info', readOnly: false });
+      expect(mapsInclude(pid, 'pty.node')).toBe(true);
+    } finally {
+      ws.terminate();
+    }
+  });
+});
