@@ -43,13 +43,14 @@ interface Pending {
 }
 
 /**
- * glibc's malloc tuning for the render process (other C libraries ignore these). Each frame copies its pixels out of
- * the canvas (3-7 MB); glibc raises its mmap threshold after the first such block is freed, so later ones come from
- * the heap and stay in RSS as fragments. A fixed threshold gives every freed frame back; two arenas instead of one per
- * thread (zlib runs on the libuv pool). Measured with 60 phone-card frames of 120x40 CJK text: RSS 190 → 128 MB
- * together with the per-frame young-generation collection.
+ * glibc's malloc tuning for the render process and the workers (other C libraries ignore these; tmux and the CLIs
+ * never get them: not in the inherited names). Each frame copies its pixels out of the canvas (3-7 MB), and a worker
+ * passes each frame's PNG (100-400 KB) on; glibc raises its mmap threshold after the first such block is freed, so
+ * later ones come from the heap and stay in RSS as fragments. A fixed threshold gives every freed frame back; two
+ * arenas instead of one per thread (zlib runs on the libuv pool). Measured with 60 phone-card frames of 120x40 CJK
+ * text: render process RSS 190 → 128 MB together with the per-frame young-generation collection.
  */
-const RENDERER_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' } as const;
+export const SMALL_PROCESS_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' } as const;
 
 /**
  * A process, not a worker thread (issue 14, measured): the canvas library, its font data and glibc's arenas stay in
@@ -63,7 +64,7 @@ function startRenderer(entry: string, init: RenderProcessInit): ChildProcess {
     // --expose-gc: render-thread.ts drops each frame's pixel copy at once (see collectFrameGarbage there).
     execArgv: [...(fromSource ? ['--import', 'tsx'] : []), '--expose-gc'],
     // The allowlist, never the host's whole environment: the daemon's holds the app secrets' variables.
-    env: { ...cliBaseEnv(process.env), ...RENDERER_MALLOC_ENV },
+    env: { ...cliBaseEnv(process.env), ...SMALL_PROCESS_MALLOC_ENV },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
 }

@@ -8,6 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { WorkerToDaemon } from '../../src/shared/ipc.js';
 import { PROXY_HEADERS } from '../../src/shared/webterm-protocol.js';
+import { workerChildren } from '../support/host-sampler.js';
 import { startWorkerSession, tempDir, type WorkerSession } from '../support/worker-session.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -53,15 +54,18 @@ describe('the built worker bundle', () => {
     session = s;
     const ready = (await s.waitFor((m): m is Ready => m.type === 'ready', 60_000)) as Ready;
     expect(ready.webPort).toBeGreaterThan(0);
-    s.input('t1', 'echo "bundled $((6 * 7))"');
+    // The worker's malloc tuning is the worker's own: the CLI does not inherit it.
+    s.input('t1', 'echo "bundled $((6 * 7)) malloc:${MALLOC_ARENA_MAX-none}"');
     const final = await s.waitFor((m) => m.type === 'final_output' && m.turnId === 't1', 60_000);
-    expect(final).toMatchObject({ type: 'final_output', text: expect.stringContaining('bundled 42') });
+    expect(final).toMatchObject({ type: 'final_output', text: expect.stringContaining('bundled 42 malloc:none') });
     const shot = (await s.waitFor((m): m is Shot => m.type === 'screenshot', 60_000)) as Shot;
     expect([...shot.png.subarray(0, 4)]).toEqual(PNG_MAGIC);
 
     // Nothing of the browser's side is loaded until a browser comes: node-pty's native module is not mapped.
     const pid = s.pool.pid(s.sessionId)!;
     expect(mapsInclude(pid, 'pty.node')).toBe(false);
+    // The host sampler of the capacity tests and `bench -- scale` counts the bundled worker as a worker.
+    expect(await workerChildren(process.pid)).toContain(pid);
 
     const headers = { [PROXY_HEADERS.secret]: SECRET, [PROXY_HEADERS.access]: 'write', [PROXY_HEADERS.user]: 'ou_bundle' };
     const page = await fetch(`http://127.0.0.1:${ready.webPort}/`, { headers });

@@ -64,9 +64,12 @@ describe('WorkerPool', () => {
     expect(pool.start(sid(1), init(home.dir, sid(1)))).toBe(false);
     const first = await waitFor(() => messages.find(([id]) => id === sid(1)));
     expect(first[1]).toEqual({ type: 'status', status: 'starting' });
-    // Lite mode (memory, see WORKER_V8_FLAGS); the check reads /proc (Linux).
+    // Lite mode and glibc's malloc tuning (memory, see WORKER_V8_FLAGS, SMALL_PROCESS_MALLOC_ENV); reads /proc (Linux).
     const pid = pool.pid(sid(1))!;
-    if (existsSync(`/proc/${pid}/cmdline`)) expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--lite-mode', '--no-expose-wasm']));
+    if (existsSync(`/proc/${pid}/cmdline`)) {
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--lite-mode', '--no-expose-wasm']));
+      expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072']));
+    }
     await pool.stop(sid(1), 'detach');
     expect(exits).toEqual([{ sessionId: sid(1), code: 0, signal: null, expected: true }]);
     expect(pool.has(sid(1))).toBe(false);

@@ -30,7 +30,7 @@ function childrenSeen(pid: number, pattern: RegExp): Promise<number[] | null> {
   });
 }
 const childrenRunning = async (pid: number, pattern: RegExp): Promise<number[]> => (await childrenSeen(pid, pattern)) ?? [];
-const WORKER_ENTRY = /worker[/\\]main\.(js|ts)/;
+const WORKER_ENTRY = /worker[/\\](bundle[/\\])?main\.(js|ts)/;
 
 /** The daemon's children that are workers (its short-lived tmux and ps children are not). */
 export const workerChildren = (daemonPid: number): Promise<number[]> => childrenRunning(daemonPid, WORKER_ENTRY);
