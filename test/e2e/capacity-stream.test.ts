@@ -63,7 +63,7 @@ describe('capacity under a stream of topics', () => {
     const busyMissing = sampler.samples.filter((s) => !s.cliNames.includes(busyBefore.tmuxName));
     // On failure, what the daemon said about the busy session (its log lines) names the cause.
     const busyLog = () => r.logText().split('\n').filter((l) => l.includes(busyBefore.id.slice(0, 8))).slice(-40).join('\n');
-    expect(busyMissing.map((s) => s.at), `samples without the busy CLI (of ${sampler.samples.length}; ${sampler.failed} unanswered); busy session's log:\n${busyMissing.length ? busyLog() : ''}`).toEqual([]);
+    expect(busyMissing.map((s) => `${s.at}: ${s.clis} CLIs, ${s.workers} workers${s.tmuxSaid ? `, tmux: ${s.tmuxSaid}` : ''}`), `samples without the busy CLI (of ${sampler.samples.length}; ${sampler.failed} unanswered); busy session's log:\n${busyMissing.length ? busyLog() : ''}`).toEqual([]);
     const busyAfter = (await r.status()).sessions.find((s: any) => s.id === busyBefore.id);
     expect(busyAfter).toMatchObject({ worker: true, lifecycle: 'live', workerPid: busyBefore.workerPid });
     expect(await workerChildren(daemonPid)).toContain(busyBefore.workerPid);

@@ -9,6 +9,8 @@ export interface HostSample {
   clis: number;
   /** The tmux session names seen (so a test can tell whether one particular CLI was touched). */
   cliNames: string[];
+  /** What tmux said when it listed nothing because it found no server (a failure then names this sample's cause). */
+  tmuxSaid?: string;
 }
 
 /**
@@ -40,9 +42,13 @@ export const renderChildren = (pid: number): Promise<number[]> => childrenRunnin
 
 /** The CLIs' tmux sessions; null when tmux did not answer (a sample that saw nothing is not a sample of none). */
 export async function tmuxCliNames(tmux: TestTmuxServer): Promise<string[] | null> {
+  return (await tmuxCliList(tmux))?.names ?? null;
+}
+
+async function tmuxCliList(tmux: TestTmuxServer): Promise<{ names: string[]; said?: string } | null> {
   const res = await tmux.run(['list-sessions', '-F', '#{session_name}']);
-  if (res.code !== 0) return /no server running/.test(res.stderr) ? [] : null;
-  return res.stdout.split('\n').filter((n) => /^lmx-[0-9a-f]{8}$/.test(n));
+  if (res.code !== 0) return /no server running/.test(res.stderr) ? { names: [], said: res.stderr.trim() } : null;
+  return { names: res.stdout.split('\n').filter((n) => /^lmx-[0-9a-f]{8}$/.test(n)) };
 }
 
 export interface OverCap {
@@ -78,9 +84,9 @@ export function sampleHost(daemonPid: number, tmux: TestTmuxServer, everyMs = 15
   let running = true;
   const loop = (async () => {
     while (running) {
-      const [workers, cliNames] = await Promise.all([childrenSeen(daemonPid, WORKER_ENTRY), tmuxCliNames(tmux)]);
-      if (workers === null || cliNames === null) failed += 1;
-      else samples.push({ at: Date.now(), workers: workers.length, clis: cliNames.length, cliNames });
+      const [workers, clis] = await Promise.all([childrenSeen(daemonPid, WORKER_ENTRY), tmuxCliList(tmux)]);
+      if (workers === null || clis === null) failed += 1;
+      else samples.push({ at: Date.now(), workers: workers.length, clis: clis.names.length, cliNames: clis.names, ...(clis.said ? { tmuxSaid: clis.said } : {}) });
       await new Promise((r) => setTimeout(r, everyMs));
     }
   })();
