@@ -1,4 +1,6 @@
-// A long-lived tmux control-mode client (`tmux -C attach -f ignore-size,no-output`) that runs commands without a process per call.
+// A long-lived tmux control-mode client (`tmux -C attach -f ignore-size,no-output`) that runs commands without a process per call,
+// and the exec runner (one `tmux` per command). The worker captures through the exec runner: a control client attaching
+// can crash the whole tmux server (see runtime/display.ts); the control client stays for `bench -- render`'s comparison.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { runTmux } from '../../platform/tmux-runner.js';

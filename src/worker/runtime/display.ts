@@ -3,7 +3,7 @@ import type { DisplayMode, SessionStatus, WorkerToDaemon } from '../../shared/ip
 import { IPC_LIMITS } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import type { Disposable, SessionBackend } from '../backend/types.js';
-import { connectTmux, TmuxExecRunner, type TmuxCommandRunner } from '../backend/tmux-control.js';
+import { TmuxExecRunner, type TmuxCommandRunner } from '../backend/tmux-control.js';
 import type { FrameRenderer } from '../../platform/render-process.js';
 import { ScreenRenderer, ScreenshotLoop } from '../render/screenshot.js';
 
@@ -12,7 +12,7 @@ export interface DisplayDeps {
   log: Logger;
   send(msg: WorkerToDaemon): void;
   home: string;
-  /** tmux socket and session for the renderer's control client; null for the pty backend (no screenshots). */
+  /** tmux socket and session the screenshots capture; null for the pty backend (no screenshots). */
   tmux: { socket: string | null; session: string } | null;
   currentStatus(): SessionStatus;
   /** The daemon's screenshot pace (init.frameIntervalMs); absent = FRAME_GATE_DEFAULTS. */
@@ -35,7 +35,7 @@ export class DisplayController {
     this.sub = deps.backend.onOutput(() => this.loop?.notePaneOutput());
   }
 
-  /** Call once the pane exists: screenshots need a tmux session to attach the control client to. */
+  /** Call once the pane exists: screenshots need a tmux session to capture. */
   async paneReady(): Promise<void> {
     if (this.mode === 'screenshot') await this.ensureLoop();
     this.loop?.setDisplaying(this.mode === 'screenshot');
@@ -72,14 +72,12 @@ export class DisplayController {
 
   private async createLoop(): Promise<void> {
     const t = this.deps.tmux!;
-    try {
-      const c = await connectTmux({ session: t.session, ...(t.socket ? { socket: t.socket } : {}) });
-      if (c.reason) this.deps.log.info({ reason: c.reason }, 'screenshots: tmux control mode unavailable; using exec');
-      this.runner = c.runner;
-    } catch (err) {
-      this.deps.log.warn({ err: (err as Error).message }, 'screenshots: control client failed; using exec');
-      this.runner = new TmuxExecRunner(t.socket ? { socket: t.socket } : {});
-    }
+    // One tmux process per capture, never a control-mode client: tmux up to at least 3.5a crashes its whole server
+    // (every CLI on it) when a notification reaches a control client that has not finished identifying (tmux PR
+    // #4980), and a worker's control client attaching while other sessions start or end hit it under load (SIGSEGV
+    // seen three times on tmux 3.3a in one day of capacity runs). Measured: exec costs 5.4 ms CPU per frame, and
+    // frames are drawn only while the pane changes.
+    this.runner = new TmuxExecRunner(t.socket ? { socket: t.socket } : {});
     if (this.disposed) return this.runner.dispose();
     this.renderer = new ScreenRenderer({
       runner: this.runner, home: this.deps.home, ...(this.deps.frames ? { frames: this.deps.frames } : {}),
