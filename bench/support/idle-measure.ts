@@ -139,16 +139,21 @@ async function rendering() {
     const workerShares = memoryShares(pid());
     const rendererShares = childrenMatching(process.pid, 'render-thread').map((p) => memoryShares(p)).filter((m) => m !== null);
     const rendererPrivate = rendererShares.reduce((sum, m) => sum + m.privateMB, 0);
+    const lastFrameAt = Date.now();
     const released = Date.now();
     while (renderer.counts.released === 0 && Date.now() - released < RENDER_IDLE_MS * 4) await sleep(500);
     await sleep(3_000);
+    const atReleaseMB = rss(pid());
+    // Then read again after the settle the never-loaded sessions get before theirs is read (SETTLE_S), so both figures
+    // say what a worker costs while it stays idle; the one at release is printed too.
+    await sleep(Math.max(0, lastFrameAt + SETTLE_S * 1000 - Date.now()));
     return {
       frames, commands: i,
       rssBeforeFramesMB: round(beforeFramesMB), rssAfterFramesMB: round(after50), peakRssMB: round(peak),
       rendererProcessMB: { afterFrames: round(rendererAfter50), peak: round(peakRenderer), afterRelease: round(rendererMB()) },
       releaseSeenAfterS: renderer.counts.released > 0 ? round((Date.now() - released) / 1000 - 3, 0) : null,
       workerStartedRenderProcess: s.logText().includes('render thread started'),
-      rssReleasedMB: round(rss(pid())),
+      rssAtReleaseMB: round(atReleaseMB), rssReleasedMB: round(rss(pid())),
       privateAfterFramesMB: workerShares ? { worker: round(workerShares.privateMB), rendererProcess: round(rendererPrivate) } : null,
       renderIdleMs: RENDER_IDLE_MS,
     };

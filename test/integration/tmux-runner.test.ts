@@ -1,5 +1,6 @@
 // The one tmux runner (src/platform/tmux-runner.ts) against a real, isolated tmux server: hostile arguments arrive
 // literally, failures come back as one result type with a code, and a server it starts gets the env policy only.
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listTmuxSessions, killTmuxSessions } from '../../src/platform/tmux-sessions.js';
 import { listPanes } from '../../src/daemon/panes/tmux-panes.js';
@@ -7,6 +8,7 @@ import { runTmux, runTmuxChain, tmuxArgv } from '../../src/platform/tmux-runner.
 import { TmuxExecRunner } from '../../src/worker/backend/tmux-control.js';
 import { execTmuxRunner } from '../../src/worker/webterm/tmux-pane.js';
 import { makeTmuxServer, type TestTmuxServer } from '../support/tmux.js';
+import { makeTmuxShim } from '../support/tmux-shim.js';
 
 let tmux: TestTmuxServer;
 beforeEach(() => {
@@ -97,5 +99,32 @@ describe('every caller goes through it (one result type)', () => {
     expect(await web(['kill-session', '-t', '=nope'])).toMatchObject({ ok: false, code: 'not_found' });
     // A bare ";" argument is tmux's separator, as the web terminal's confine step uses it; a trailing one stays literal.
     expect(await web(['set-buffer', '-b', 'w', 'a;', ';', 'show-buffer', '-b', 'w'])).toEqual({ ok: true, stdout: 'a;' });
+  });
+
+  it('the worker\'s exec runner runs several commands in one tmux process, split exactly, and fails them together', async () => {
+    // The pane prints a line that looks like the split marker: a fresh nonce per call means pane text cannot split it.
+    await tmux.run(['new-session', '-d', '-s', 'cap', '-x', '60', '-y', '6', "printf 'larkmux-split-0000\\n\\nend\\n'; sleep 30"]);
+    const exec = new TmuxExecRunner({ socket: tmux.socket });
+    let alone = await exec.run(['capture-pane', '-p', '-t', 'cap']);
+    for (let i = 0; i < 50 && !(alone.ok && alone.lines.includes('end')); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      alone = await exec.run(['capture-pane', '-p', '-t', 'cap']);
+    }
+    expect(alone).toEqual({ ok: true, lines: ['larkmux-split-0000', '', 'end', '', '', ''] });
+    const shim = makeTmuxShim();
+    try {
+      const many = await new TmuxExecRunner({ socket: tmux.socket, tmuxBin: join(shim.binDir, 'tmux') }).runMany([
+        ['capture-pane', '-p', '-t', 'cap'],
+        ['set-buffer', '-b', 'quiet', 'x'],
+        ['display-message', '-p', '-t', 'cap', '#{pane_width}x#{pane_height}'],
+      ]);
+      expect(many).toEqual([alone, { ok: true, lines: [] }, { ok: true, lines: ['60x6'] }]);
+      expect(shim.calls()).toHaveLength(1);
+    } finally {
+      shim.remove();
+    }
+    const failed = await exec.runMany([['display-message', '-p', 'first'], ['capture-pane', '-p', '-t', '=nope']]);
+    expect(failed).toHaveLength(2);
+    for (const r of failed) expect(r).toMatchObject({ ok: false, code: 'command-failed', message: expect.stringMatching(/can't find/) });
   });
 });

@@ -67,7 +67,7 @@ describe('WorkerPool', () => {
     // Lite mode and glibc's malloc tuning (memory, see WORKER_V8_FLAGS, SMALL_PROCESS_MALLOC_ENV); reads /proc (Linux).
     const pid = pool.pid(sid(1))!;
     if (existsSync(`/proc/${pid}/cmdline`)) {
-      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--lite-mode', '--no-expose-wasm']));
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['--lite-mode', '--no-expose-wasm', '--max-semi-space-size=1']));
       expect(readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')).toEqual(expect.arrayContaining(['MALLOC_ARENA_MAX=2', 'MALLOC_MMAP_THRESHOLD_=131072']));
     }
     await pool.stop(sid(1), 'detach');

@@ -2,8 +2,9 @@
 // and the exec runner (one `tmux` per command). The worker captures through the exec runner: a control client attaching
 // can crash the whole tmux server (see runtime/display.ts); the control client stays for `bench -- render`'s comparison.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
-import { runTmux } from '../../platform/tmux-runner.js';
+import { runTmuxChain } from '../../platform/tmux-runner.js';
 import { tmuxClientEnv } from '../../shared/env-policy.js';
 
 /** A control-mode answer: the command's output lines (the exec runner's TmuxResult carries stdout instead). */
@@ -204,20 +205,44 @@ export class TmuxControlClient implements TmuxCommandRunner {
   }
 }
 
-/** Fallback runner: one `tmux` process per command (12–48 ms each here, ~45x slower than control mode). */
+/** One `tmux` process per call (12–48 ms each here, ~45x slower than control mode); the worker's capture runner. */
 export class TmuxExecRunner implements TmuxCommandRunner {
   constructor(private readonly opts: { socket?: string; tmuxBin?: string } = {}) {}
 
-  async run(command: readonly string[]): Promise<TmuxLinesResult> {
-    const res = await runTmux(command, { socket: this.opts.socket ?? null, timeoutMs: TMUX_CONTROL_LIMITS.commandTimeoutMs, ...(this.opts.tmuxBin ? { binary: this.opts.tmuxBin } : {}) });
+  run(command: readonly string[]): Promise<TmuxLinesResult> {
+    return this.runChain([command]);
+  }
+
+  /**
+   * All commands in one tmux process, so they also run in one turn of tmux's event loop (a capture and its cursor
+   * query see the same screen). Between two commands a `display-message` prints a random marker line that splits
+   * the output; pane text cannot forge it (a fresh nonce per call). tmux stops a chain at its first failing command,
+   * so a failure fails every result of the call.
+   */
+  async runMany(commands: readonly (readonly string[])[]): Promise<TmuxLinesResult[]> {
+    if (commands.length < 2) return Promise.all(commands.map((c) => this.run(c)));
+    const marker = `larkmux-split-${randomBytes(12).toString('hex')}`;
+    const chain = commands.flatMap((c, i) => (i === 0 ? [c] : [['display-message', '-p', marker], c]));
+    const res = await this.runChain(chain);
+    if (!res.ok) return commands.map(() => res);
+    const parts: string[][] = [[]];
+    for (const line of res.lines) {
+      if (line === marker) parts.push([]);
+      else parts.at(-1)!.push(line);
+    }
+    if (parts.length !== commands.length) {
+      const bad: TmuxLinesResult = { ok: false, code: 'command-failed', message: `tmux printed ${parts.length - 1} of ${commands.length - 1} split markers` };
+      return commands.map(() => bad);
+    }
+    return parts.map((lines) => ({ ok: true, lines }));
+  }
+
+  private async runChain(chain: readonly (readonly string[])[]): Promise<TmuxLinesResult> {
+    const res = await runTmuxChain(chain, { socket: this.opts.socket ?? null, timeoutMs: TMUX_CONTROL_LIMITS.commandTimeoutMs, ...(this.opts.tmuxBin ? { binary: this.opts.tmuxBin } : {}) });
     if (!res.ok) return { ok: false, code: res.code === 'timeout' ? 'timeout' : 'command-failed', message: res.message };
     const lines = res.stdout.split('\n');
     if (lines.at(-1) === '') lines.pop();
     return { ok: true, lines };
-  }
-
-  runMany(commands: readonly (readonly string[])[]): Promise<TmuxLinesResult[]> {
-    return Promise.all(commands.map((c) => this.run(c)));
   }
 
   dispose(): void {}
