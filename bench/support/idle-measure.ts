@@ -142,6 +142,7 @@ async function rendering() {
     const lastFrameAt = Date.now();
     const released = Date.now();
     while (renderer.counts.released === 0 && Date.now() - released < RENDER_IDLE_MS * 4) await sleep(500);
+    const releaseSeenAfterS = renderer.counts.released > 0 ? round((Date.now() - released) / 1000, 0) : null;
     await sleep(3_000);
     const atReleaseMB = rss(pid());
     // Then read again after the settle the never-loaded sessions get before theirs is read (SETTLE_S), so both figures
@@ -151,7 +152,7 @@ async function rendering() {
       frames, commands: i,
       rssBeforeFramesMB: round(beforeFramesMB), rssAfterFramesMB: round(after50), peakRssMB: round(peak),
       rendererProcessMB: { afterFrames: round(rendererAfter50), peak: round(peakRenderer), afterRelease: round(rendererMB()) },
-      releaseSeenAfterS: renderer.counts.released > 0 ? round((Date.now() - released) / 1000 - 3, 0) : null,
+      releaseSeenAfterS,
       workerStartedRenderProcess: s.logText().includes('render thread started'),
       rssAtReleaseMB: round(atReleaseMB), rssReleasedMB: round(rss(pid())),
       privateAfterFramesMB: workerShares ? { worker: round(workerShares.privateMB), rendererProcess: round(rendererPrivate) } : null,
@@ -183,7 +184,7 @@ export async function measureIdle(): Promise<Record<string, unknown>> {
       privateWorkerAndSharedRenderProcess: render.privateAfterFramesMB ? round(render.privateAfterFramesMB.worker! + render.privateAfterFramesMB.rendererProcess!) : null,
       goal: GOALS.renderingWorkerRssMB,
     },
-    idleSessions: { ...idle, goalCpuSPer10Min: GOALS.idleCpuSPer10Min, counted: 'workers (with their tmux execs and control clients) + the tmux server process' },
+    idleSessions: { ...idle, goalCpuSPer10Min: GOALS.idleCpuSPer10Min, counted: 'workers (with the tmux processes they run) + the tmux server process' },
     render,
   };
   return result;
