@@ -140,9 +140,8 @@ async function rendering() {
     const rendererShares = childrenMatching(process.pid, 'render-thread').map((p) => memoryShares(p)).filter((m) => m !== null);
     const rendererPrivate = rendererShares.reduce((sum, m) => sum + m.privateMB, 0);
     const lastFrameAt = Date.now();
-    const released = Date.now();
-    while (renderer.counts.released === 0 && Date.now() - released < RENDER_IDLE_MS * 4) await sleep(500);
-    const releaseSeenAfterS = renderer.counts.released > 0 ? round((Date.now() - released) / 1000, 0) : null;
+    while (renderer.counts.released === 0 && Date.now() - lastFrameAt < RENDER_IDLE_MS * 4) await sleep(500);
+    const releaseSeenAfterS = renderer.counts.released > 0 ? round((Date.now() - lastFrameAt) / 1000, 0) : null;
     await sleep(3_000);
     const atReleaseMB = rss(pid());
     // Then read again after the settle the never-loaded sessions get before theirs is read (SETTLE_S), so both figures

@@ -26,7 +26,6 @@ export class DisplayController {
   private loop: ScreenshotLoop | null = null;
   private runner: TmuxCommandRunner | null = null;
   private renderer: ScreenRenderer | null = null;
-  private starting: Promise<void> | null = null;
   private readonly sub: Disposable;
   private disposed = false;
 
@@ -37,14 +36,14 @@ export class DisplayController {
 
   /** Call once the pane exists: screenshots need a tmux session to capture. */
   async paneReady(): Promise<void> {
-    if (this.mode === 'screenshot') await this.ensureLoop();
+    if (this.mode === 'screenshot') this.ensureLoop();
     this.loop?.setDisplaying(this.mode === 'screenshot');
   }
 
   async setMode(mode: DisplayMode): Promise<void> {
     this.mode = mode;
     if (mode === 'screenshot') {
-      await this.ensureLoop();
+      this.ensureLoop();
       this.loop?.setDisplaying(true);
       this.loop?.requestFrame();
     } else {
@@ -54,7 +53,7 @@ export class DisplayController {
 
   async captureNow(): Promise<void> {
     if (this.mode === 'screenshot') {
-      await this.ensureLoop();
+      this.ensureLoop();
       this.loop?.requestFrame();
       return;
     }
@@ -64,21 +63,16 @@ export class DisplayController {
     }
   }
 
-  private ensureLoop(): Promise<void> {
-    if (this.loop || !this.deps.tmux || this.disposed) return Promise.resolve();
-    this.starting ??= this.createLoop().finally(() => (this.starting = null));
-    return this.starting;
-  }
-
-  private async createLoop(): Promise<void> {
-    const t = this.deps.tmux!;
+  /** Creates the screenshot loop on first need; nothing to wait for (no client to attach). */
+  private ensureLoop(): void {
+    if (this.loop || !this.deps.tmux || this.disposed) return;
+    const t = this.deps.tmux;
     // One tmux process per capture, never a control-mode client: tmux up to at least 3.5a crashes its whole server
     // (every CLI on it) when a notification reaches a control client that has not finished identifying (tmux PR
     // #4980), and a worker's control client attaching while other sessions start or end hit it under load (SIGSEGV
     // seen three times on tmux 3.3a in one day of capacity runs). Measured on a 120x40 pane: the capture and its
     // cursor query in one tmux process cost 3.3 ms CPU per frame, and frames are drawn only while the pane changes.
     this.runner = new TmuxExecRunner(t.socket ? { socket: t.socket } : {});
-    if (this.disposed) return this.runner.dispose();
     this.renderer = new ScreenRenderer({
       runner: this.runner, home: this.deps.home, ...(this.deps.frames ? { frames: this.deps.frames } : {}),
       onThread: (event) => this.deps.log.info({ event }, event === 'started' ? 'render thread started' : 'render thread released (idle)'),
