@@ -141,17 +141,17 @@ describe('SessionService: per-topic order', () => {
     const order: string[] = [];
     let releaseA!: () => void;
     const gateA = new Promise<void>((r) => (releaseA = r));
-    const a1 = service.inTopicOrder('topic-a', async () => {
+    const a1 = service.inSessionOrder('topic-a', async () => {
       order.push('a1 start');
       await gateA;
       order.push('a1 end');
     });
-    const a2 = service.inTopicOrder('topic-a', async () => {
+    const a2 = service.inSessionOrder('topic-a', async () => {
       order.push('a2');
       throw new Error('boom');
     });
-    const a3 = service.inTopicOrder('topic-a', async () => void order.push('a3'));
-    await service.inTopicOrder('topic-b', async () => void order.push('b1'));
+    const a3 = service.inSessionOrder('topic-a', async () => void order.push('a3'));
+    await service.inSessionOrder('topic-b', async () => void order.push('b1'));
     expect(order).toEqual(['a1 start', 'b1']);
     releaseA();
     await Promise.all([a1, a2, a3]);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InboundCardAction, InboundMessage } from '../../src/daemon/im/types.js';
 import { NO_GRANTS, type Grants } from '../../src/daemon/inbound/permissions.js';
-import { anchorOf, cardActionLevel, routeCardAction, routeMessage, routeRejected, type RouteInput, type RouterBot } from '../../src/daemon/inbound/router.js';
+import { anchorOf, cardActionLevel, orderKeyOf, routeCardAction, routeMessage, routeRejected, type RouteInput, type RouterBot } from '../../src/daemon/inbound/router.js';
 import { buildCommandTable, COMMAND_TABLE } from '../../src/daemon/commands/index.js';
 import { CardActionValueSchema } from '../../src/shared/card-model.js';
 import { newSessionCore, type SessionCore } from '../../src/daemon/sessions/session-core.js';
@@ -74,6 +74,22 @@ describe('routeMessage: session key and scope', () => {
   it.each(rows)('$name', ({ m, bot, anchorId, scope }) => {
     const d = routeMessage(input(m, { bot }));
     expect(d).toMatchObject({ kind: 'prompt', text: 'hello', sessionKey: `${anchorId}::${APP}`, scope, isNewSession: true });
+  });
+
+  it.each(rows)('$name: the order key is that same session key', ({ m, bot }) => {
+    const d = routeMessage(input(m, { bot }));
+    expect(d.kind === 'prompt' && d.sessionKey).toBe(orderKeyOf(m, bot));
+  });
+  const sameOrder = [
+    { name: 'p2p: unthreaded and threaded', a: msg(), b: msg({ messageId: 'om_2', place: { rootId: 'om_msg' } }), bot: BOT },
+    { name: 'chat-scope group: two top-level posts', a: msg({ mentionsBot: true, place: group() }), b: msg({ mentionsBot: true, messageId: 'om_2', place: group() }), bot: { ...BOT, groupScope: 'chat' as const } },
+    { name: 'topic group: the root post and a reply in its topic', a: msg({ mentionsBot: true, messageId: 'om_root', place: group() }), b: msg({ messageId: 'om_2', place: group({ rootId: 'om_root' }) }), bot: BOT },
+  ];
+  it.each(sameOrder)('one session, one order: $name', ({ a, b, bot }) => {
+    expect(orderKeyOf(a, bot)).toBe(orderKeyOf(b, bot));
+  });
+  it('two top-level posts in a topic group are two sessions, ordered apart', () => {
+    expect(orderKeyOf(msg({ mentionsBot: true, place: group() }), BOT)).not.toBe(orderKeyOf(msg({ mentionsBot: true, messageId: 'om_2', place: group() }), BOT));
   });
 
   it('a message in the bot’s own topic needs no mention and continues the session', () => {

@@ -14,7 +14,7 @@ import { InboundDedupe, rejectedDedupeKeys } from '../inbound/dedupe.js';
 import type { CardActionReply, ConnectionState, ImAdapter, InboundEvent, InboundMessage, InboundRejected } from '../im/types.js';
 import { BotState } from './pairing.js';
 import { mayTypeIntoSelections } from '../inbound/permissions.js';
-import { routeMessage, routeRejected, type RouterBot } from '../inbound/router.js';
+import { orderKeyOf, routeMessage, routeRejected, type RouterBot } from '../inbound/router.js';
 import { isOpenSession, type SessionCore } from '../sessions/session-core.js';
 import { SessionService } from '../sessions/session-service.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
@@ -154,8 +154,8 @@ export class BotRuntime implements BotRuntimeHandle {
       this.log.info({ messageId: ev.messageId }, 'duplicate event ignored');
       return;
     }
-    // Per-topic order: messages of one session are handled one after another, other sessions run in parallel.
-    void this.sessions.inTopicOrder(`${ev.place.chatId}:${ev.place.rootId ?? (ev.place.chatType === 'p2p' ? '' : ev.messageId)}`, () => this.onMessage(ev));
+    // Per-session order: messages of one session are handled one after another, other sessions run in parallel.
+    void this.sessions.inSessionOrder(orderKeyOf(ev, this.routerBot()), () => this.onMessage(ev));
   }
 
   /** A message the adapter could not read: a direct chat gets told so (once per message), anything else was logged. */

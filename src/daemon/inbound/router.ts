@@ -72,6 +72,20 @@ export function anchorOf(msg: InboundMessage, bot: Pick<RouterBot, 'appId' | 'gr
   return { anchorId, scope: chatScoped ? 'chat' : 'thread', sessionKey: sessionKey(anchorId, bot.appId), place: msg.place, replyTo: msg.messageId };
 }
 
+/**
+ * The key a message is ordered by: its session's key, the same one the route decides with (DESIGN §12), so messages
+ * for one session are handled strictly one after another wherever they come from (top-level or threaded, in a
+ * chat-scope group or a direct chat). An id the session key refuses cannot name a session: such a message is ordered
+ * on its own and the router reports it.
+ */
+export function orderKeyOf(msg: InboundMessage, bot: Pick<RouterBot, 'appId' | 'groupScope'>): string {
+  try {
+    return anchorOf(msg, bot).sessionKey;
+  } catch {
+    return `unkeyed:${msg.place.chatId}:${msg.messageId}`;
+  }
+}
+
 /** In a group the bot acts only when mentioned, or in a topic that already holds one of its open sessions. */
 function isAddressed(msg: InboundMessage, bot: RouterBot, sessionByKey: RouteInput['sessionByKey']): boolean {
   if (msg.place.chatType === 'p2p' || msg.mentionsBot) return true;

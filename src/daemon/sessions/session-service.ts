@@ -55,8 +55,8 @@ export class SessionService {
   private readonly live = new Map<string, LiveSession>();
   /** Sessions created by this process that have not launched yet: their first worker starts them fresh. */
   private readonly fresh = new Set<string>();
-  /** Per-topic order: messages of one topic are handled one after another, other topics run in parallel. */
-  private readonly topics = new Map<string, Promise<void>>();
+  /** Per-session order, by the router's session key: one session's messages run one after another, others in parallel. */
+  private readonly ordered = new Map<string, Promise<void>>();
   private readonly log: Logger;
 
   constructor(private readonly opts: SessionServiceOptions) {
@@ -123,12 +123,12 @@ export class SessionService {
     return this.records.put(core);
   }
 
-  /** Runs `job` after every earlier job of the same topic (a failure is logged and does not stop the next). */
-  inTopicOrder(topicKey: string, job: () => Promise<void>): Promise<void> {
-    const next = (this.topics.get(topicKey) ?? Promise.resolve()).then(job).catch((err) => this.log.error({ err }, 'message handling failed'));
-    this.topics.set(topicKey, next);
+  /** Runs `job` after every earlier job of the same session key (a failure is logged and does not stop the next). */
+  inSessionOrder(sessionKey: string, job: () => Promise<void>): Promise<void> {
+    const next = (this.ordered.get(sessionKey) ?? Promise.resolve()).then(job).catch((err) => this.log.error({ err }, 'message handling failed'));
+    this.ordered.set(sessionKey, next);
     void next.finally(() => {
-      if (this.topics.get(topicKey) === next) this.topics.delete(topicKey);
+      if (this.ordered.get(sessionKey) === next) this.ordered.delete(sessionKey);
     });
     return next;
   }
