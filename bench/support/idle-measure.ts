@@ -125,7 +125,7 @@ async function rendering() {
     }, 200);
     let i = 0;
     // Each command fills the screen with new text (CJK and colour included), so each turn is at least one new frame.
-    while (s.of('screenshot').length < FRAMES && i < FRAMES * 4) {
+    while (s.drawn.length < FRAMES && i < FRAMES * 4) {
       const turn = `f${i}`;
       s.input(turn, `for n in $(seq 1 30); do printf '\\033[3%dm第%d帧 frame %d row %d 终端截图\\033[0m\\n' $((n % 7)) ${i} ${i} $n; done`);
       await s.waitFor(isFinal(turn), 120_000);
@@ -133,7 +133,7 @@ async function rendering() {
     }
     await sleep(1_000);
     clearInterval(sampler);
-    const frames = s.of('screenshot').length;
+    const frames = s.drawn.length;
     const after50 = rss(pid());
     const rendererAfter50 = rendererMB();
     const workerShares = memoryShares(pid());

@@ -1,6 +1,6 @@
 // Runs the render process (worker/render/render-thread.ts, by path) and hands it screens: parsing, painting and PNG
 // encoding never block the host's event loop, and ending the process when idle gives every byte back. The host is a
-// worker (its own renderer) or the daemon (one render process for every session: issue 14).
+// daemon (one render process for every session, where the cards are: DESIGN §12), or a bench or test drawing fixtures.
 import { fork, type ChildProcess } from 'node:child_process';
 import { cliBaseEnv } from '../shared/env-policy.js';
 import type { CapturedScreen, FrameKind, FrameLayout, FromRenderProcess, RenderFailureCode, RenderProcessInit, ThreadTimings, ToRenderProcess } from '../shared/render-protocol.js';
@@ -11,8 +11,8 @@ export type ThreadRenderResult =
   | { ok: false; code: RenderFailureCode; message: string };
 
 /**
- * What turns a captured screen into a PNG: a render process of the worker's own, or the daemon's one for every
- * session (which the pool shares and the worker reaches over IPC). One interface for both ends.
+ * What turns a captured screen into a PNG: the daemon's one render process for every session (workers send screens,
+ * never pictures), or a render process of a bench's or test's own.
  */
 export interface FrameRenderer {
   render(screen: CapturedScreen, frame?: FrameKind): Promise<ThreadRenderResult>;

@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { FailureSchema } from './failure.js';
 import { CliSpecSchema } from './cli-spec.js';
 import { KeyNameSchema } from './keys.js';
-import { CapturedScreenSchema, FrameKindSchema, FrameLayoutSchema, PngSchema, RenderFailureCodeSchema, RenderTimingsSchema } from './render-protocol.js';
+import { CapturedScreenSchema } from './render-protocol.js';
 
 /** Bumped whenever a message changes shape; a worker refuses an `init` of another version. */
-export const IPC_PROTOCOL_VERSION = 2;
+export const IPC_PROTOCOL_VERSION = 3;
 
 /** Caps keep one bad message from eating memory; 1 MiB of text is far above any chat message. */
 export const IPC_LIMITS = {
@@ -21,8 +21,6 @@ export const IPC_LIMITS = {
 
 const id = z.string().min(1).max(IPC_LIMITS.id);
 const text = z.string().max(IPC_LIMITS.text);
-/** A worker's own numbering of its render requests. */
-const renderId = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 
 export const DisplayModeSchema = z.enum(['screenshot', 'text', 'hidden']);
 export type DisplayMode = z.infer<typeof DisplayModeSchema>;
@@ -66,11 +64,6 @@ export const InitMsg = z.strictObject({
   startupDialogs: z.enum(['auto', 'ask']).optional(),
   /** Secret the daemon's web proxy sends with every request to this worker's web terminal; absent = web terminal off. */
   webSecret: z.string().min(16).max(256).optional(),
-  /**
-   * The daemon renders this worker's screenshots in its one render process for all sessions (`render` → `rendered`);
-   * absent = the worker starts a render process of its own.
-   */
-  sharedRenderer: z.boolean().optional(),
 });
 
 export const InputMsg = z.strictObject({ type: z.literal('input'), turnId: id, text, requester: RequesterSchema });
@@ -91,12 +84,8 @@ export const CloseMsg = z.strictObject({ type: z.literal('close'), mode: z.enum(
 /** Write grants were revoked: the worker closes every open write connection of its web terminal. */
 export const WebRevokeMsg = z.strictObject({ type: z.literal('web_revoke') });
 
-/** The answer to a worker's `render`: the PNG the daemon's render process drew, or why there is none. */
-export const RenderedMsg = z.strictObject({ type: z.literal('rendered'), id: renderId, png: PngSchema, timings: RenderTimingsSchema, frame: FrameLayoutSchema });
-export const RenderFailedMsg = z.strictObject({ type: z.literal('render_failed'), id: renderId, code: RenderFailureCodeSchema, message: z.string().max(1024) });
-
 export const DaemonToWorkerSchema = z.discriminatedUnion('type', [
-  InitMsg, InputMsg, RawInputMsg, KeyMsg, SelectionChoiceMsg, SetDisplayMsg, CaptureNowMsg, ResizeMsg, CloseMsg, WebRevokeMsg, RenderedMsg, RenderFailedMsg,
+  InitMsg, InputMsg, RawInputMsg, KeyMsg, SelectionChoiceMsg, SetDisplayMsg, CaptureNowMsg, ResizeMsg, CloseMsg, WebRevokeMsg,
 ]);
 export type DaemonToWorker = z.infer<typeof DaemonToWorkerSchema>;
 
@@ -113,11 +102,15 @@ export const StatusMsg = z.strictObject({
   screenText: z.string().max(IPC_LIMITS.screenText).optional(),
   detail: z.string().max(1024).optional(),
 });
-export const ScreenshotMsg = z.strictObject({
-  type: z.literal('screenshot'),
-  png: PngSchema,
+/**
+ * The pane's screen as captured, sent while it changes and someone displays screenshots (at most every
+ * init.frameIntervalMs, forced frames at once). A frame crosses once: the daemon draws it where the card is (DESIGN §12),
+ * so a worker never holds pixels, and one on another host sends screens, not images. `hash` names the screen's content.
+ */
+export const ScreenMsg = z.strictObject({
+  type: z.literal('screen'),
+  screen: CapturedScreenSchema,
   hash: z.string().regex(/^[0-9a-f]{8,128}$/),
-  ...size,
 });
 export const SelectionOptionSchema = z.strictObject({ label: z.string().min(1).max(512) });
 export const SelectionMsg = z.strictObject({
@@ -157,16 +150,13 @@ export const CliStartedMsg = z.strictObject({
 });
 export const ErrorMsg = z.strictObject({ type: z.literal('error'), code: z.string().min(1).max(64), message: z.string().max(4096), failure: FailureSchema.optional() });
 export const HeartbeatMsg = z.strictObject({ type: z.literal('heartbeat'), at: z.number() });
-/** Draw this screen (init.sharedRenderer): the daemon answers `rendered` or `render_failed` with the same id. */
-export const RenderRequestMsg = z.strictObject({ type: z.literal('render'), id: renderId, screen: CapturedScreenSchema, frame: FrameKindSchema });
 
 export const WorkerToDaemonSchema = z.discriminatedUnion('type', [
-  ReadyMsg, StatusMsg, ScreenshotMsg, SelectionMsg, InputDeliveredMsg, InputFailedMsg, FinalOutputMsg, CliIdentityMsg, CliExitMsg, CliStartedMsg, ErrorMsg, HeartbeatMsg,
-  RenderRequestMsg,
+  ReadyMsg, StatusMsg, ScreenMsg, SelectionMsg, InputDeliveredMsg, InputFailedMsg, FinalOutputMsg, CliIdentityMsg, CliExitMsg, CliStartedMsg, ErrorMsg, HeartbeatMsg,
 ]);
 export type WorkerToDaemon = z.infer<typeof WorkerToDaemonSchema>;
-/** What the worker pool passes on to the daemon's sessions: render requests are answered by the pool itself. */
-export type WorkerToSession = Exclude<WorkerToDaemon, { type: 'render' }>;
+/** What the worker pool passes on to the daemon's sessions: everything a worker says (the pool only supervises). */
+export type WorkerToSession = WorkerToDaemon;
 
 export type ParseResult<T> = { ok: true; msg: T } | { ok: false; reason: string };
 

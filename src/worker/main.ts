@@ -6,7 +6,6 @@ import { processChannel } from './channel.js';
 import { adapterFor } from './cli/registry.js';
 import { chooseBackend } from './runtime/backend-choice.js';
 import { DisplayController } from './runtime/display.js';
-import { DaemonFrames } from './render/daemon-frames.js';
 import { SessionRuntime } from './runtime/session-runtime.js';
 import { startWebTerminal, type WebStart } from './runtime/web.js';
 
@@ -21,8 +20,6 @@ const channel = processChannel();
 
 let runtime: SessionRuntime | null = null;
 let display: DisplayController | null = null;
-/** Frames drawn by the daemon's render process, when init.sharedRenderer says so. */
-let frames: DaemonFrames | null = null;
 let web: WebStart = null;
 let initialised = false;
 /** Settles when initialisation is over (either way): a close that arrives meanwhile waits for it, so a kill is not lost. */
@@ -59,9 +56,8 @@ async function initialise(init: Extract<DaemonToWorker, { type: 'init' }>): Prom
   const backend = await chooseBackend(init, log);
   const send = channel.send.bind(channel);
   runtime = new SessionRuntime({ init, adapter: adapter.adapter, backend, log, send });
-  if (init.sharedRenderer) frames = new DaemonFrames(send);
   display = new DisplayController({
-    backend, log, send, home: init.home, ...(frames ? { frames } : {}),
+    backend, log, send,
     tmux: backend.kind === 'tmux' ? { socket: init.tmuxSocket, session: backend.name } : null,
     currentStatus: () => runtime?.status ?? 'starting',
     ...(init.frameIntervalMs !== undefined ? { frameIntervalMs: init.frameIntervalMs } : {}),
@@ -88,10 +84,6 @@ function route(msg: DaemonToWorker): void {
       return;
     case 'web_revoke':
       web?.server.revokeWrites();
-      return;
-    case 'rendered':
-    case 'render_failed':
-      frames?.onReply(msg);
       return;
     default:
       runtime.handle(msg);

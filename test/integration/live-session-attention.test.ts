@@ -11,6 +11,7 @@ import { BotConfigSchema } from '../../src/shared/config.js';
 import { createLogger } from '../../src/platform/log.js';
 import { translator } from '../../src/shared/i18n.js';
 import { connectProbe, startHarness, TEST_APPS, type LarkHarness } from '../support/fake-feishu/harness.js';
+import { testFrames } from '../support/frames.js';
 
 let h: LarkHarness;
 let logDir: string;
@@ -27,7 +28,7 @@ async function session(attention: Record<string, unknown> = {}): Promise<{ live:
   const core = newSessionCore({ appId: TEST_APPS[0]!.appId, anchorId: sent.chatId, scope: 'chat', chatId: sent.chatId, chatType: 'p2p', cli: 'shell', cwd: '/tmp', ownerId: REQUESTER, now: Date.now() });
   const log = createLogger({ file: join(logDir, 'test.log') });
   const t = translator('en');
-  const cards = new SessionCards({ sessionId: core.id, im: p.adapter, place, title: 'shell · tmp', log, t });
+  const cards = new SessionCards({ sessionId: core.id, im: p.adapter, place, title: 'shell · tmp', log, t, frames: testFrames(logDir) });
   const keeper = new AttentionKeeper({ im: p.adapter, place, config: BotConfigSchema.shape.attention.parse(attention), log, t });
   const live = new LiveSession(core, cards, p.adapter, { update: () => undefined, attention: keeper }, log, t);
   await live.beginTurn({ turnId: sent.messageId, messageId: sent.messageId, requester: { userId: REQUESTER } }, 'do the thing');

@@ -13,6 +13,7 @@ import { failure, failureText } from '../../src/shared/failure.js';
 import { cardsFor, markdownText } from '../support/cards.js';
 import type { WorkerToDaemon } from '../../src/shared/ipc.js';
 import { connectProbe, startHarness, TEST_APPS, type LarkHarness } from '../support/fake-feishu/harness.js';
+import { testFrames } from '../support/frames.js';
 
 let h: LarkHarness;
 let logDir: string;
@@ -26,7 +27,7 @@ async function session(locale: Locale = 'en'): Promise<{ live: LiveSession; turn
   const place = { chatId: sent.chatId, chatType: 'p2p' as const };
   const core = newSessionCore({ appId: TEST_APPS[0]!.appId, anchorId: sent.chatId, scope: 'chat', chatId: sent.chatId, chatType: 'p2p', cli: 'shell', cwd: '/tmp', ownerId: 'ou_x', now: Date.now() });
   const log = createLogger({ file: join(logDir, 'test.log') });
-  const cards = new SessionCards({ sessionId: core.id, im: p.adapter, place, title: 'shell · tmp', log, t: translator(locale) });
+  const cards = new SessionCards({ sessionId: core.id, im: p.adapter, place, title: 'shell · tmp', log, t: translator(locale), frames: testFrames(logDir) });
   const live = new LiveSession(core, cards, p.adapter, { update: () => undefined }, log, translator(locale));
   await live.beginTurn({ turnId: sent.messageId, messageId: sent.messageId, requester: { userId: 'ou_x' } }, 'a fast question');
   return { live, turnId: sent.messageId, messageId: sent.messageId, chatId: sent.chatId };

@@ -13,6 +13,7 @@ import { BotConfigSchema } from '../../src/shared/config.js';
 import { translator } from '../../src/shared/i18n.js';
 import type { DaemonToWorker } from '../../src/shared/ipc.js';
 import { connectProbe, startHarness, TEST_APPS, type LarkHarness } from '../support/fake-feishu/harness.js';
+import { testFrames } from '../support/frames.js';
 
 type Init = Extract<DaemonToWorker, { type: 'init' }>;
 
@@ -81,7 +82,7 @@ async function owner(opts: { backend?: 'tmux' | 'pty' } = {}) {
   const killed: string[][] = [];
   const service = new SessionService({
     bot, home, log: createLogger({ file: join(home, 'test.log') }), t: translator('en'), im: p.adapter, workers, tmuxSocket: null,
-    backend: opts.backend ?? 'pty', capacity,
+    backend: opts.backend ?? 'pty', capacity, frames: testFrames(home),
     killTmux: async (_socket, names) => void killed.push(names),
   });
   expect(await service.load()).toEqual([]);

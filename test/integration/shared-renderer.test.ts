@@ -1,16 +1,14 @@
-// One render process for every session (issue 14): workers whose pool renders for them send screens, get PNGs back,
-// and start no render process of their own; the shared one ends when idle and a crash of it costs only the frames
-// in flight. Real workers, real tmux, the real render process.
+// One render process for every session (issue 14), where the cards are: workers send screens and never get pictures
+// back (one crossing per frame, DESIGN §12) and start no render process of their own; the shared one ends when idle and
+// a crash of it costs only the frames in flight. Real workers, real tmux, the real render process.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultRenderEntry } from '../../src/daemon/workers/worker-pool.js';
 import { RenderProcessHost } from '../../src/platform/render-process.js';
-import type { WorkerToDaemon } from '../../src/shared/ipc.js';
 import { renderChildren } from '../support/host-sampler.js';
-import { startWorkerSession, tempDir, type WorkerSession } from '../support/worker-session.js';
+import { startWorkerSession, tempDir, type DrawnScreen, type WorkerSession } from '../support/worker-session.js';
 
-type Shot = Extract<WorkerToDaemon, { type: 'screenshot' }>;
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47];
 
 async function until(cond: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
@@ -38,40 +36,40 @@ describe.runIf(process.platform === 'linux')('shared render process', () => {
   const shellSession = (renderer: RenderProcessHost) =>
     startWorkerSession({ cli: 'shell', cwd: shellHome.dir, env: { HOME: shellHome.dir, PATH: process.env.PATH ?? '/usr/bin:/bin' }, display: 'screenshot', renderer });
 
-  it('two workers get their screenshots from one render process, a child of the pool, and start none themselves', async () => {
+  it('two workers\' screens are drawn in one render process beside the daemon; the workers start none', async () => {
     const lifecycle: string[] = [];
     const renderer = new RenderProcessHost({ entry: defaultRenderEntry(), home: shellHome.dir, idleReleaseMs: 2_000, onLifecycle: (e) => lifecycle.push(e) });
     const a = shellSession(renderer);
     sessions.push(a);
-    // The second worker gets its own pool (the helper's), sharing the same render process.
     const b = shellSession(renderer);
     sessions.push(b);
     a.input('a1', 'echo from-session-a');
     b.input('b1', 'echo from-session-b');
-    // Each session's own screen, drawn after its answer: different screens, different frames.
-    const finalShot = async (s: WorkerSession, turnId: string): Promise<Shot> => {
-      const first = (await s.waitFor((m): m is Shot => m.type === 'screenshot', 60_000)) as Shot;
+    // Each session's own screen, drawn after its answer: different screens, different pictures.
+    const finalShot = async (s: WorkerSession, turnId: string, text: string): Promise<DrawnScreen> => {
       await s.waitFor((m) => m.type === 'final_output' && m.turnId === turnId, 60_000);
       s.send({ type: 'capture_now' });
-      return (await s.waitFor((m): m is Shot => m.type === 'screenshot' && m.hash !== first.hash, 60_000)) as Shot;
+      const screen = await s.waitFor((m) => m.type === 'screen' && m.screen.ansi.includes(`\n${text}`), 60_000);
+      const hash = screen.type === 'screen' ? screen.hash : '';
+      await until(() => s.drawn.some((d) => d.hash === hash), 60_000, `the picture of ${text}`);
+      return s.drawn.find((d) => d.hash === hash)!;
     };
-    const [shotA, shotB] = await Promise.all([finalShot(a, 'a1'), finalShot(b, 'b1')]);
+    const [shotA, shotB] = await Promise.all([finalShot(a, 'a1', 'from-session-a'), finalShot(b, 'b1', 'from-session-b')]);
     expect([...shotA.png.subarray(0, 4)]).toEqual(PNG_MAGIC);
     expect([...shotB.png.subarray(0, 4)]).toEqual(PNG_MAGIC);
     expect(shotA.hash).not.toBe(shotB.hash);
-    expect(Buffer.compare(Buffer.from(shotA.png), Buffer.from(shotB.png))).not.toBe(0);
+    expect(Buffer.compare(shotA.png, shotB.png)).not.toBe(0);
 
     expect(renderer.counts.started).toBe(1);
     expect(await renderChildren(process.pid)).toEqual([renderer.pid]);
     for (const s of [a, b]) expect(await renderChildren(s.pool.pid(s.sessionId)!)).toEqual([]);
-    expect(a.logText()).not.toContain('render thread started');
 
-    // Idle: the one render process ends; the next frame starts it again.
+    // Idle: the one render process ends; the next screen starts it again.
     await until(() => !renderer.loaded, 30_000, 'the render process to be released');
     expect(lifecycle).toEqual(['started', 'released']);
-    const from = a.messages.length;
+    const drawnBefore = a.drawn.length;
     a.input('a2', 'echo after-release');
-    await a.waitFor((m) => m.type === 'screenshot', 60_000, from);
+    await until(() => a.drawn.length > drawnBefore, 60_000, 'a picture after the release');
     expect(renderer.counts.started).toBe(2);
   });
 
@@ -95,15 +93,16 @@ describe.runIf(process.platform === 'linux')('shared render process', () => {
     const s = shellSession(renderer);
     sessions.push(s);
     s.input('t1', 'echo first');
-    await s.waitFor((m) => m.type === 'screenshot', 60_000);
+    await until(() => s.drawn.length > 0, 60_000, 'a first picture');
     await s.waitFor((m) => m.type === 'final_output' && m.turnId === 't1');
     const first = renderer.pid!;
     process.kill(first, 'SIGKILL');
     await until(() => renderer.pid !== first, 10_000, 'the host to notice the death');
     const from = s.messages.length;
+    const drawnBefore = s.drawn.length;
     s.input('t2', 'echo after-the-crash');
-    const shot = (await s.waitFor((m): m is Shot => m.type === 'screenshot', 60_000, from)) as Shot;
-    expect([...shot.png.subarray(0, 4)]).toEqual(PNG_MAGIC);
+    await until(() => s.drawn.length > drawnBefore, 60_000, 'a picture after the crash');
+    expect([...s.drawn[s.drawn.length - 1]!.png.subarray(0, 4)]).toEqual(PNG_MAGIC);
     await s.waitFor((m) => m.type === 'final_output' && m.turnId === 't2', 30_000, from);
     expect(renderer.pid).not.toBe(first);
     expect(s.exits).toEqual([]);

@@ -10,6 +10,7 @@ import type { WorkerToDaemon } from '../../src/shared/ipc.js';
 import { PROXY_HEADERS } from '../../src/shared/webterm-protocol.js';
 import { workerChildren } from '../support/host-sampler.js';
 import { startWorkerSession, tempDir, type WorkerSession } from '../support/worker-session.js';
+import { RenderProcessHost } from '../../src/platform/render-process.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BUNDLE = join(ROOT, 'dist', 'worker', 'bundle');
@@ -17,7 +18,6 @@ const SECRET = 'bundle-test-proxy-secret-0123456789';
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47];
 
 type Ready = Extract<WorkerToDaemon, { type: 'ready' }>;
-type Shot = Extract<WorkerToDaemon, { type: 'screenshot' }>;
 
 /** Whether the process has a shared object whose path contains `part` mapped (a native module is loaded). */
 function mapsInclude(pid: number, part: string): boolean {
@@ -26,16 +26,20 @@ function mapsInclude(pid: number, part: string): boolean {
 
 let shellHome: { dir: string; remove(): void };
 let session: WorkerSession | null = null;
+/** The daemon's render process, from the bundle as the built daemon runs it. */
+let frames: RenderProcessHost;
 
 beforeEach(() => {
   if (!existsSync(join(BUNDLE, 'main.js'))) throw new Error('dist/worker/bundle is missing: run `npm run build` first');
   shellHome = tempDir('lmx-bundle-');
   writeFileSync(join(shellHome.dir, '.bash_profile'), "PS1='$ '\nPS2='> '\nunset PROMPT_COMMAND\nHISTFILE=/dev/null\n");
+  frames = new RenderProcessHost({ entry: join(BUNDLE, 'render-thread.js'), home: shellHome.dir });
 });
 
 afterEach(async () => {
   await session?.cleanup();
   session = null;
+  frames.dispose();
   shellHome.remove();
 });
 
@@ -49,7 +53,7 @@ describe('the built worker bundle', () => {
   it('answers a turn, draws its screen in the bundled render process, and serves the web terminal', async () => {
     const s = startWorkerSession({
       cli: 'shell', cwd: shellHome.dir, env: { HOME: shellHome.dir, PATH: process.env.PATH ?? '/usr/bin:/bin' },
-      display: 'screenshot', workerEntry: join(BUNDLE, 'main.js'), webSecret: SECRET,
+      display: 'screenshot', workerEntry: join(BUNDLE, 'main.js'), webSecret: SECRET, renderer: frames,
     });
     session = s;
     const ready = (await s.waitFor((m): m is Ready => m.type === 'ready', 60_000)) as Ready;
@@ -58,8 +62,10 @@ describe('the built worker bundle', () => {
     s.input('t1', 'echo "bundled $((6 * 7)) malloc:${MALLOC_ARENA_MAX-none}"');
     const final = await s.waitFor((m) => m.type === 'final_output' && m.turnId === 't1', 60_000);
     expect(final).toMatchObject({ type: 'final_output', text: expect.stringContaining('bundled 42 malloc:none') });
-    const shot = (await s.waitFor((m): m is Shot => m.type === 'screenshot', 60_000)) as Shot;
-    expect([...shot.png.subarray(0, 4)]).toEqual(PNG_MAGIC);
+    // The bundled worker sends its screen; the bundled render process (the daemon's) draws it.
+    await s.waitFor((m) => m.type === 'screen', 60_000);
+    for (let i = 0; i < 600 && s.drawn.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    expect([...s.drawn[0]!.png.subarray(0, 4)]).toEqual(PNG_MAGIC);
 
     // Nothing of the browser's side is loaded until a browser comes: node-pty's native module is not mapped.
     const pid = s.pool.pid(s.sessionId)!;

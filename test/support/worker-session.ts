@@ -31,10 +31,17 @@ export interface WorkerSessionOptions {
   workerEnv?: NodeJS.ProcessEnv;
   /** Worker entry file (benchmarks run the built dist/worker/bundle/main.js); default: the source under tsx. */
   workerEntry?: string;
-  /** The pool renders for the worker in this render process, as the daemon does; absent = the worker's own. */
+  /** Draws every screen the worker sends in this render process, as the daemon's cards do (into `drawn`). */
   renderer?: FrameRenderer;
   /** The daemon's proxy secret: the worker starts its web terminal (absent = none, as without a web port). */
   webSecret?: string;
+}
+
+export interface DrawnScreen {
+  hash: string;
+  png: Buffer;
+  cols: number;
+  rows: number;
 }
 
 export interface WorkerSession {
@@ -44,6 +51,8 @@ export interface WorkerSession {
   home: TestHome;
   pool: WorkerPool;
   messages: WorkerToDaemon[];
+  /** The screens drawn by `renderer`, in order of arrival (empty without one). */
+  drawn: DrawnScreen[];
   /** Arrival time (Date.now()) of each message, same index as `messages`. */
   arrivals: number[];
   exits: WorkerExit[];
@@ -83,12 +92,18 @@ export function startWorkerSession(opts: WorkerSessionOptions): WorkerSession {
   const messages: WorkerToDaemon[] = [];
   const arrivals: number[] = [];
   const exits: WorkerExit[] = [];
+  const drawn: DrawnScreen[] = [];
+  const draw = (m: WorkerToDaemon) => {
+    if (m.type !== 'screen' || !opts.renderer) return;
+    void opts.renderer.render(m.screen, 'card').then((r) => {
+      if (r.ok) drawn.push({ hash: m.hash, png: r.png, cols: m.screen.cols, rows: m.screen.rows });
+    });
+  };
   const pool = new WorkerPool({
     log: createLogger({ file: home.paths.logFile, name: 'daemon' }),
     env: { LARKMUX_HOME: home.dir, ...opts.workerEnv },
     ...(opts.workerEntry ? { entry: opts.workerEntry } : {}),
-    ...(opts.renderer ? { renderer: opts.renderer } : {}),
-    events: { onMessage: (_id, m) => { messages.push(m); arrivals.push(Date.now()); }, onExit: (e) => exits.push(e) },
+    events: { onMessage: (_id, m) => { messages.push(m); arrivals.push(Date.now()); draw(m); }, onExit: (e) => exits.push(e) },
   });
   const init: InitMsg = {
     type: 'init', protocol: IPC_PROTOCOL_VERSION, sessionId, sessionKey: `oc_test${sessionId.slice(0, 6)}::cli_a1b2c3d4e5f60718`,
@@ -113,7 +128,7 @@ export function startWorkerSession(opts: WorkerSessionOptions): WorkerSession {
       tick();
     });
   return {
-    sessionId, tmuxName, tmux, home, pool, messages, arrivals, exits,
+    sessionId, tmuxName, tmux, home, pool, messages, drawn, arrivals, exits,
     send: (msg) => pool.send(sessionId, msg),
     input: (turnId, text) => pool.send(sessionId, { type: 'input', turnId, text, requester: { userId: 'ou_tester' } }),
     waitFor: waitFor as WorkerSession['waitFor'],

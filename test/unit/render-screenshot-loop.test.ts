@@ -1,41 +1,41 @@
-// ScreenshotLoop with a scripted renderer: frames only when displayed and changed, identical frames not sent twice.
+// ScreenshotLoop with a scripted capturer: screens only when displayed and changed, identical screens not sent twice.
 import { describe, expect, it } from 'vitest';
-import { ScreenshotLoop, type RenderResult, type ScreenshotFrame } from '../../src/worker/render/screenshot.js';
+import { ScreenshotLoop, type ScreenCaptureResult, type ScreenFrame } from '../../src/worker/render/screenshot.js';
 
 function scripted(hashes: string[]) {
   const calls: (string | null | undefined)[] = [];
-  const renderer = {
-    async render(_target: string, previousHash?: string | null): Promise<RenderResult> {
+  const capturer = {
+    async capture(_target: string, previousHash?: string | null): Promise<ScreenCaptureResult> {
       calls.push(previousHash);
       const hash = hashes[Math.min(calls.length - 1, hashes.length - 1)]!;
-      const timings = { captureMs: 0, parseMs: 0, paintMs: 0, encodeMs: 0, totalMs: 0 };
-      if (hash === previousHash) return { ok: true, changed: false, hash, cols: 10, rows: 2, timings };
-      return { ok: true, changed: true, png: Buffer.from(hash), hash, cols: 10, rows: 2, timings, frame: { cols: 10, rows: 2, marginPx: 0, scale: 1 } };
+      if (hash === previousHash) return { ok: true, changed: false, hash };
+      return { ok: true, changed: true, hash, screen: { ansi: `screen ${hash}`, cursor: { x: 0, y: 0, visible: true }, cols: 10, rows: 2 } };
     },
   };
-  return { renderer, calls };
+  return { capturer, calls };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 30));
 
 describe('ScreenshotLoop', () => {
-  it('renders only while displayed, and sends a changed frame once', async () => {
-    const { renderer, calls } = scripted(['a', 'a', 'b']);
-    const frames: ScreenshotFrame[] = [];
-    const loop = new ScreenshotLoop(renderer, 'p', (f) => frames.push(f), () => {}, { minIntervalMs: 0 });
+  it('captures only while displayed, and sends a changed screen once', async () => {
+    const { capturer, calls } = scripted(['a', 'a', 'b']);
+    const frames: ScreenFrame[] = [];
+    const loop = new ScreenshotLoop(capturer, 'p', (f) => frames.push(f), () => {}, { minIntervalMs: 0 });
     loop.notePaneOutput();
     await settle();
     expect(calls).toEqual([]); // nobody displays screenshots
     loop.setDisplaying(true);
     await settle();
-    loop.notePaneOutput(); // same picture: captured, not painted, not sent
+    loop.notePaneOutput(); // same screen: captured, not sent
     await settle();
     loop.notePaneOutput();
     await settle();
     expect(calls).toEqual([null, 'a', 'a']);
     expect(frames.map((f) => f.hash)).toEqual(['a', 'b']);
     await settle();
-    expect(calls.length).toBe(3); // silent pane: no more renders
+    expect(calls.length).toBe(3); // silent pane: no more captures
+    expect(frames.map((f) => f.screen.ansi)).toEqual(['screen a', 'screen b']);
     loop.requestFrame(); // explicit request: sent even though identical
     await settle();
     expect(frames.map((f) => f.hash)).toEqual(['a', 'b', 'b']);

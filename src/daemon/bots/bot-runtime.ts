@@ -7,6 +7,7 @@ import { imageWaitFor, promptForAttachments, withQuote } from '../inbound/attach
 import type { ImageWait } from '../inbound/image-wait.js';
 import type { BackendKind } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
+import type { FrameRenderer } from '../../platform/render-process.js';
 import { expandHome, type LarkmuxPaths } from '../../platform/paths.js';
 import type { BotStatus } from './bot-status.js';
 import { dispatchCommand } from '../commands/dispatch.js';
@@ -39,6 +40,8 @@ export interface BotRuntimeOptions {
   peerBots?: () => readonly string[];
   /** The host's capacity keeper (one for all bots): launches wait for a slot there. */
   capacity: CapacityKeeper;
+  /** The daemon's one render process: workers send screens, card pictures are drawn here. */
+  frames: FrameRenderer;
 }
 
 export class BotRuntime implements BotRuntimeHandle {
@@ -62,7 +65,7 @@ export class BotRuntime implements BotRuntimeHandle {
     this.t = translator(botLocale(bot));
     this.sessions = new SessionService({
       bot, home: paths.home, log: this.log, t: this.t, im: opts.im, workers: opts.pool, tmuxSocket: opts.tmuxSocket,
-      ...(opts.legacyTmux ? { legacyTmux: opts.legacyTmux } : {}), backend: opts.backend, ...(opts.web ? { web: opts.web } : {}), capacity: opts.capacity,
+      ...(opts.legacyTmux ? { legacyTmux: opts.legacyTmux } : {}), backend: opts.backend, ...(opts.web ? { web: opts.web } : {}), capacity: opts.capacity, frames: opts.frames,
     });
     this.state = new BotState({ home: paths.home, appId: bot.appId, log: this.log });
     this.imageWait = imageWaitFor(() => this.bot, opts.im, this.t, (d, m) => this.deliver(d, m));

@@ -37,6 +37,8 @@ export interface DaemonOptions {
 export class Daemon {
   readonly startedAt = Date.now();
   readonly pool: WorkerPool;
+  /** One render process for all sessions: workers send screens, cards get pictures drawn here (DESIGN §12). */
+  private readonly frames: RenderProcessHost;
   readonly bots: BotRuntime[] = [];
   private readonly control: ControlServer;
   private readonly notice: string | undefined;
@@ -54,15 +56,15 @@ export class Daemon {
   constructor(private readonly opts: DaemonOptions) {
     this.tmuxSocket = tmuxSocketName(opts.config.tmux.socket, opts.paths.home);
     const { log, config, paths } = opts;
+    // Started by the first frame a card shows and ended a minute after the last.
+    this.frames = new RenderProcessHost({
+      entry: defaultRenderEntry(),
+      home: paths.home,
+      onLifecycle: (event) => log.info({ event }, event === 'started' ? 'render process started' : 'render process released (idle)'),
+    });
     this.pool = new WorkerPool({
       log,
       env: { LARKMUX_HOME: paths.home },
-      // One render process for all sessions, started by the first frame and ended a minute after the last.
-      renderer: new RenderProcessHost({
-        entry: defaultRenderEntry(),
-        home: paths.home,
-        onLifecycle: (event) => log.info({ event }, event === 'started' ? 'render process started' : 'render process released (idle)'),
-      }),
       events: {
         onMessage: (sessionId, msg) => this.botOf(sessionId)?.sessions.onWorkerMessage(sessionId, msg),
         onExit: (exit) => this.botOf(exit.sessionId)?.sessions.onWorkerExit(exit.sessionId, exit.expected),
@@ -105,7 +107,7 @@ export class Daemon {
           ...(bot.events === 'webhook' ? { webhook: { port: bot.webhookPort, path: bot.webhookPath } } : {}),
         });
       });
-      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity }));
+      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames }));
     }
     const consoleCfg = consoleSettings(config);
     if (consoleCfg) {
@@ -118,7 +120,7 @@ export class Daemon {
         },
       });
       this.web.mount(this.console.server);
-      this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity }));
+      this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames }));
     }
     this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, log);
     this.notice = nextStepNotice(config, opts.configExists, paths.config, larkmuxCommand());
@@ -244,6 +246,7 @@ export class Daemon {
     this.capacity.dispose();
     await this.pool.dispose();
     await Promise.all(this.bots.map((b) => b.dispose().catch((err) => this.opts.log.error({ err }, 'bot did not stop cleanly'))));
+    this.frames.dispose();
     this.console?.server.dispose();
     await this.web.dispose();
     await this.control.dispose();

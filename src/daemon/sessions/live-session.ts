@@ -140,8 +140,8 @@ export class LiveSession {
         this.persist({ status: msg.status, lastActivityAt: Date.now() });
         await this.cards.setStatus(msg.status, msg.screenText);
         return;
-      case 'screenshot':
-        this.cards.offerScreenshot(msg.png);
+      case 'screen':
+        this.cards.offerScreen(msg.screen);
         return;
       case 'selection': {
         if (this.selections.has(msg.promptId)) return;

@@ -4,6 +4,8 @@ import type { DisplayMode, SessionStatus } from '../../shared/ipc.js';
 import { CARD_KEY_ROW } from '../../shared/keys.js';
 import type { MessageKey, Translate } from '../../shared/i18n.js';
 import type { Logger } from '../../platform/log.js';
+import type { FrameRenderer } from '../../platform/render-process.js';
+import type { CapturedScreen } from '../../shared/render-protocol.js';
 import type { CardRef, ChatPlace, ImAdapter } from '../im/types.js';
 import { tailWhole } from '../../shared/utf8-parts.js';
 import { deliverAnswer } from '../outbound/answer-stream.js';
@@ -26,6 +28,8 @@ export interface SessionCardsOptions {
   log: Logger;
   /** The bot's locale: button labels and notices are made in it. */
   t: Translate;
+  /** Draws a screen the worker sent into the card's picture (the daemon's one render process for all sessions). */
+  frames: FrameRenderer;
   /** Read-only web terminal link, when the web server is configured. */
   viewUrl?: () => string | undefined;
   state?: RenderState;
@@ -39,9 +43,11 @@ export class SessionCards {
   private screenText = '';
   private notice: string | undefined;
   private subtitle: string | undefined;
-  private pendingPng: Uint8Array | null = null;
+  private pendingScreen: CapturedScreen | null = null;
   private lastShotAt = 0;
   private shotTimer: NodeJS.Timeout | null = null;
+  /** A screen is being drawn for the card now. */
+  private drawing = false;
   private imageFailed = false;
   private chain: Promise<void> = Promise.resolve();
   private disposed = false;
@@ -140,7 +146,7 @@ export class SessionCards {
     this.status = status;
     if (screenText !== undefined) this.screenText = screenText;
     // The final frame of a turn is always shown: flush a waiting screenshot when the CLI settles.
-    if ((status === 'idle' || status === 'exited' || status === 'waiting') && this.pendingPng) this.flushScreenshotSoon(0);
+    if ((status === 'idle' || status === 'exited' || status === 'waiting') && this.pendingScreen) this.flushScreenshotSoon(0);
     return changed ? this.refresh() : Promise.resolve();
   }
 
@@ -149,28 +155,46 @@ export class SessionCards {
     return this.refresh();
   }
 
-  /** Takes a new frame; it reaches the card at most every CARD_PACING.screenshotIntervalMs, the last one always. */
-  offerScreenshot(png: Uint8Array): void {
+  /**
+   * Takes a new screen; it is drawn and reaches the card at most every CARD_PACING.screenshotIntervalMs, the last one
+   * always. Only the screen that goes on the card is drawn: one that a newer screen replaces before its turn costs nothing.
+   */
+  offerScreen(screen: CapturedScreen): void {
     if (this.state.display !== 'screenshot' || !this.currentCard) return;
-    this.pendingPng = png;
+    this.pendingScreen = screen;
     const wait = Math.max(0, this.lastShotAt + CARD_PACING.screenshotIntervalMs - this.now());
     this.flushScreenshotSoon(wait);
   }
 
   private flushScreenshotSoon(waitMs: number): void {
-    if (this.shotTimer || this.disposed) return;
+    // One drawing at a time: the end of the one in flight schedules the next.
+    if (this.shotTimer || this.drawing || this.disposed) return;
     this.shotTimer = setTimeout(() => {
       this.shotTimer = null;
-      void this.enqueue(() => this.uploadPending());
+      void this.drawPending();
     }, waitMs);
   }
 
-  private async uploadPending(): Promise<void> {
-    const png = this.pendingPng;
-    const card = this.currentCard;
-    if (!png || !card) return;
-    this.pendingPng = null;
+  /**
+   * Draws the newest screen, then uploads it in the card's order. The drawing stays outside the card operations, so a
+   * status change is never held behind a picture being painted (the card would skip straight from blue to green).
+   */
+  private async drawPending(): Promise<void> {
+    const screen = this.pendingScreen;
+    if (!screen || !this.currentCard) return;
+    this.pendingScreen = null;
     this.lastShotAt = this.now();
+    this.drawing = true;
+    const drawn = await this.opts.frames.render(screen, 'card').finally(() => (this.drawing = false));
+    if (drawn.ok) await this.enqueue(() => this.upload(drawn.png));
+    // The card keeps its last picture when a drawing fails; the next screen is drawn afresh.
+    else this.opts.log.warn({ code: drawn.code, err: drawn.message }, 'screenshot could not be drawn');
+    // Screens that arrived while drawing or uploading wait their turn.
+    if (this.pendingScreen) this.flushScreenshotSoon(Math.max(0, this.lastShotAt + CARD_PACING.screenshotIntervalMs - this.now()));
+  }
+
+  private async upload(png: Uint8Array): Promise<void> {
+    if (!this.currentCard) return;
     const up = await this.opts.im.uploadImage(png);
     if (!up.ok) {
       // The card falls back to the screen as text rather than showing nothing.
@@ -183,8 +207,6 @@ export class SessionCards {
       this.setState({ ...this.state, currentImageKey: up.value.imageRef });
     }
     await this.patchCurrent();
-    // Frames that arrived during the upload wait their turn.
-    if (this.pendingPng) this.flushScreenshotSoon(Math.max(0, this.lastShotAt + CARD_PACING.screenshotIntervalMs - this.now()));
   }
 
   private async patchCurrent(): Promise<void> {
@@ -237,7 +259,7 @@ export class SessionCards {
 
   /** Waits for every queued card operation (tests and shutdown). */
   async settle(): Promise<void> {
-    while (this.shotTimer) await new Promise((r) => setTimeout(r, 20));
+    while (this.shotTimer || this.drawing) await new Promise((r) => setTimeout(r, 20));
     await this.chain;
   }
 

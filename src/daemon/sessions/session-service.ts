@@ -6,6 +6,7 @@ import type { BotConfig, CliSpec } from '../../shared/config.js';
 import type { Translate } from '../../shared/i18n.js';
 import type { BackendKind, DaemonToWorker, DisplayMode, SessionStatus, WorkerToSession } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
+import type { FrameRenderer } from '../../platform/render-process.js';
 import { expandHome } from '../../platform/paths.js';
 import type { Anchor } from '../inbound/anchor.js';
 import type { ImAdapter } from '../im/types.js';
@@ -43,6 +44,8 @@ export interface SessionServiceOptions {
   backend: BackendKind;
   web?: WebAccess;
   capacity: CapacityEvents;
+  /** Draws the screens workers send into card pictures (the daemon's one render process). */
+  frames: FrameRenderer;
   /** Ends detached CLIs through tmux (orphans.ts); replaceable where no tmux server is involved. */
   killTmux?: (socket: string | null, names: string[]) => Promise<unknown>;
 }
@@ -150,7 +153,7 @@ export class SessionService {
     let live = this.live.get(session.id);
     if (live) return live;
     const { bot, im, web, t } = this.opts;
-    live = newLiveSession({ bot, im, web, sessions: this.records, renders: this.renders, log: this.log, t }, session);
+    live = newLiveSession({ bot, im, web, sessions: this.records, renders: this.renders, frames: this.opts.frames, log: this.log, t }, session);
     this.live.set(session.id, live);
     return live;
   }

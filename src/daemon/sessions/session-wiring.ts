@@ -5,6 +5,7 @@ import type { BotConfig } from '../../shared/config.js';
 import type { Translate } from '../../shared/i18n.js';
 import { IPC_PROTOCOL_VERSION, type DaemonToWorker } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
+import type { FrameRenderer } from '../../platform/render-process.js';
 import { expandHome } from '../../platform/paths.js';
 import { AttentionKeeper } from './attention-keeper.js';
 import type { ImAdapter } from '../im/types.js';
@@ -28,6 +29,8 @@ export interface SessionWiringDeps {
   web?: WebAccess;
   sessions: SessionStore;
   renders: RenderStateStore;
+  /** The daemon's render process: screens become card pictures here, where the card is. */
+  frames: FrameRenderer;
   log: Logger;
   t: Translate;
 }
@@ -47,6 +50,7 @@ export function newLiveSession(deps: SessionWiringDeps, session: SessionCore): L
     title: `${bot.name} · ${session.cwd.split('/').filter(Boolean).pop() ?? session.cwd}`,
     log,
     t,
+    frames: deps.frames,
     viewUrl: () => deps.web?.viewUrl(session.id),
     state: deps.renders.get(session.id),
     onStateChange: (st) => deps.renders.put(st),

@@ -5,7 +5,7 @@ import type { DaemonToWorker, DisplayMode, Requester } from '../../shared/ipc.js
 import type { KeyName } from '../../shared/keys.js';
 
 /** Messages a session sends; `init`, `close` and frames belong to the pool (it starts and stops workers, renders for them). */
-export type SessionMessage = Exclude<DaemonToWorker, { type: 'init' | 'close' | 'rendered' | 'render_failed' }>;
+export type SessionMessage = Exclude<DaemonToWorker, { type: 'init' | 'close' }>;
 
 /**
  * What a message needs when no worker runs:

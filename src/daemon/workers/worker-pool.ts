@@ -4,8 +4,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../platform/log.js';
-import { parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon, type WorkerToSession } from '../../shared/ipc.js';
-import { SMALL_PROCESS_MALLOC_ENV, type FrameRenderer } from '../../platform/render-process.js';
+import { parseWorkerToDaemon, type DaemonToWorker, type WorkerToSession } from '../../shared/ipc.js';
+import { SMALL_PROCESS_MALLOC_ENV } from '../../platform/render-process.js';
 import { workerEnv } from '../../shared/env-policy.js';
 
 export const WORKER_TIMING = {
@@ -17,11 +17,6 @@ export const WORKER_TIMING = {
   heartbeatTimeoutMs: 95_000,
   /** How often the supervisor looks at the workers' last signs of life. */
   livenessCheckMs: 5_000,
-  /**
-   * Frames one worker may have in the shared render process at once. Its screenshot loop asks for one at a time; a
-   * worker asking for more is refused (`busy`) rather than let it queue ahead of every other session.
-   */
-  maxFramesInFlight: 2,
 } as const;
 
 /**
@@ -58,12 +53,6 @@ export interface WorkerPoolOptions {
   env?: NodeJS.ProcessEnv;
   /** Overrides WORKER_TIMING.heartbeatTimeoutMs (tests). */
   heartbeatTimeoutMs?: number;
-  /**
-   * One render process for every worker (the daemon's): workers send `render` and get `rendered` back, so a session
-   * that shows screenshots costs one worker, not a worker and a render process (issue 14). Absent = each worker
-   * starts its own. Disposed with the pool.
-   */
-  renderer?: FrameRenderer;
 }
 
 interface LiveWorker {
@@ -73,8 +62,6 @@ interface LiveWorker {
   startedAt: number;
   /** Last time the worker said anything valid: the supervisor kills a worker that stays silent too long. */
   lastSignOfLife: number;
-  /** Its frames in the shared render process now. */
-  framesInFlight: number;
 }
 
 /**
@@ -138,7 +125,6 @@ export class WorkerPool {
   /** Forks a worker for a session and sends it `init` first. Returns false if one is already live. */
   start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>): boolean {
     if (this.disposed) return false;
-    if (this.opts.renderer) init = { ...init, sharedRenderer: true };
     if (this.workers.has(sessionId)) return false;
     const entry = this.opts.entry ?? defaultWorkerEntry().entry;
     // A .ts entry runs under tsx (tests, development); the built .js runs on plain node.
@@ -151,7 +137,7 @@ export class WorkerPool {
       env: { ...workerEnv(process.env), ...SMALL_PROCESS_MALLOC_ENV, ...this.opts.env, LARKMUX_SESSION_ID: sessionId },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    const live: LiveWorker = { child, expectedExit: false, invalidInARow: 0, startedAt: Date.now(), lastSignOfLife: Date.now(), framesInFlight: 0 };
+    const live: LiveWorker = { child, expectedExit: false, invalidInARow: 0, startedAt: Date.now(), lastSignOfLife: Date.now() };
     this.workers.set(sessionId, live);
     const log = this.opts.log.child({ session: sessionId.slice(0, 8), workerPid: child.pid });
     log.info('worker started');
@@ -176,7 +162,6 @@ export class WorkerPool {
       }
       live.invalidInARow = 0;
       live.lastSignOfLife = Date.now();
-      if (parsed.msg.type === 'render') return this.renderFor(sessionId, live, parsed.msg);
       try {
         this.opts.events.onMessage(sessionId, parsed.msg);
       } catch (err) {
@@ -198,25 +183,6 @@ export class WorkerPool {
     });
     this.send(sessionId, init);
     return true;
-  }
-
-  /** Draws a worker's screen in the shared render process and answers that worker (if it still lives). */
-  private renderFor(sessionId: string, live: LiveWorker, msg: Extract<WorkerToDaemon, { type: 'render' }>): void {
-    const reply = (m: DaemonToWorker) => {
-      if (this.workers.get(sessionId) === live) this.send(sessionId, m);
-    };
-    const renderer = this.opts.renderer;
-    if (!renderer) return reply({ type: 'render_failed', id: msg.id, code: 'closed', message: 'this pool renders no frames for its workers' });
-    if (live.framesInFlight >= WORKER_TIMING.maxFramesInFlight) {
-      return reply({ type: 'render_failed', id: msg.id, code: 'busy', message: `more than ${WORKER_TIMING.maxFramesInFlight} frames in flight` });
-    }
-    live.framesInFlight += 1;
-    void renderer.render(msg.screen, msg.frame).then((r) => {
-      live.framesInFlight -= 1;
-      reply(r.ok
-        ? { type: 'rendered', id: msg.id, png: r.png as Uint8Array<ArrayBuffer>, timings: r.timings, frame: r.frame }
-        : { type: 'render_failed', id: msg.id, code: r.code, message: r.message.slice(0, 1024) });
-    });
   }
 
   /** Sends a message; false when the worker is gone or its channel is closed (the caller decides what to do). */
@@ -257,6 +223,5 @@ export class WorkerPool {
     this.disposed = true;
     clearInterval(this.supervisor);
     await Promise.all(this.ids().map((id) => this.stop(id, 'detach')));
-    this.opts.renderer?.dispose();
   }
 }

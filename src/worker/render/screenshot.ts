@@ -1,4 +1,6 @@
-// ScreenRenderer (capture → hash → render thread: parse, paint, PNG) and ScreenshotLoop, which runs it as the FrameGate allows.
+// ScreenCapturer (capture → hash) and ScreenshotLoop, which runs it as the FrameGate allows and hands changed screens
+// on: in production the worker sends them to the daemon, which draws them where the card is (one crossing per frame).
+// ScreenRenderer (capture → hash → render process: parse, paint, PNG) draws in-process, for benches, goldens and tests.
 import { performance } from 'node:perf_hooks';
 import type { TmuxCommandRunner } from '../backend/tmux-control.js';
 import { capturePane, screenHash } from './capture.js';
@@ -70,23 +72,39 @@ export class ScreenRenderer {
   }
 }
 
-export interface ScreenshotFrame {
-  png: Buffer;
-  hash: string;
-  cols: number;
-  rows: number;
+export type ScreenCaptureResult =
+  | { ok: true; changed: true; screen: CapturedScreen; hash: string }
+  | { ok: true; changed: false; hash: string }
+  | { ok: false; code: 'pane-gone' | 'tmux-failed' | 'bad-reply'; message: string };
+
+/** Captures a pane and names its content; a screen equal to the previous one is not passed on (`changed: false`). */
+export class ScreenCapturer {
+  constructor(private readonly runner: TmuxCommandRunner) {}
+
+  async capture(target: string, previousHash?: string | null): Promise<ScreenCaptureResult> {
+    const cap = await capturePane(this.runner, target);
+    if (!cap.ok) return cap;
+    const hash = screenHash(cap.screen);
+    return hash === previousHash ? { ok: true, changed: false, hash } : { ok: true, changed: true, screen: cap.screen, hash };
+  }
 }
 
-/** Drives a ScreenRenderer for one pane with a FrameGate and real timers; frames go to `onFrame`, failures to `onError`. */
+/** A changed screen, ready to be drawn wherever the card is. */
+export interface ScreenFrame {
+  screen: CapturedScreen;
+  hash: string;
+}
+
+/** Drives a ScreenCapturer for one pane with a FrameGate and real timers; frames go to `onFrame`, failures to `onError`. */
 export class ScreenshotLoop {
   readonly gate: FrameGate;
   private timer: NodeJS.Timeout | null = null;
   private disposed = false;
 
   constructor(
-    private readonly renderer: Pick<ScreenRenderer, 'render'>,
+    private readonly capturer: Pick<ScreenCapturer, 'capture'>,
     private readonly target: string,
-    private readonly onFrame: (f: ScreenshotFrame) => void,
+    private readonly onFrame: (f: ScreenFrame) => void,
     private readonly onError: (e: { code: string; message: string }) => void,
     opts: { minIntervalMs: number } = FRAME_GATE_DEFAULTS,
   ) {
@@ -120,12 +138,12 @@ export class ScreenshotLoop {
     }
     if (d.action !== 'render') return;
     this.gate.begin();
-    void this.renderer.render(this.target, this.gate.skipHash).then(
+    void this.capturer.capture(this.target, this.gate.skipHash).then(
       (r) => {
         let sent: string | null = null;
         if (!r.ok) this.onError(r);
         else if (r.changed && this.gate.wantsFrame(r.hash) && !this.disposed) {
-          this.onFrame({ png: r.png, hash: r.hash, cols: r.cols, rows: r.rows });
+          this.onFrame({ screen: r.screen, hash: r.hash });
           sent = r.hash;
         }
         this.gate.finish(sent);
@@ -133,7 +151,7 @@ export class ScreenshotLoop {
       },
       (err: unknown) => {
         this.gate.finish(null);
-        this.onError({ code: 'render-failed', message: err instanceof Error ? err.message : String(err) });
+        this.onError({ code: 'capture-failed', message: err instanceof Error ? err.message : String(err) });
       },
     );
   }

@@ -1,31 +1,27 @@
-// Display modes: screenshots rendered through the FrameGate only while output flows (or on request); text; hidden.
+// Display modes: screens captured through the FrameGate only while output flows (or on request) and sent to the daemon,
+// which draws them; text; hidden.
 import type { DisplayMode, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
 import { IPC_LIMITS } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import type { Disposable, SessionBackend } from '../backend/types.js';
 import { TmuxExecRunner, type TmuxCommandRunner } from '../backend/tmux-control.js';
-import type { FrameRenderer } from '../../platform/render-process.js';
-import { ScreenRenderer, ScreenshotLoop } from '../render/screenshot.js';
+import { ScreenCapturer, ScreenshotLoop } from '../render/screenshot.js';
 
 export interface DisplayDeps {
   backend: SessionBackend;
   log: Logger;
   send(msg: WorkerToDaemon): void;
-  home: string;
   /** tmux socket and session the screenshots capture; null for the pty backend (no screenshots). */
   tmux: { socket: string | null; session: string } | null;
   currentStatus(): SessionStatus;
   /** The daemon's screenshot pace (init.frameIntervalMs); absent = FRAME_GATE_DEFAULTS. */
   frameIntervalMs?: number;
-  /** Frames drawn by the daemon (init.sharedRenderer); absent = a render process of this worker's own. */
-  frames?: FrameRenderer;
 }
 
 export class DisplayController {
   private mode: DisplayMode;
   private loop: ScreenshotLoop | null = null;
   private runner: TmuxCommandRunner | null = null;
-  private renderer: ScreenRenderer | null = null;
   private readonly sub: Disposable;
   private disposed = false;
 
@@ -71,16 +67,12 @@ export class DisplayController {
     // (every CLI on it) when a notification reaches a control client that has not finished identifying (tmux PR
     // #4980), and a worker's control client attaching while other sessions start or end hit it under load (SIGSEGV
     // seen three times on tmux 3.3a in one day of capacity runs). Measured on a 120x40 pane: the capture and its
-    // cursor query in one tmux process cost 3.3 ms CPU per frame, and frames are drawn only while the pane changes.
+    // cursor query in one tmux process cost 3.3 ms CPU per frame, and screens are captured only while the pane changes.
     this.runner = new TmuxExecRunner(t.socket ? { socket: t.socket } : {});
-    this.renderer = new ScreenRenderer({
-      runner: this.runner, home: this.deps.home, ...(this.deps.frames ? { frames: this.deps.frames } : {}),
-      onThread: (event) => this.deps.log.info({ event }, event === 'started' ? 'render thread started' : 'render thread released (idle)'),
-    });
     this.loop = new ScreenshotLoop(
-      this.renderer,
+      new ScreenCapturer(this.runner),
       `=${t.session}:`,
-      (f) => this.deps.send({ type: 'screenshot', png: f.png as Uint8Array<ArrayBuffer>, hash: f.hash, cols: f.cols, rows: f.rows }),
+      (f) => this.deps.send({ type: 'screen', screen: f.screen, hash: f.hash }),
       (e) => this.deps.log.warn({ code: e.code, err: e.message }, 'screenshot failed'),
       this.deps.frameIntervalMs !== undefined ? { minIntervalMs: this.deps.frameIntervalMs } : undefined,
     );
@@ -90,7 +82,6 @@ export class DisplayController {
     this.disposed = true;
     this.sub.dispose();
     this.loop?.dispose();
-    this.renderer?.dispose();
     this.runner?.dispose();
   }
 }
