@@ -1,6 +1,6 @@
-// Inbound attachments: folder per day, safe names, picture types, and how each CLI is pointed at the files.
+// Inbound attachments: folder per day, safe names, picture types (what is typed: typed-prompt.test.ts).
 import { describe, expect, it } from 'vitest';
-import { INBOUND_LIMITS, imageExtension, inboundLimitsOf, promptWithAttachments, storedName, uploadFolder } from '../../src/daemon/inbound/attachment-plan.js';
+import { INBOUND_LIMITS, imageExtension, inboundLimitsOf, storedName, uploadFolder } from '../../src/daemon/inbound/attachment-plan.js';
 
 describe('attachment plan', () => {
   it('keeps one folder per day', () => {
@@ -25,14 +25,6 @@ describe('attachment plan', () => {
     ['00000000', 'img'],
   ])('%s is %s', (hex, ext) => {
     expect(imageExtension(Buffer.from(hex, 'hex'))).toBe(ext);
-  });
-  it('Claude gets @paths, other CLIs plain paths; a picture alone gets the default instruction', () => {
-    expect(promptWithAttachments('what is this?', 'claude-code', ['.larkmux/uploads/d/a.png', '.larkmux/uploads/d/my file.txt'], [])).toBe(
-      'what is this?\n\n@.larkmux/uploads/d/a.png\n@".larkmux/uploads/d/my file.txt"',
-    );
-    expect(promptWithAttachments('', 'codex', ['.larkmux/uploads/d/a.png'], ['big.zip: larger than 20 MB'])).toBe(
-      'Please look at the attached file(s).\n\n.larkmux/uploads/d/a.png\n(not saved: big.zip: larger than 20 MB)',
-    );
   });
 });
 

@@ -59,11 +59,3 @@ export function mentionPath(cli: CliSpec, relPath: string): string {
   const quoted = /\s/.test(relPath) ? `"${relPath}"` : relPath;
   return cli === 'claude-code' ? `@${quoted}` : quoted;
 }
-
-/** The prompt: the user's text (or the default instruction), then one line per saved file. */
-export function promptWithAttachments(text: string, cli: CliSpec, relPaths: readonly string[], refused: readonly string[], instruction: string = ATTACHMENT_ONLY_INSTRUCTION): string {
-  const head = text.trim() ? text : instruction;
-  const lines = relPaths.map((p) => mentionPath(cli, p));
-  const notes = refused.map((r) => `(not saved: ${r})`);
-  return [head, '', ...lines, ...notes].join('\n');
-}
