@@ -47,4 +47,28 @@ describe('typed into a shell session', () => {
     // The turn card says why the quote was not typed.
     await fake.waitFor(() => cardsFor(fake, appId, reply.messageId).some((m) => decodeEntities(markdownText(m.content)).includes('Only your own words were typed')), 30_000, 'card notice about the quote');
   }, 180_000);
+  it('files whose names hold $(…), backticks, quotes, a newline and spaces run nothing: stored under generated names, the path typed, the name on the card', async () => {
+    const dir = workDir();
+    rig = await startRig({ botOverrides: { workingDir: dir, attachments: { imageWaitSeconds: 0 } } });
+    await rig.start();
+    const { fake } = rig;
+    const appId = rig.appIds[0]!;
+    const chatId = `oc_p2p_names${Date.now().toString(16)}`;
+    const hostile = ['r$(touch PWN2)x.txt', '`touch PWN3`.txt', 'q"$(touch PWN4)"\'it\'s\n$(touch PWN5) b.txt'];
+    for (const [i, name] of hostile.entries()) {
+      const id = `om_name_${i}_${Date.now().toString(16)}`;
+      const body = Buffer.from(`bytes of file ${i}\n`);
+      fake.addResource(id, `file_v3_fake_name${i}`, 'file', body);
+      await fake.injectMessage({ chatType: 'p2p', chatId, messageId: id, messageType: 'file', content: JSON.stringify({ file_key: `file_v3_fake_name${i}`, file_name: name }) });
+      await fake.waitFor(() => fake.reactions.some((r) => r.messageId === id), 60_000, `file ${i} delivered`);
+      // The shell answered the typed line, and nothing in the name ran.
+      await fake.waitFor(() => textsIn(fake, appId, chatId).filter((t) => t.includes('.larkmux/uploads/')).length > i, 30_000, `answer to file ${i}`);
+      expect(readdirSync(dir).filter((f) => f.startsWith('PWN'))).toEqual([]);
+      // The shell got the stored path (bash will not run a 0600 file) and it holds the file's bytes.
+      const typed = await fake.waitFor(() => textsIn(fake, appId, chatId).map((t) => /(\.larkmux\/uploads\/\d{4}-\d{2}-\d{2}\/\d{6}-[0-9a-f]{6}\.txt): Permission denied/.exec(t)?.[1])
+        .filter((p): p is string => !!p && readFileSync(join(dir, p)).equals(body))[0], 30_000, `path of file ${i} typed`);
+      // The card shows the sender's name (one line) beside the stored path.
+      await fake.waitFor(() => cardsFor(fake, appId, id).some((m) => decodeEntities(markdownText(m.content)).includes(`${name.replace('\n', '\ufffd')} → ${typed}`)), 30_000, `name of file ${i} on the card`);
+    }
+  }, 240_000);
 });

@@ -40,6 +40,7 @@ describe('typedForTurn', () => {
     expect(lines[5]).toMatch(/\.png$/);
     expect(readFileSync(join(cwd, lines[6]!), 'utf8')).toBe('own file\n');
     expect(typed.quoteLeftOut).toBe(false);
+    expect(typed.savedAs).toEqual([`own.txt → ${lines[6]}`]);
   });
 
   it('a shell: the person\'s words and own file only; the quote is left out and said so', async () => {

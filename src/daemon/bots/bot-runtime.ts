@@ -253,7 +253,7 @@ export class BotRuntime implements BotRuntimeHandle {
     const worker = this.sessions.worker(session);
     const sent = decision.kind === 'prompt' ? worker.input(msg.messageId, decision.text, requester) : worker.rawInput(msg.messageId, decision.text);
     await card;
-    const notices = [typed?.quoteLeftOut ? this.t('attachments.quoteNotTyped') : '', literal.replaced ? this.t('security.controlChars', { count: literal.replaced }) : ''].filter(Boolean);
+    const notices = [typed?.savedAs.length ? this.t('attachments.savedAs', { list: typed.savedAs.join('\n') }) : '', typed?.quoteLeftOut ? this.t('attachments.quoteNotTyped') : '', literal.replaced ? this.t('security.controlChars', { count: literal.replaced }) : ''].filter(Boolean);
     if (notices.length) await live.cards.setNotice(notices.join('\n'));
     if (sent !== 'sent') await live.cards.setNotice(this.t('notice.workerDown'));
   }

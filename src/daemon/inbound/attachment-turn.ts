@@ -21,11 +21,17 @@ export interface AttachmentTurn {
   replyTo: string;
 }
 
-/** What one prompt types into the CLI, and whether a quote was left out of it (a program CLI gets none). */
+/** What one prompt types into the CLI, and what the turn card tells about it. */
 export interface TypedTurn {
   text: string;
+  /** A quote was left out (a program CLI gets none). */
   quoteLeftOut: boolean;
+  /** `<sender's name> → <stored path>` per saved file with a name: the name is shown, never typed. */
+  savedAs: string[];
 }
+
+/** A sender's file name on one line, for the card (its markdown is escaped there). */
+const shownName = (name: string): string => name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
 
 /**
  * The text typed for a prompt (typed-prompt.ts): the person's words; for a model CLI also the quoted message and its
@@ -38,14 +44,16 @@ export async function typedForTurn(turn: AttachmentTurn, own: string, msg: Inbou
   const res = attachments.length ? await saveFor(turn, attachments) : { saved: [], refused: [] };
   const picturesOnly = attachments.length > 0 && attachments.every((a) => a.kind === 'image');
   const instruction = picturesOnly ? turn.t('attachments.lookAtImage') : ATTACHMENT_ONLY_INSTRUCTION;
-  const text = typedPrompt(turn.cli, { own, quote: program ? undefined : quote?.text, files: res.saved, notSaved: res.refused, instruction });
-  return { text, quoteLeftOut: program && quote !== undefined && (quote.text.trim() !== '' || quote.attachments.length > 0) };
+  const files = res.saved.map((f) => f.path);
+  const text = typedPrompt(turn.cli, { own, quote: program ? undefined : quote?.text, files, notSaved: res.refused.map((r) => r.typed), instruction });
+  const savedAs = res.saved.flatMap((f) => (f.name ? [`${shownName(f.name)} → ${f.path}`] : []));
+  return { text, quoteLeftOut: program && quote !== undefined && (quote.text.trim() !== '' || quote.attachments.length > 0), savedAs };
 }
 
 async function saveFor(turn: AttachmentTurn, attachments: readonly InboundAttachment[]): Promise<SavedAttachments> {
   const res = await saveAttachments(turn.im, turn.cwd, attachments, new Date(), inboundLimitsOf(turn.limits));
   turn.log.info({ saved: res.saved.length, refused: res.refused.length }, 'attachments saved');
-  if (res.refused.length > 0) await turn.im.sendText(turn.place, turn.t('attachments.notSaved', { list: res.refused.join('\n') }), turn.replyTo);
+  if (res.refused.length > 0) await turn.im.sendText(turn.place, turn.t('attachments.notSaved', { list: res.refused.map((r) => r.shown).join('\n') }), turn.replyTo);
   return res;
 }
 
