@@ -8,6 +8,7 @@ import { ImageWait } from './image-wait.js';
 import { ATTACHMENT_ONLY_INSTRUCTION, inboundLimitsOf } from './attachment-plan.js';
 import { saveAttachments, type SavedAttachments } from './save-attachments.js';
 import { typedPrompt } from './typed-prompt.js';
+import { excludeUploadsOnce } from './git-exclude.js';
 
 export interface AttachmentTurn {
   im: ImAdapter;
@@ -51,9 +52,13 @@ export async function typedForTurn(turn: AttachmentTurn, own: string, msg: Inbou
 }
 
 async function saveFor(turn: AttachmentTurn, attachments: readonly InboundAttachment[]): Promise<SavedAttachments> {
+  // Before anything lands in a repository's work tree, git is told to leave it out (`git add -A` must not commit it).
+  const excluded = await excludeUploadsOnce(turn.cwd).catch((e: Error) => turn.log.warn({ err: e.message }, 'could not add .larkmux/ to the repository\'s info/exclude'));
+  if (excluded === 'added') turn.log.info('.larkmux/ added to the repository\'s info/exclude');
   const res = await saveAttachments(turn.im, turn.cwd, attachments, new Date(), inboundLimitsOf(turn.limits));
-  turn.log.info({ saved: res.saved.length, refused: res.refused.length }, 'attachments saved');
-  if (res.refused.length > 0) await turn.im.sendText(turn.place, turn.t('attachments.notSaved', { list: res.refused.map((r) => r.shown).join('\n') }), turn.replyTo);
+  turn.log.info({ saved: res.saved.length, refused: res.refused.length, ...(res.blocked ? { blocked: res.blocked } : {}) }, 'attachments saved');
+  if (res.blocked) await turn.im.sendText(turn.place, turn.t('attachments.linkRefused', { path: res.blocked }), turn.replyTo);
+  else if (res.refused.length > 0) await turn.im.sendText(turn.place, turn.t('attachments.notSaved', { list: res.refused.map((r) => r.shown).join('\n') }), turn.replyTo);
   return res;
 }
 
