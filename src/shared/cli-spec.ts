@@ -16,3 +16,22 @@ export type CustomCli = z.infer<typeof CustomCliSchema>;
 
 export const CliSpecSchema = z.union([CliIdSchema, CustomCliSchema]);
 export type CliSpec = z.infer<typeof CliSpecSchema>;
+
+/**
+ * What a CLI does with the text typed into it. `prompt`: a model reads it (Claude Code, Codex, Gemini). `program`: the
+ * program runs it as it stands (a shell, a custom command): every word typed there is a command, so only what the
+ * person wrote may be typed, never text they did not write (a quoted message, a file's name, a note).
+ */
+export type CliInput = 'prompt' | 'program';
+
+export const CLI_INPUT = {
+  'claude-code': 'prompt',
+  codex: 'prompt',
+  gemini: 'prompt',
+  shell: 'program',
+} as const satisfies Record<KnownCliId, CliInput>;
+
+/** A custom program is assumed to run what it is given: nothing is known about it. */
+export function cliInputOf(spec: CliSpec): CliInput {
+  return typeof spec === 'string' ? CLI_INPUT[spec] : 'program';
+}

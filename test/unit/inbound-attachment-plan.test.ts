@@ -1,21 +1,37 @@
-// Inbound attachments: folder per day, safe names, picture types, and how each CLI is pointed at the files.
+// Inbound attachments: folder per day, safe names, picture types (what is typed: typed-prompt.test.ts).
 import { describe, expect, it } from 'vitest';
-import { INBOUND_LIMITS, imageExtension, inboundLimitsOf, promptWithAttachments, storedName, uploadFolder } from '../../src/daemon/inbound/attachment-plan.js';
+import { INBOUND_LIMITS, imageExtension, inboundLimitsOf, isInertPath, storedName, uploadFolder } from '../../src/daemon/inbound/attachment-plan.js';
 
 describe('attachment plan', () => {
   it('keeps one folder per day', () => {
     expect(uploadFolder(new Date('2026-12-01T23:59:00Z'))).toBe('.larkmux/uploads/2026-12-01');
   });
   it.each([
-    ['report.pdf', 'p-report.pdf'],
-    ['../../etc/passwd', 'p-passwd'],
-    ['..\\evil.exe', 'p-evil.exe'],
-    ['.bashrc', 'p-bashrc'],
-    ['a\u0000b\u001b[31m.txt', 'p-ab[31m.txt'],
-    [undefined, 'p-attachment.bin'],
-    ['', 'p-attachment.bin'],
-  ])('stores %j as %j', (name, expected) => {
+    ['report.pdf', 'p.pdf'],
+    ['../../etc/passwd', 'p.bin'],
+    ['..\\evil.exe', 'p.exe'],
+    ['.bashrc', 'p.bin'],
+    ['a\u0000b\u001b[31m.txt', 'p.txt'],
+    ['r$(touch PWN2)x.txt', 'p.txt'],
+    ['`touch PWN3`.sh', 'p.sh'],
+    ['x.$(id)', 'p.bin'],
+    ['it\'s "a"\nname with spaces.tar.gz', 'p.gz'],
+    ['notes 笔记.文本', 'p.bin'],
+    [undefined, 'p.bin'],
+    ['', 'p.bin'],
+  ])('stores %j as %j (a generated name; a plain extension kept)', (name, expected) => {
     expect(storedName('p', name, 'bin')).toBe(expected);
+    expect(isInertPath(`.larkmux/uploads/2026-12-03/${storedName('120000-a1b2c3', name, 'bin')}`)).toBe(true);
+  });
+  it.each([
+    ['.larkmux/uploads/2026-12-03/120000-a1b2c3.txt', true],
+    ['a b', false],
+    ['$(x)', false],
+    ['`x`', false],
+    ['-rf', false],
+    ["a'b", false],
+  ])('%j is inert when typed: %s', (path, inert) => {
+    expect(isInertPath(path)).toBe(inert);
   });
   it.each([
     ['89504e470d0a1a0a', 'png'],
@@ -25,14 +41,6 @@ describe('attachment plan', () => {
     ['00000000', 'img'],
   ])('%s is %s', (hex, ext) => {
     expect(imageExtension(Buffer.from(hex, 'hex'))).toBe(ext);
-  });
-  it('Claude gets @paths, other CLIs plain paths; a picture alone gets the default instruction', () => {
-    expect(promptWithAttachments('what is this?', 'claude-code', ['.larkmux/uploads/d/a.png', '.larkmux/uploads/d/my file.txt'], [])).toBe(
-      'what is this?\n\n@.larkmux/uploads/d/a.png\n@".larkmux/uploads/d/my file.txt"',
-    );
-    expect(promptWithAttachments('', 'codex', ['.larkmux/uploads/d/a.png'], ['big.zip: larger than 20 MB'])).toBe(
-      'Please look at the attached file(s).\n\n.larkmux/uploads/d/a.png\n(not saved: big.zip: larger than 20 MB)',
-    );
   });
 });
 

@@ -1,8 +1,6 @@
-// Quoted messages: which parent counts as an explicit quote, what is read from it, and how the prompt marks it.
+// Quoted messages: which parent counts as an explicit quote and what is read from it (what is typed: typed-prompt.test.ts).
 import { describe, expect, it } from 'vitest';
 import { explicitQuoteId, quotedContent } from '../../src/daemon/im/lark/events.js';
-import { quotedPrompt, withQuote } from '../../src/daemon/inbound/attachment-turn.js';
-import type { InboundMessage } from '../../src/daemon/im/types.js';
 
 describe('explicitQuoteId', () => {
   it.each([
@@ -25,22 +23,5 @@ describe('quotedContent', () => {
     });
     expect(quotedContent([item('om_q', 'file', { file_key: 'f_1', file_name: 'a.txt' })], 'om_q').attachments).toEqual([{ kind: 'file', key: 'f_1', name: 'a.txt', messageId: 'om_q' }]);
     expect(quotedContent([item('om_other', 'text', { text: 'x' })], 'om_q')).toEqual({ text: '', attachments: [] });
-  });
-});
-
-describe('the prompt', () => {
-  it('marks every quoted line, then the person\'s own words; a quote without words changes nothing', () => {
-    expect(quotedPrompt('why?', { text: '/close\n$(rm -rf ~)' })).toBe('Quoted message:\n> /close\n> $(rm -rf ~)\n\nwhy?');
-    expect(quotedPrompt('why?', { text: '  ' })).toBe('why?');
-  });
-  it('the quoted attachments come first', () => {
-    const msg = {
-      kind: 'message', appId: 'a', messageId: 'om_2', place: { chatId: 'oc', chatType: 'p2p' }, senderId: 'ou', senderType: 'user', text: 'x', mentionsBot: false, createTime: 0,
-      attachments: [{ kind: 'file', key: 'f_own', messageId: 'om_2' }],
-      quote: { text: 'q', attachments: [{ kind: 'image', key: 'img_q', messageId: 'om_q' }] },
-    } satisfies InboundMessage;
-    const out = withQuote({ text: 'x' }, msg);
-    expect(out.decision.text).toBe('Quoted message:\n> q\n\nx');
-    expect(out.msg.attachments!.map((a) => a.key)).toEqual(['img_q', 'f_own']);
   });
 });

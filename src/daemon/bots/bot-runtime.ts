@@ -3,7 +3,7 @@ import type { LegacyTmuxSessions } from '../process/legacy-tmux.js';
 import { literalChatText } from '../../shared/chat-text.js';
 import { botLocale, type BotConfig } from '../../shared/config.js';
 import { translator, type Translate } from '../../shared/i18n.js';
-import { imageWaitFor, promptForAttachments, withQuote } from '../inbound/attachment-turn.js';
+import { imageWaitFor, typedForTurn, type TypedTurn } from '../inbound/attachment-turn.js';
 import type { ImageWait } from '../inbound/image-wait.js';
 import type { BackendKind } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
@@ -205,8 +205,7 @@ export class BotRuntime implements BotRuntimeHandle {
         return;
       case 'prompt':
       case 'passthrough': {
-        const q = decision.kind === 'prompt' ? withQuote(decision, msg) : null;
-        const now = q ? await this.imageWait.take(q.decision, q.msg) : { decision, msg };
+        const now = decision.kind === 'prompt' ? await this.imageWait.take(decision, msg) : { decision, msg };
         if (now) await this.deliver(now.decision, now.msg);
         return;
       }
@@ -240,11 +239,12 @@ export class BotRuntime implements BotRuntimeHandle {
       await this.opts.im.sendText(decision.anchor.place, this.t('security.selectionNotYours'), msg.messageId);
       return;
     }
-    // Text stays text: control characters become visible symbols, never keys (chat-text.ts).
-    const literal = literalChatText(decision.text);
-    decision = { ...decision, text: literal.text };
     this.sessions.update(session.id, { requesterId: msg.senderId, lastActivityAt: Date.now() });
-    if (msg.attachments?.length && decision.kind === 'prompt') decision = { ...decision, text: await this.withAttachments(session, decision.text, msg) };
+    // What the CLI gets depends on what it does with text: a shell runs it, so a quote never goes there (typed-prompt.ts).
+    const typed = decision.kind === 'prompt' ? await this.typedFor(session, decision.text, msg) : null;
+    // Text stays text: control characters become visible symbols, never keys (chat-text.ts).
+    const literal = literalChatText(typed?.text ?? decision.text);
+    decision = { ...decision, text: literal.text };
     const requester = { userId: msg.senderId };
     // The turn is registered at once; its card goes out in the background so the text reaches the CLI without
     // waiting for Feishu (card operations stay in order behind it, so status updates land on the new card).
@@ -256,14 +256,15 @@ export class BotRuntime implements BotRuntimeHandle {
     const worker = this.sessions.worker(session);
     const sent = decision.kind === 'prompt' ? worker.input(msg.messageId, decision.text, requester) : worker.rawInput(msg.messageId, decision.text);
     await card;
-    if (literal.replaced) await live.cards.setNotice(this.t('security.controlChars', { count: literal.replaced }));
+    const notices = [typed?.savedAs.length ? this.t('attachments.savedAs', { list: typed.savedAs.join('\n') }) : '', typed?.quoteLeftOut ? this.t('attachments.quoteNotTyped') : '', literal.replaced ? this.t('security.controlChars', { count: literal.replaced }) : ''].filter(Boolean);
+    if (notices.length) await live.cards.setNotice(notices.join('\n'));
     if (sent !== 'sent') await live.cards.setNotice(this.t('notice.workerDown'));
   }
 
-  /** Saves a message's pictures and files into the session's folder and names them in the prompt. */
-  private withAttachments(session: SessionCore, text: string, msg: InboundMessage): Promise<string> {
+  /** The prompt's typed text for this session's CLI; its pictures and files (and a quote's) saved into the session's folder. */
+  private typedFor(session: SessionCore, own: string, msg: InboundMessage): Promise<TypedTurn> {
     const turn = { im: this.opts.im, cwd: session.cwd, cli: session.cli, limits: this.bot.attachments, t: this.t, log: this.log.child({ session: session.id.slice(0, 8) }) };
-    return promptForAttachments({ ...turn, place: msg.place, replyTo: msg.messageId }, text, msg.attachments ?? []);
+    return typedForTurn({ ...turn, place: msg.place, replyTo: msg.messageId }, own, msg);
   }
 
   async dispose(): Promise<void> {

@@ -33,6 +33,18 @@ export async function workTreeRoot(cwd: string): Promise<string | null> {
   return r.ok ? r.out.trim() || null : null;
 }
 
+/**
+ * The file `name` of the repository `cwd` is a work tree of (`info/exclude`: the shared one of a linked worktree, whose
+ * `.git` is a file), as git itself resolves it; null outside a work tree or without git.
+ */
+export async function gitPathOf(cwd: string, name: string): Promise<string | null> {
+  const r = await git(cwd, ['rev-parse', '--is-inside-work-tree', '--git-path', name]);
+  if (!r.ok) return null;
+  const [inside, path] = r.out.split('\n');
+  if (inside !== 'true' || !path) return null;
+  return isAbsolute(path) ? path : join(cwd, path);
+}
+
 /** A tree id holding the working tree as it is now; null when it cannot be taken. */
 export async function snapshotTree(top: string): Promise<string | null> {
   const dir = await mkdtemp(join(tmpdir(), 'lmx-snap-'));

@@ -44,26 +44,27 @@ export function imageExtension(bytes: Uint8Array): string {
   return 'img';
 }
 
+/** An extension kept from the sender's name: letters and digits only, so the stored name stays inert when typed. */
+const SAFE_EXTENSION = /^[A-Za-z0-9]{1,10}$/;
+
 /**
- * A safe file name: the sender's name without folders, control characters or a leading dot, prefixed so two
- * uploads of `report.pdf` never overwrite each other.
+ * The name a file is stored under: generated (`<prefix>.<ext>`), never the sender's. A typed path is then letters,
+ * digits, `-`, `.` and `/` only, which no shell or CLI expands (a sender's `r$(touch x).txt` ran in a shell session,
+ * issue 31 item 4); the sender's name is shown on the card only. The extension is kept when it is plain.
  */
 export function storedName(prefix: string, senderName: string | undefined, fallbackExt: string): string {
   const base = (senderName ?? '').split(/[/\\]/).pop() ?? '';
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').replace(/^\.+/, '').slice(-120);
-  return `${prefix}-${clean || `attachment.${fallbackExt}`}`;
+  const dot = base.lastIndexOf('.');
+  const ext = dot > 0 ? base.slice(dot + 1) : '';
+  return `${prefix}.${SAFE_EXTENSION.test(ext) ? ext : fallbackExt}`;
 }
 
-/** How each CLI is pointed at a file: Claude Code reads `@path` (pictures included); others get the path. */
+/** True for a path made only of characters no shell, tmux or CLI acts on (what storedName and uploadFolder produce). */
+export function isInertPath(relPath: string): boolean {
+  return /^[A-Za-z0-9._/-]+$/.test(relPath) && !relPath.startsWith('-');
+}
+
+/** How each CLI is pointed at a saved file: Claude Code reads `@path` (pictures included); others get the path. */
 export function mentionPath(cli: CliSpec, relPath: string): string {
-  const quoted = /\s/.test(relPath) ? `"${relPath}"` : relPath;
-  return cli === 'claude-code' ? `@${quoted}` : quoted;
-}
-
-/** The prompt: the user's text (or the default instruction), then one line per saved file. */
-export function promptWithAttachments(text: string, cli: CliSpec, relPaths: readonly string[], refused: readonly string[], instruction: string = ATTACHMENT_ONLY_INSTRUCTION): string {
-  const head = text.trim() ? text : instruction;
-  const lines = relPaths.map((p) => mentionPath(cli, p));
-  const notes = refused.map((r) => `(not saved: ${r})`);
-  return [head, '', ...lines, ...notes].join('\n');
+  return cli === 'claude-code' ? `@${relPath}` : relPath;
 }

@@ -1,11 +1,14 @@
-// A prompt's attachments made ready for the CLI: saved within the bot's limits, named in the prompt, refusals told.
+// A prompt made ready for the CLI: its attachments saved within the bot's limits, refusals told, the typed text composed.
 import type { BotConfig, CliSpec } from '../../shared/config.js';
 import type { Translate } from '../../shared/i18n.js';
 import type { Logger } from '../../platform/log.js';
+import { cliInputOf } from '../../shared/cli-spec.js';
 import type { ChatPlace, ImAdapter, InboundAttachment, InboundMessage } from '../im/types.js';
 import { ImageWait } from './image-wait.js';
-import { ATTACHMENT_ONLY_INSTRUCTION, inboundLimitsOf, promptWithAttachments } from './attachment-plan.js';
-import { saveAttachments } from './save-attachments.js';
+import { ATTACHMENT_ONLY_INSTRUCTION, inboundLimitsOf } from './attachment-plan.js';
+import { saveAttachments, type SavedAttachments } from './save-attachments.js';
+import { typedPrompt } from './typed-prompt.js';
+import { excludeUploadsOnce } from './git-exclude.js';
 
 export interface AttachmentTurn {
   im: ImAdapter;
@@ -19,14 +22,44 @@ export interface AttachmentTurn {
   replyTo: string;
 }
 
-/** Saves the attachments and returns the prompt naming them; what exceeded a limit is told to the person as well. */
-export async function promptForAttachments(turn: AttachmentTurn, text: string, attachments: readonly InboundAttachment[]): Promise<string> {
-  const res = await saveAttachments(turn.im, turn.cwd, attachments, new Date(), inboundLimitsOf(turn.limits));
-  turn.log.info({ saved: res.saved.length, refused: res.refused.length }, 'attachments saved');
-  if (res.refused.length > 0) await turn.im.sendText(turn.place, turn.t('attachments.notSaved', { list: res.refused.join('\n') }), turn.replyTo);
+/** What one prompt types into the CLI, and what the turn card tells about it. */
+export interface TypedTurn {
+  text: string;
+  /** A quote was left out (a program CLI gets none). */
+  quoteLeftOut: boolean;
+  /** `<sender's name> → <stored path>` per saved file with a name: the name is shown, never typed. */
+  savedAs: string[];
+}
+
+/** A sender's file name on one line, for the card (its markdown is escaped there). */
+const shownName = (name: string): string => name.replace(/[\u0000-\u001f\u007f-\u009f]/g, '\ufffd');
+
+/**
+ * The text typed for a prompt (typed-prompt.ts): the person's words; for a model CLI also the quoted message and its
+ * attachments. Attachments are saved first; what exceeded a limit is told to the person in the chat.
+ */
+export async function typedForTurn(turn: AttachmentTurn, own: string, msg: InboundMessage): Promise<TypedTurn> {
+  const program = cliInputOf(turn.cli) === 'program';
+  const quote = msg.quote;
+  const attachments = [...(program ? [] : (quote?.attachments ?? [])), ...(msg.attachments ?? [])];
+  const res = attachments.length ? await saveFor(turn, attachments) : { saved: [], refused: [] };
   const picturesOnly = attachments.length > 0 && attachments.every((a) => a.kind === 'image');
   const instruction = picturesOnly ? turn.t('attachments.lookAtImage') : ATTACHMENT_ONLY_INSTRUCTION;
-  return promptWithAttachments(text, turn.cli, res.saved, res.refused, instruction);
+  const files = res.saved.map((f) => f.path);
+  const text = typedPrompt(turn.cli, { own, quote: program ? undefined : quote?.text, files, notSaved: res.refused.map((r) => r.typed), instruction });
+  const savedAs = res.saved.flatMap((f) => (f.name ? [`${shownName(f.name)} → ${f.path}`] : []));
+  return { text, quoteLeftOut: program && quote !== undefined && (quote.text.trim() !== '' || quote.attachments.length > 0), savedAs };
+}
+
+async function saveFor(turn: AttachmentTurn, attachments: readonly InboundAttachment[]): Promise<SavedAttachments> {
+  // Before anything lands in a repository's work tree, git is told to leave it out (`git add -A` must not commit it).
+  const excluded = await excludeUploadsOnce(turn.cwd).catch((e: Error) => turn.log.warn({ err: e.message }, 'could not add .larkmux/ to the repository\'s info/exclude'));
+  if (excluded === 'added') turn.log.info('.larkmux/ added to the repository\'s info/exclude');
+  const res = await saveAttachments(turn.im, turn.cwd, attachments, new Date(), inboundLimitsOf(turn.limits));
+  turn.log.info({ saved: res.saved.length, refused: res.refused.length, ...(res.blocked ? { blocked: res.blocked } : {}) }, 'attachments saved');
+  if (res.blocked) await turn.im.sendText(turn.place, turn.t('attachments.linkRefused', { path: res.blocked }), turn.replyTo);
+  else if (res.refused.length > 0) await turn.im.sendText(turn.place, turn.t('attachments.notSaved', { list: res.refused.map((r) => r.shown).join('\n') }), turn.replyTo);
+  return res;
 }
 
 /** The bot's wait for text after a lone picture: told in a reply to the picture, sent alone when the wait ends. */
@@ -38,20 +71,4 @@ export function imageWaitFor<D extends { sessionKey: string; anchor: { place: Ch
     announce: async (decision, msg, seconds) => { await im.sendText(decision.anchor.place, t('attachments.imageWaiting', { seconds }), msg.messageId); },
     expire: deliver,
   });
-}
-
-/** Marks quoted words for the CLI: a label, then each line as `> …` (the quoted text never reads as the person's own). */
-export const QUOTE_LABEL = 'Quoted message:';
-
-export function quotedPrompt(text: string, quote: { text: string }): string {
-  if (!quote.text.trim()) return text;
-  const lines = quote.text.split('\n').map((l) => `> ${l}`).join('\n');
-  return `${QUOTE_LABEL}\n${lines}\n\n${text}`;
-}
-
-/** A prompt that quotes a message brings the quote's text (marked) and its attachments (first) along. */
-export function withQuote<D extends { text: string }>(decision: D, msg: InboundMessage): { decision: D; msg: InboundMessage } {
-  if (!msg.quote) return { decision, msg };
-  const attachments = [...msg.quote.attachments, ...(msg.attachments ?? [])];
-  return { decision: { ...decision, text: quotedPrompt(decision.text, msg.quote) }, msg: { ...msg, ...(attachments.length ? { attachments } : {}) } };
 }

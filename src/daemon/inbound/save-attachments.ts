@@ -1,41 +1,64 @@
-// Downloads a message's attachments into the session's folder (`.larkmux/uploads/<date>/`), within the bot's limits (INBOUND_LIMITS by default).
+// Downloads a message's attachments into the session's folder (`.larkmux/uploads/<date>/`, no link followed at any
+// level), within the bot's limits (INBOUND_LIMITS by default).
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { ImAdapter, InboundAttachment } from '../im/types.js';
+import { UploadDir } from './upload-dir.js';
 import { INBOUND_LIMITS, imageExtension, storedName, uploadFolder, type InboundLimits } from './attachment-plan.js';
 
-export interface SavedAttachments {
-  /** Paths relative to the working directory, in message order. */
-  saved: string[];
-  /** What could not be saved, in words (for the prompt and the log). */
-  refused: string[];
+export interface SavedFile {
+  /** Relative to the working directory; a generated name (inert when typed, see storedName). */
+  path: string;
+  /** The sender's name for it (shown on the card, never typed); absent for pictures. */
+  name?: string;
 }
+
+export interface Refusal {
+  /** Told in the chat: may carry the sender's file name. */
+  shown: string;
+  /** Noted to a model CLI: never a name the sender chose. */
+  typed: string;
+}
+
+export interface SavedAttachments {
+  /** In message order. */
+  saved: SavedFile[];
+  refused: Refusal[];
+  /** The level of the upload folder that is a link or not a folder (`.larkmux/uploads`): nothing was written. */
+  blocked?: string;
+}
+
+const refusal = (shown: string, typed = shown): Refusal => ({ shown, typed });
 
 export async function saveAttachments(im: ImAdapter, cwd: string, atts: readonly InboundAttachment[], now = new Date(), limits: InboundLimits = INBOUND_LIMITS): Promise<SavedAttachments> {
   const out: SavedAttachments = { saved: [], refused: [] };
-  if (!im.downloadAttachment) return { saved: [], refused: atts.map(() => 'this chat cannot download attachments') };
+  if (!im.downloadAttachment) return { saved: [], refused: atts.map(() => refusal('this chat cannot download attachments')) };
   const folder = uploadFolder(now);
-  await mkdir(join(cwd, folder), { recursive: true, mode: 0o700 });
+  const opened = await UploadDir.open(cwd, folder);
+  if (!opened.ok) return { saved: [], refused: atts.map((a) => refusal(a.name ?? a.kind, `a ${a.kind}: the upload folder is a link`)), blocked: opened.refused };
+  try {
+    await saveInto(opened.dir, folder, im.downloadAttachment.bind(im), atts, now, limits, out);
+  } finally {
+    await opened.dir.close();
+  }
+  return out;
+}
+
+async function saveInto(dir: UploadDir, folder: string, download: NonNullable<ImAdapter['downloadAttachment']>, atts: readonly InboundAttachment[], now: Date, limits: InboundLimits, out: SavedAttachments): Promise<void> {
   const list = atts.slice(0, limits.maxFiles);
-  if (atts.length > list.length) out.refused.push(`${atts.length - list.length} more attachment(s) beyond ${limits.maxFiles} a message`);
+  if (atts.length > list.length) out.refused.push(refusal(`${atts.length - list.length} more attachment(s) beyond ${limits.maxFiles} a message`));
   const single = list.length === 1;
   let budget = single ? limits.maxFileBytes : limits.maxMessageBytes;
   for (const att of list) {
-    const r = await im.downloadAttachment(att, Math.min(budget, limits.maxFileBytes));
-    const label = att.name ?? att.kind;
+    const r = await download(att, Math.min(budget, limits.maxFileBytes));
     if (!r.ok) {
-      out.refused.push(`${label}: ${r.message}`);
+      out.refused.push(refusal(`${att.name ?? att.kind}: ${r.message}`, `a ${att.kind}: ${r.message}`));
       continue;
     }
     budget -= r.value.byteLength;
     const prefix = `${now.toISOString().slice(11, 19).replace(/:/g, '')}-${randomBytes(3).toString('hex')}`;
     const name = att.kind === 'image' ? `${prefix}.${imageExtension(r.value)}` : storedName(prefix, att.name, 'bin');
-    const rel = `${folder}/${name}`;
     // Written aside, then renamed: whoever watches the folder (the CLI, a test) never sees half a file.
-    await writeFile(join(cwd, `${rel}.part`), r.value, { mode: 0o600 });
-    await rename(join(cwd, `${rel}.part`), join(cwd, rel));
-    out.saved.push(rel);
+    await dir.write(name, r.value);
+    out.saved.push({ path: `${folder}/${name}`, ...(att.kind === 'file' && att.name ? { name: att.name } : {}) });
   }
-  return out;
 }

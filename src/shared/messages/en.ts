@@ -318,6 +318,9 @@ export const en = {
   'attachments.imageWaiting': 'Picture received. It waits {seconds} s for your text — send your question as the next message and both go together; otherwise the picture goes alone.',
   'attachments.lookAtImage': 'Please look at this image.',
   'attachments.notSaved': 'Not everything was saved (limits of this bot):\n{list}',
+  'attachments.savedAs': 'Saved (the CLI gets the path):\n{list}',
+  'attachments.linkRefused': 'Nothing was saved: {path} in the session\'s folder is a symbolic link or not a folder, and uploads never follow links. Remove it (or make it a real folder) and send again.',
+  'attachments.quoteNotTyped': 'Only your own words were typed: this CLI runs what it is given, so the quoted message stays in the chat.',
   // capacity (issue 14): a message that waits for a free slot on this machine
   'capacity.queued': 'Queued: {busy} of {max} sessions on this machine are busy; this one starts as soon as one is free.',
 } as const satisfies Record<string, string>;

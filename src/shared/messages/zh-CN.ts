@@ -320,6 +320,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'attachments.imageWaiting': '已收到图片。它会等你的文字 {seconds} 秒——请把问题作为下一条消息发来，两者会一起发送；否则图片将单独发送。',
   'attachments.lookAtImage': '请查看这张图片。',
   'attachments.notSaved': '部分附件未保存（本机器人的限制）：\n{list}',
+  'attachments.savedAs': '已保存（CLI 收到的是路径）：\n{list}',
+  'attachments.linkRefused': '附件均未保存：会话文件夹中的 {path} 是符号链接或不是文件夹，上传从不跟随链接。请删除它（或改成真正的文件夹）后重新发送。',
+  'attachments.quoteNotTyped': '只输入了你自己写的内容：这个 CLI 会执行收到的文字，所以被引用的消息只留在聊天里。',
   // capacity (issue 14): a message that waits for a free slot on this machine
   'capacity.queued': '排队中：本机 {max} 个会话名额里有 {busy} 个正忙，一有空位就自动开始。',
 };

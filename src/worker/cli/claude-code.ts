@@ -7,6 +7,7 @@ import {
 } from './screen.js';
 import type { CliAdapter, KeyStep, LaunchContext, CliLaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
 import { LITERAL_TEXT } from './literal-text.js';
+import { CLI_INPUT } from '../../shared/cli-spec.js';
 
 /** The input line: `❯` + NO-BREAK SPACE at column 0 (history lines use a normal space). */
 const COMPOSER = /^❯\u00a0/;
@@ -155,6 +156,7 @@ export const claudeCodeAdapter: CliAdapter = {
   // worker queues instead and sends when the turn ends.
   submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, mayDropEnter: false },
   literal: LITERAL_TEXT['claude-code'],
+  input: CLI_INPUT['claude-code'],
   nativeId: { kind: 'chosen', flag: '--session-id' },
   classify: classifyClaude,
   composerText: claudeComposerText,

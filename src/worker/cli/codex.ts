@@ -5,6 +5,7 @@ import { CodexTranscriptParser } from '../transcript/codex.js';
 import { PANE_DEAD, arrowsThenEnter, lastIndexMatching, recognizeDialog, screenLines, type DialogRule } from './screen.js';
 import type { CliAdapter, KeyStep, LaunchContext, CliLaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
 import { LITERAL_TEXT } from './literal-text.js';
+import { CLI_INPUT } from '../../shared/cli-spec.js';
 
 /** Composer and history prompts both start with `› ` (U+203A) at column 0; the composer is the last one. */
 const PROMPT_LINE = /^› /;
@@ -183,6 +184,7 @@ export const codexAdapter: CliAdapter = {
   // Notes: Codex sometimes swallows the Enter (most often right after a tool turn): always verify and re-press once.
   submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, mayDropEnter: true },
   literal: LITERAL_TEXT.codex,
+  input: CLI_INPUT.codex,
   nativeId: { kind: 'discovered' },
   classify: classifyCodex,
   composerText: codexComposerText,

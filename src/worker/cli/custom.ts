@@ -3,6 +3,7 @@ import type { CustomCli } from '../../shared/config.js';
 import { PANE_DEAD, stripAnsi } from './screen.js';
 import type { AdapterResult, CliAdapter, ScreenState } from './types.js';
 import { LITERAL_TEXT } from './literal-text.js';
+import { cliInputOf } from '../../shared/cli-spec.js';
 
 function compile(source: string, field: string): { ok: true; re: RegExp } | { ok: false; message: string } {
   try {
@@ -40,6 +41,7 @@ export function customAdapter(spec: CustomCli): AdapterResult {
     // input box, a line break the program prints after Enter (a REPL's echo) is taken as proof it got the line.
     submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, mayDropEnter: true, newlineProvesEnter: true },
     literal: LITERAL_TEXT.custom,
+    input: cliInputOf(spec),
     nativeId: { kind: 'none' },
     classify: (screen) => classifyCustom(screen, ready.re, busy),
     composerText: () => null,

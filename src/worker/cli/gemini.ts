@@ -5,6 +5,7 @@ import { GeminiTranscriptParser } from '../transcript/gemini.js';
 import { PANE_DEAD, arrowsThenEnter, isRule, lastIndexMatching, recognizeDialog, screenLines, unbox, type DialogRule } from './screen.js';
 import type { CliAdapter, KeyStep, LaunchContext, CliLaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
 import { LITERAL_TEXT } from './literal-text.js';
+import { CLI_INPUT } from '../../shared/cli-spec.js';
 
 /** The composer: ` > ` after the last full-width rule (history echoes ` > prompt` too, but never below a rule). */
 const PROMPT_LINE = /^\s?> /;
@@ -146,6 +147,7 @@ export const geminiAdapter: CliAdapter = {
   // Notes: the first Enter right after startup is sometimes ignored: verify and re-press once.
   submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, mayDropEnter: true },
   literal: LITERAL_TEXT.gemini,
+  input: CLI_INPUT.gemini,
   nativeId: { kind: 'chosen', flag: '--session-id' },
   classify: classifyGemini,
   composerText: geminiComposerText,

@@ -2,6 +2,7 @@
 import { PANE_DEAD, screenLines } from './screen.js';
 import type { CliAdapter, LaunchContext, CliLaunchSpec, ScreenState } from './types.js';
 import { LITERAL_TEXT } from './literal-text.js';
+import { CLI_INPUT } from '../../shared/cli-spec.js';
 
 /** The last line of a waiting shell ends with a prompt character and a space (bash `$`/`#`, zsh `%`, fish `>`). */
 const PROMPT_END = /[$#%>❯]\s?$/;
@@ -132,6 +133,7 @@ export const shellAdapter: CliAdapter = {
   // A running command leaves `$ cmd` as the last line, which looks like unsent text: the newline after Enter is the proof.
   submit: { method: 'keys', enterDelayMs: 50, typeAheadWhileBusy: true, mayDropEnter: false, newlineProvesEnter: true },
   literal: LITERAL_TEXT.shell,
+  input: CLI_INPUT.shell,
   nativeId: { kind: 'none' },
   classify: classifyShell,
   composerText: shellComposerText,

@@ -1,5 +1,6 @@
 // The CliAdapter contract: how one coding CLI is launched, fed, read from the screen, and followed in its transcript.
 import type { KnownCliId } from '../../shared/config.js';
+import type { CliInput } from '../../shared/cli-spec.js';
 import type { KeyName } from '../../shared/keys.js';
 import type { TranscriptParser } from '../transcript/types.js';
 import type { LiteralTextPolicy } from './literal-text.js';
@@ -144,6 +145,8 @@ export interface CliAdapter {
   readonly submit: SubmitStyle;
   /** How a prompt is kept literal: leading characters that switch modes, and their escape (cli/literal-text.ts). */
   readonly literal: LiteralTextPolicy;
+  /** Whether the CLI reads typed text as a prompt or runs it (shared/cli-spec.ts CLI_INPUT; the daemon decides what to type by it). */
+  readonly input: CliInput;
   readonly nativeId: NativeIdStrategy;
   /** Pure: what the captured screen (plain `capture-pane -p` text; ANSI is tolerated and stripped) shows. */
   classify(screenText: string): ScreenState;

@@ -150,6 +150,14 @@ export class FakeFeishu {
     });
     for (const c of children) this.addResource(parentId, c.key, c.kind, c.bytes);
   }
+  /**
+   * A text message someone else posted in the chat that the bot never received (a group message that did not mention
+   * it): it exists only to be quoted (read back through get_message).
+   */
+  addChatMessage(input: { messageId: string; chatId: string; chatType?: 'p2p' | 'group'; text: string; appId?: string }): void {
+    const app = this.app(input.appId);
+    this.state.inbound.set(input.messageId, { messageId: input.messageId, appId: app.appId, chatId: input.chatId, chatType: input.chatType ?? 'p2p', msgType: 'text', content: JSON.stringify({ text: input.text }) });
+  }
   /** Makes `bytes` downloadable as resource `key` of message `messageId` (inject the message with that id). */
   addResource(messageId: string, key: string, type: 'image' | 'file', bytes: Buffer): void { this.state.resources.set(key, { messageId, type, bytes }); }
   get reactions() { return this.state.reactions; }

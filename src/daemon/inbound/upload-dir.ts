@@ -1,0 +1,68 @@
+// The day's upload folder inside a session's folder, opened without following a link at any level, and files written
+// into it through that open folder (a pane can make `.larkmux`, `uploads` or the day a link to anywhere; issue 31 item 5).
+import { constants, existsSync } from 'node:fs';
+import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** Each folder is opened as itself: a link (or anything that is not a folder) at that name is refused. */
+const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+/** A new file: never an existing one, never through a link. */
+const NEW_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+
+/**
+ * Where the kernel exposes an open folder by its descriptor (Linux): names resolved under it stay in that folder even
+ * if a path component is swapped for a link after it was checked. Elsewhere the checked path is used.
+ */
+const FD_DIR = '/proc/self/fd';
+
+export type UploadDirResult = { ok: true; dir: UploadDir } | { ok: false; refused: string };
+
+export class UploadDir {
+  private constructor(private readonly handle: FileHandle, private readonly path: string, private readonly viaFd: boolean) {}
+
+  /** Opens (creating as needed, mode 0700) `rel` under `cwd`, one level at a time; `refused` names the level that is a link or not a folder. */
+  static async open(cwd: string, rel: string): Promise<UploadDirResult> {
+    const viaFd = existsSync(FD_DIR);
+    let handle = await open(cwd, constants.O_RDONLY | constants.O_DIRECTORY);
+    let path = cwd;
+    const done: string[] = [];
+    for (const part of rel.split('/')) {
+      done.push(part);
+      const at = viaFd ? join(FD_DIR, String(handle.fd), part) : join(path, part);
+      try {
+        await mkdir(at, { mode: 0o700 }).catch((e: NodeJS.ErrnoException) => {
+          if (e.code !== 'EEXIST') throw e;
+        });
+        const next = await open(at, DIR_FLAGS);
+        await handle.close();
+        handle = next;
+        path = join(path, part);
+      } catch (e) {
+        await handle.close();
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ELOOP' || code === 'ENOTDIR' || code === 'EEXIST') return { ok: false, refused: done.join('/') };
+        throw e;
+      }
+    }
+    return { ok: true, dir: new UploadDir(handle, path, viaFd) };
+  }
+
+  private at(name: string): string {
+    return this.viaFd ? join(FD_DIR, String(this.handle.fd), name) : join(this.path, name);
+  }
+
+  /** Writes a new file: aside (`.part`, created new, never through a link), then renamed within this folder. */
+  async write(name: string, bytes: Uint8Array): Promise<void> {
+    const part = await open(this.at(`${name}.part`), NEW_FILE_FLAGS, 0o600);
+    try {
+      await part.writeFile(bytes);
+    } finally {
+      await part.close();
+    }
+    await rename(this.at(`${name}.part`), this.at(name));
+  }
+
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+}
