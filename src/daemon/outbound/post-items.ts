@@ -1,8 +1,8 @@
 // Posts local files and text into a session's topic (the effects shell over media-plan.ts).
-import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ChatPlace, ImAdapter, MediaLimits } from '../im/types.js';
 import { sessionPlace, type SessionCore } from '../sessions/session-core.js';
+import { describeLocalRefusal, readLocalFile } from './local-file-read.js';
 import { mediaRefusal, planMedia } from './media-plan.js';
 
 export type OutboundItem = { kind: 'file' | 'image'; path: string } | { kind: 'text'; text: string };
@@ -32,29 +32,6 @@ function describe(item: OutboundItem): string {
   return item.kind === 'text' ? 'text' : item.path;
 }
 
-/** Reads at most `limit + 1` bytes, so an enormous (or endless, like /dev/zero) file costs no more than that. */
-async function readCapped(path: string, limit: number): Promise<{ ok: true; data: Buffer } | { ok: false; error: string }> {
-  let fh;
-  try {
-    fh = await open(path, 'r');
-    const st = await fh.stat();
-    if (!st.isFile()) return { ok: false, error: 'not a regular file' };
-    const buf = Buffer.alloc(Math.min(st.size, limit) + 1);
-    let total = 0;
-    while (total < buf.length) {
-      const { bytesRead } = await fh.read(buf, total, buf.length - total, total);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-    }
-    return { ok: true, data: buf.subarray(0, total) };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return { ok: false, error: code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message };
-  } finally {
-    await fh?.close().catch(() => undefined);
-  }
-}
-
 async function postOne(target: PostTarget, item: OutboundItem): Promise<PostOutcome> {
   const { im, place, replyTo } = target;
   const name = describe(item);
@@ -64,8 +41,8 @@ async function postOne(target: PostTarget, item: OutboundItem): Promise<PostOutc
   }
   if (!im.sendMedia || !im.uploadFile) return { item: name, ok: false, error: 'this chat cannot receive files' };
   const limits = im.mediaLimits ?? DEFAULT_LIMITS;
-  const read = await readCapped(item.path, Math.max(limits.imageBytes, limits.fileBytes));
-  if (!read.ok) return { item: name, ok: false, error: read.error };
+  const read = await readLocalFile(item.path, Math.max(limits.imageBytes, limits.fileBytes));
+  if (!read.ok) return { item: name, ok: false, error: describeLocalRefusal(read) };
   const plan = planMedia(item.path, read.data.length, item.kind, limits);
   if (!plan.ok) return { item: name, ok: false, error: mediaRefusal(plan) };
   if (plan.as === 'image') {
@@ -80,9 +57,15 @@ async function postOne(target: PostTarget, item: OutboundItem): Promise<PostOutc
   return sent.ok ? { item: name, ok: true, messageId: sent.value.messageId } : { item: name, ok: false, error: sent.message };
 }
 
-/** Posts the items in order, one message each; a failing item is reported and the rest still go out. */
-export async function postItems(target: PostTarget, items: readonly OutboundItem[]): Promise<PostOutcome[]> {
+/**
+ * Posts the items in order, one message each; a failing item is reported and the rest still go out. Once `signal`
+ * aborts (the request's deadline passed, its client left) nothing more is read or posted.
+ */
+export async function postItems(target: PostTarget, items: readonly OutboundItem[], signal?: AbortSignal): Promise<PostOutcome[]> {
   const out: PostOutcome[] = [];
-  for (const item of items) out.push(await postOne(target, item));
+  for (const item of items) {
+    if (signal?.aborted) out.push({ item: describe(item), ok: false, error: 'not sent: the request was given up' });
+    else out.push(await postOne(target, item));
+  }
   return out;
 }

@@ -50,11 +50,11 @@ export class PaneRequests {
   }
 
   /** Posts only into the caller's own session's topic: the target comes from the located session, never the request. */
-  async send(caller: CallerClaim, items: readonly SendItem[]): Promise<SendResult> {
+  async send(caller: CallerClaim, items: readonly SendItem[], signal?: AbortSignal): Promise<SendResult> {
     const loc = await this.locate(caller);
     if (!loc.ok) return { inPane: false };
     const { bot, session } = loc.session;
-    const outcomes = await postItems(sessionTopic(bot.im, session), items);
+    const outcomes = await postItems(sessionTopic(bot.im, session), items, signal);
     this.log.info({ session: session.id.slice(0, 8), sent: outcomes.filter((o) => o.ok).length, failed: outcomes.filter((o) => !o.ok).length }, 'larkmux send from a pane');
     return { inPane: true, session: session.id, outcomes };
   }

@@ -145,7 +145,7 @@ export class Daemon {
           return { url };
         },
         where: (req) => this.panes.where(req.caller),
-        send: (req) => this.panes.send(req.caller, req.items),
+        send: (req, signal) => this.panes.send(req.caller, req.items, signal),
         prune: async () => {
           const report = await this.orphans();
           const removed = await killTmuxSessions(this.tmuxSocket, [...report.orphans, ...report.diag]);
