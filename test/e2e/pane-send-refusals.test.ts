@@ -1,6 +1,7 @@
 // `larkmux send` with what it must refuse, end to end: real daemon, real SDK, fake Feishu, a real shell in real tmux.
 // A pane controls what it names; the daemon must never wait on it (issue 31 item 2).
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive, readPid } from '../../src/platform/pid-lock.js';
@@ -63,5 +64,44 @@ describe('larkmux send refuses what it must, without holding the daemon', () => 
     expect(stopped.code).toBe(0);
     expect(isAlive(pid!)).toBe(false);
     expect(existsSync(home.paths.controlSocket)).toBe(false);
+  });
+
+  it('sends only from the session\'s folder and answerFileRoots: a link out and larkmux\'s config are refused, a link in is sent', async () => {
+    const extra = mkdtempSync(join(tmpdir(), 'lmx-extra-root-'));
+    const outside = mkdtempSync(join(tmpdir(), 'lmx-outside-'));
+    try {
+      writeFileSync(join(extra, 'shared.txt'), 'from the configured root\n');
+      writeFileSync(join(outside, 'shadow'), 'root:SHADOW-LINE-NOT-TO-SEND\n');
+      rig = await startRig({ botOverrides: { answerFileRoots: [extra] } });
+      await rig.start();
+      const { fake, home } = rig;
+      const appId = rig.appIds[0]!;
+      writeFileSync(join(home.dir, 'report.md'), '# report\n');
+      const first = await fake.injectMessage({ chatType: 'p2p', text: `ln -s '${join(outside, 'shadow')}' link-to-shadow && ln -s report.md link-in.md && echo links-made` });
+      const chatId = first.chatId;
+      await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('links-made')), 30_000, 'links made');
+
+      const names = ['link-to-shadow', 'config.json', 'link-in.md', join(extra, 'shared.txt'), join(outside, 'shadow')];
+      await fake.injectMessage({ chatType: 'p2p', chatId, text: `${LARKMUX} send ${names.join(' ')}; echo send-exit-$?` });
+      await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('send-exit-')), 60_000, 'send answer');
+      // A long line may wrap on the pane: compared without whitespace.
+      const flat = (x: string) => x.replace(/\s+/g, '');
+      const paneText = flat(textsIn(fake, appId, chatId).join('\n'));
+      expect(paneText).toContain('send-exit-1');
+      const outsideWhy = `outside the folders larkmux sends from (${realpathSync(home.dir)}, ${realpathSync(extra)}): the session's folder and answerFileRoots in config.json`;
+      expect(paneText).toContain(flat(`not sent ${join(home.dir, 'link-to-shadow')}: ${outsideWhy}`));
+      expect(paneText).toContain(flat(`not sent ${join(outside, 'shadow')}: ${outsideWhy}`));
+      expect(paneText).toContain(flat(`not sent ${join(home.dir, 'config.json')}: one of larkmux's own files`));
+      expect(paneText).toContain(flat(`sent ${join(home.dir, 'link-in.md')}`));
+      expect(paneText).toContain(flat(`sent ${join(extra, 'shared.txt')}`));
+
+      expect(fake.fileUploads.map((u) => [u.fileName, u.bytes.toString('utf8')]).sort()).toEqual([
+        ['link-in.md', '# report\n'],
+        ['shared.txt', 'from the configured root\n'],
+      ]);
+    } finally {
+      rmSync(extra, { recursive: true, force: true });
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 });

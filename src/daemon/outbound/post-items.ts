@@ -2,6 +2,7 @@
 import { basename } from 'node:path';
 import type { ChatPlace, ImAdapter, MediaLimits } from '../im/types.js';
 import { sessionPlace, type SessionCore } from '../sessions/session-core.js';
+import type { FileAccess } from './answer-links.js';
 import { describeLocalRefusal, readLocalFile } from './local-file-read.js';
 import { mediaRefusal, planMedia } from './media-plan.js';
 
@@ -32,7 +33,7 @@ function describe(item: OutboundItem): string {
   return item.kind === 'text' ? 'text' : item.path;
 }
 
-async function postOne(target: PostTarget, item: OutboundItem): Promise<PostOutcome> {
+async function postOne(target: PostTarget, item: OutboundItem, access: FileAccess): Promise<PostOutcome> {
   const { im, place, replyTo } = target;
   const name = describe(item);
   if (item.kind === 'text') {
@@ -41,7 +42,7 @@ async function postOne(target: PostTarget, item: OutboundItem): Promise<PostOutc
   }
   if (!im.sendMedia || !im.uploadFile) return { item: name, ok: false, error: 'this chat cannot receive files' };
   const limits = im.mediaLimits ?? DEFAULT_LIMITS;
-  const read = await readLocalFile(item.path, Math.max(limits.imageBytes, limits.fileBytes));
+  const read = await readLocalFile(item.path, Math.max(limits.imageBytes, limits.fileBytes), access);
   if (!read.ok) return { item: name, ok: false, error: describeLocalRefusal(read) };
   const plan = planMedia(item.path, read.data.length, item.kind, limits);
   if (!plan.ok) return { item: name, ok: false, error: mediaRefusal(plan) };
@@ -57,15 +58,19 @@ async function postOne(target: PostTarget, item: OutboundItem): Promise<PostOutc
   return sent.ok ? { item: name, ok: true, messageId: sent.value.messageId } : { item: name, ok: false, error: sent.message };
 }
 
-/**
- * Posts the items in order, one message each; a failing item is reported and the rest still go out. Once `signal`
- * aborts (the request's deadline passed, its client left) nothing more is read or posted.
- */
-export async function postItems(target: PostTarget, items: readonly OutboundItem[], signal?: AbortSignal): Promise<PostOutcome[]> {
+export interface PostOptions {
+  /** Where files may come from (the session's folder and answerFileRoots); a file elsewhere is not read. */
+  access: FileAccess;
+  /** Once it aborts (the request's deadline passed, its client left) nothing more is read or posted. */
+  signal?: AbortSignal;
+}
+
+/** Posts the items in order, one message each; a failing item is reported and the rest still go out. */
+export async function postItems(target: PostTarget, items: readonly OutboundItem[], { access, signal }: PostOptions): Promise<PostOutcome[]> {
   const out: PostOutcome[] = [];
   for (const item of items) {
     if (signal?.aborted) out.push({ item: describe(item), ok: false, error: 'not sent: the request was given up' });
-    else out.push(await postOne(target, item));
+    else out.push(await postOne(target, item, access));
   }
   return out;
 }

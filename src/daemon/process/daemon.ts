@@ -120,7 +120,7 @@ export class Daemon {
       this.web.mount(this.console.server);
       this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity }));
     }
-    this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, log);
+    this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, paths.home, log);
     this.notice = nextStepNotice(config, opts.configExists, paths.config, larkmuxCommand());
     this.control = new ControlServer(
       paths.controlSocket,
