@@ -11,6 +11,7 @@ import { runLarkmux, ROOT } from '../support/larkmux-cli.js';
 
 const LARKMUX = `'${process.execPath}' '${join(ROOT, 'bin', 'larkmux.js')}'`;
 const FIFOS = ['f1', 'f2', 'f3', 'f4', 'f5'] as const;
+const flat = (text: string) => text.replace(/\s+/g, '');
 
 describe('larkmux send refuses what it must, without holding the daemon', () => {
   let rig: E2eRig | undefined;
@@ -49,10 +50,11 @@ describe('larkmux send refuses what it must, without holding the daemon', () => 
       return FIFOS.every((f) => text.includes(`${f}-exit-`));
     };
     await fake.waitFor(allAnswered, 60_000, 'every send answered');
-    const paneText = textsIn(fake, appId, a.chatId).join('\n');
+    // A long line may wrap on the pane: compared without whitespace.
+    const paneText = flat(textsIn(fake, appId, a.chatId).join('\n'));
     for (const f of FIFOS) {
       expect(paneText).toContain(`${f}-exit-1`);
-      expect(paneText).toContain(`not sent ${join(home.dir, f)}: not a regular file (a FIFO)`);
+      expect(paneText).toContain(flat(`not sent ${join(home.dir, f)}: not a regular file (a FIFO)`));
     }
     expect(fake.fileUploads.length).toBe(0);
 
@@ -85,7 +87,6 @@ describe('larkmux send refuses what it must, without holding the daemon', () => 
       await fake.injectMessage({ chatType: 'p2p', chatId, text: `${LARKMUX} send ${names.join(' ')}; echo send-exit-$?` });
       await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('send-exit-')), 60_000, 'send answer');
       // A long line may wrap on the pane: compared without whitespace.
-      const flat = (x: string) => x.replace(/\s+/g, '');
       const paneText = flat(textsIn(fake, appId, chatId).join('\n'));
       expect(paneText).toContain('send-exit-1');
       const outsideWhy = `outside the folders larkmux sends from (${realpathSync(home.dir)}, ${realpathSync(extra)}): the session's folder and answerFileRoots in config.json`;
