@@ -1,7 +1,7 @@
 // What `larkmux where` and `larkmux send` share: proving to the daemon which process is asking.
 import { randomBytes } from 'node:crypto';
 import { controlCall } from '../platform/control-client.js';
-import type { CallerClaim } from '../shared/control-protocol.js';
+import { CONTROL_CLIENT_GRACE_MS, controlDeadlineMs, type CallerClaim } from '../shared/control-protocol.js';
 import { proofTitle } from '../shared/pane-identity.js';
 
 /** What a caller outside any larkmux pane is told (DESIGN §11); the exit code is EXIT.notInPane. */
@@ -19,14 +19,16 @@ export function proveCaller(): CallerClaim {
 
 export type PaneAnswer<T> = { kind: 'answer'; data: T } | { kind: 'no_daemon' } | { kind: 'error'; message: string };
 
-/** One control request from a pane command, its answer checked against `schema`. */
+/**
+ * One control request from a pane command, its answer checked against `schema`. It waits a little longer than the
+ * daemon works on the request (uploads take a while on a slow link), so the daemon's own error arrives first.
+ */
 export async function askFromPane<T>(
   socketPath: string,
   req: Parameters<typeof controlCall>[1],
   schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
-  timeoutMs?: number,
 ): Promise<PaneAnswer<T>> {
-  const res = await controlCall(socketPath, req, timeoutMs);
+  const res = await controlCall(socketPath, req, controlDeadlineMs(req.cmd) + CONTROL_CLIENT_GRACE_MS);
   if (!res.ok) return res.code === 'not_running' ? { kind: 'no_daemon' } : { kind: 'error', message: res.message };
   const parsed = schema.safeParse(res.data);
   return parsed.success ? { kind: 'answer', data: parsed.data } : { kind: 'error', message: 'the daemon sent an unexpected answer' };

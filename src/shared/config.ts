@@ -38,7 +38,7 @@ export const BotConfigSchema = z.strictObject({
   maxLiveClis: z.number().int().min(1).max(1000).default(20).describe('CLIs kept running; least recently used idle ones beyond are stopped'),
   idleDetachMinutes: z.number().min(0).max(10_080).default(10).describe('A session idle this long (no message, no turn, no web terminal open) has its worker detached: the CLI keeps running in tmux, the next message, key or web visit re-attaches in about a second; 0 = never'),
   // files both ways (DESIGN §11)
-  answerFileRoots: z.array(z.string().min(1)).default([]).describe('Folders besides the session\'s working directory from which files a final answer links may be uploaded'),
+  answerFileRoots: z.array(z.string().min(1)).default([]).describe('Folders besides the session\'s working directory from which files may be uploaded: those a final answer links and those `larkmux send` names'),
   // attention for the person needed (issue 16)
   attention: z
     .strictObject({

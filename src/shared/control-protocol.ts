@@ -141,5 +141,25 @@ export type ControlResponse = z.infer<typeof ControlResponseSchema>;
 
 export const ConsoleLinkSchema = z.object({ url: z.string() });
 
+/**
+ * How long the daemon works on one control request before it answers with an error and lets go of what the request
+ * held (open files, further uploads). A pane can name anything as a file, so no request may hold the daemon longer.
+ */
+export const CONTROL_DEADLINES_MS = {
+  /** Reads a few /proc files and asks tmux for its panes: well under a second even on a loaded machine. */
+  where: 10_000,
+  /** Reads up to SEND_REQUEST_LIMITS.items files and uploads them (30 MB each on a slow link, retries on 429). */
+  send: 170_000,
+  /** Everything else answers from memory or after one tmux call. */
+  other: 30_000,
+} as const;
+
+export function controlDeadlineMs(cmd: string): number {
+  return cmd === 'where' || cmd === 'send' ? CONTROL_DEADLINES_MS[cmd] : CONTROL_DEADLINES_MS.other;
+}
+
+/** A pane command waits this much longer than the daemon's deadline, so the daemon's own error reaches it first. */
+export const CONTROL_CLIENT_GRACE_MS = 5_000;
+
 /** A control line longer than this is refused: requests are small; the largest is `send --text` (see SEND_REQUEST_LIMITS). */
 export const CONTROL_MAX_LINE = 256 * 1024;

@@ -1,6 +1,6 @@
 // Which local files a final answer links, and the working-directory fence.
 import { describe, expect, it } from 'vitest';
-import { insideRoots, localLinkTargets } from '../../src/daemon/outbound/answer-links.js';
+import { insideRoots, judgeFilePath, localLinkTargets } from '../../src/daemon/outbound/answer-links.js';
 
 describe('localLinkTargets', () => {
   it.each([
@@ -27,5 +27,34 @@ describe('insideRoots', () => {
     ['/w/..x/y', ['/w'], true],
   ])('%s in %j', (target, roots, expected) => {
     expect(insideRoots(target, roots)).toBe(expected);
+  });
+});
+
+describe('judgeFilePath (answer links and `larkmux send`; paths already resolved, so a symlink is judged by its target)', () => {
+  const access = { roots: ['/w', '/srv/shared'], home: '/w/.larkmux' };
+  it.each([
+    ['/w/report.md', { ok: true }],
+    ['/w/sub/deep/a.png', { ok: true }],
+    ['/srv/shared/x.pdf', { ok: true }],
+    // a link /w/link-to-shadow → /etc/shadow arrives resolved
+    ['/etc/shadow', { ok: false, reason: 'outside' }],
+    ['/wx/sibling-with-prefix.txt', { ok: false, reason: 'outside' }],
+    ['/w', { ok: false, reason: 'outside' }],
+    ['/srv/other/y.txt', { ok: false, reason: 'outside' }],
+    ['/w/.larkmux/config.json', { ok: false, reason: 'private' }],
+    ['/w/.larkmux/sessions-cli_a1.json', { ok: false, reason: 'private' }],
+    ['/w/.larkmux/known_hosts', { ok: false, reason: 'private' }],
+    ['/w/.larkmux/logs/larkmux.log', { ok: false, reason: 'private' }],
+    ['/w/.larkmux/run/control.sock', { ok: false, reason: 'private' }],
+    ['/w/.larkmux/report.md', { ok: true }],
+    ['/w/.larkmux/sub/config.json', { ok: true }],
+    ['/w/.larkmuxy/config.json', { ok: true }],
+  ])('%s', (target, expected) => {
+    expect(judgeFilePath(target, access)).toEqual(expected);
+  });
+
+  it('no roots (none exists) allows nothing; no home keeps nothing private', () => {
+    expect(judgeFilePath('/w/a.txt', { roots: [], home: null })).toEqual({ ok: false, reason: 'outside' });
+    expect(judgeFilePath('/w/config.json', { roots: ['/w'], home: null })).toEqual({ ok: true });
   });
 });

@@ -4,9 +4,6 @@ import { SEND_REQUEST_LIMITS, SendResultSchema, type SendItem } from '../../shar
 import { NOT_IN_PANE, askFromPane, proveCaller } from '../pane-caller.js';
 import { EXIT, type CliCommand } from '../types.js';
 
-/** Uploads can take a while on a slow link (30 MB files, retries on 429): the daemon answers when all are posted. */
-const SEND_TIMEOUT_MS = 180_000;
-
 function readStdin(): Promise<string> {
   return new Promise((res, rej) => {
     let text = '';
@@ -49,7 +46,7 @@ export const send: CliCommand = {
       err(`larkmux send: at most ${SEND_REQUEST_LIMITS.items} items at once`);
       return EXIT.usage;
     }
-    const res = await askFromPane(paths.controlSocket, { cmd: 'send', caller: proveCaller(), items }, SendResultSchema, SEND_TIMEOUT_MS);
+    const res = await askFromPane(paths.controlSocket, { cmd: 'send', caller: proveCaller(), items }, SendResultSchema);
     if (res.kind === 'no_daemon') {
       err(`${NOT_IN_PANE} (larkmux is not running)`);
       return EXIT.notInPane;

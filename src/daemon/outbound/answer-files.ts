@@ -1,14 +1,22 @@
 // After a final answer: uploads the local files it links, when they lie under the session's working directory.
 import { realpath } from 'node:fs/promises';
 import type { Logger } from '../../platform/log.js';
+import { expandHome } from '../../platform/paths.js';
+import type { BotConfig } from '../../shared/config.js';
 import { postItems, type PostOutcome, type PostTarget } from './post-items.js';
-import { ANSWER_FILE_LIMITS, insideRoots, localLinkTargets, resolveLinked } from './answer-links.js';
+import { ANSWER_FILE_LIMITS, insideRoots, localLinkTargets, resolveLinked, type FileAccess } from './answer-links.js';
+
+/** Where a session's files may be sent from (answer links and `larkmux send` alike): its folder and answerFileRoots. */
+export function sessionFileAccess(bot: Pick<BotConfig, 'answerFileRoots'>, cwd: string, home: string): FileAccess {
+  return { roots: [cwd, ...bot.answerFileRoots.map((r) => expandHome(r))], home };
+}
 
 export interface AnswerFilesOptions {
   target: PostTarget;
+  /** Relative links are relative to it. */
   cwd: string;
-  /** Further folders an operator allows files to come from (besides the working directory). */
-  extraRoots?: readonly string[];
+  /** Where files may come from (see sessionFileAccess). */
+  access: FileAccess;
   log: Logger;
   /** Tells the topic which linked files were not sent and why (the caller words it in the bot's locale). */
   notSent?: (refused: { path: string; reason: 'outside' | 'missing' | 'failed'; detail?: string }[]) => Promise<void>;
@@ -22,7 +30,7 @@ async function real(p: string): Promise<string | null> {
 export async function sendAnswerFiles(text: string, opts: AnswerFilesOptions): Promise<PostOutcome[]> {
   const targets = localLinkTargets(text).slice(0, ANSWER_FILE_LIMITS.maxFilesPerAnswer);
   if (targets.length === 0) return [];
-  const roots = (await Promise.all([opts.cwd, ...(opts.extraRoots ?? [])].map(real))).filter((r): r is string => r !== null);
+  const roots = (await Promise.all(opts.access.roots.map(real))).filter((r): r is string => r !== null);
   const allowed: string[] = [];
   const refused: { path: string; reason: 'outside' | 'missing' | 'failed'; detail?: string }[] = [];
   for (const t of targets) {
@@ -32,7 +40,7 @@ export async function sendAnswerFiles(text: string, opts: AnswerFilesOptions): P
     else if (!insideRoots(abs, roots)) refused.push({ path: t, reason: 'outside' });
     else allowed.push(abs);
   }
-  const outcomes = await postItems(opts.target, allowed.map((path) => ({ kind: 'file' as const, path })));
+  const outcomes = await postItems(opts.target, allowed.map((path) => ({ kind: 'file' as const, path })), { access: opts.access });
   for (const o of outcomes) if (!o.ok) refused.push({ path: o.item, reason: 'failed', detail: o.error });
   // Only links to things that look like files the user meant are worth a note: missing ones are often examples.
   const worthTelling = refused.filter((r) => r.reason !== 'missing');

@@ -1,8 +1,9 @@
 // Posts local files and text into a session's topic (the effects shell over media-plan.ts).
-import { open } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { ChatPlace, ImAdapter, MediaLimits } from '../im/types.js';
 import { sessionPlace, type SessionCore } from '../sessions/session-core.js';
+import type { FileAccess } from './answer-links.js';
+import { describeLocalRefusal, readLocalFile } from './local-file-read.js';
 import { mediaRefusal, planMedia } from './media-plan.js';
 
 export type OutboundItem = { kind: 'file' | 'image'; path: string } | { kind: 'text'; text: string };
@@ -32,30 +33,7 @@ function describe(item: OutboundItem): string {
   return item.kind === 'text' ? 'text' : item.path;
 }
 
-/** Reads at most `limit + 1` bytes, so an enormous (or endless, like /dev/zero) file costs no more than that. */
-async function readCapped(path: string, limit: number): Promise<{ ok: true; data: Buffer } | { ok: false; error: string }> {
-  let fh;
-  try {
-    fh = await open(path, 'r');
-    const st = await fh.stat();
-    if (!st.isFile()) return { ok: false, error: 'not a regular file' };
-    const buf = Buffer.alloc(Math.min(st.size, limit) + 1);
-    let total = 0;
-    while (total < buf.length) {
-      const { bytesRead } = await fh.read(buf, total, buf.length - total, total);
-      if (bytesRead === 0) break;
-      total += bytesRead;
-    }
-    return { ok: true, data: buf.subarray(0, total) };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return { ok: false, error: code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (e as Error).message };
-  } finally {
-    await fh?.close().catch(() => undefined);
-  }
-}
-
-async function postOne(target: PostTarget, item: OutboundItem): Promise<PostOutcome> {
+async function postOne(target: PostTarget, item: OutboundItem, access: FileAccess): Promise<PostOutcome> {
   const { im, place, replyTo } = target;
   const name = describe(item);
   if (item.kind === 'text') {
@@ -64,8 +42,8 @@ async function postOne(target: PostTarget, item: OutboundItem): Promise<PostOutc
   }
   if (!im.sendMedia || !im.uploadFile) return { item: name, ok: false, error: 'this chat cannot receive files' };
   const limits = im.mediaLimits ?? DEFAULT_LIMITS;
-  const read = await readCapped(item.path, Math.max(limits.imageBytes, limits.fileBytes));
-  if (!read.ok) return { item: name, ok: false, error: read.error };
+  const read = await readLocalFile(item.path, Math.max(limits.imageBytes, limits.fileBytes), access);
+  if (!read.ok) return { item: name, ok: false, error: describeLocalRefusal(read) };
   const plan = planMedia(item.path, read.data.length, item.kind, limits);
   if (!plan.ok) return { item: name, ok: false, error: mediaRefusal(plan) };
   if (plan.as === 'image') {
@@ -80,9 +58,19 @@ async function postOne(target: PostTarget, item: OutboundItem): Promise<PostOutc
   return sent.ok ? { item: name, ok: true, messageId: sent.value.messageId } : { item: name, ok: false, error: sent.message };
 }
 
+export interface PostOptions {
+  /** Where files may come from (the session's folder and answerFileRoots); a file elsewhere is not read. */
+  access: FileAccess;
+  /** Once it aborts (the request's deadline passed, its client left) nothing more is read or posted. */
+  signal?: AbortSignal;
+}
+
 /** Posts the items in order, one message each; a failing item is reported and the rest still go out. */
-export async function postItems(target: PostTarget, items: readonly OutboundItem[]): Promise<PostOutcome[]> {
+export async function postItems(target: PostTarget, items: readonly OutboundItem[], { access, signal }: PostOptions): Promise<PostOutcome[]> {
   const out: PostOutcome[] = [];
-  for (const item of items) out.push(await postOne(target, item));
+  for (const item of items) {
+    if (signal?.aborted) out.push({ item: describe(item), ok: false, error: 'not sent: the request was given up' });
+    else out.push(await postOne(target, item, access));
+  }
   return out;
 }

@@ -3,6 +3,7 @@ import type { CallerClaim, SendItem, SendResult, WhereResult } from '../../share
 import type { Logger } from '../../platform/log.js';
 import type { BotRuntime } from '../bots/bot-runtime.js';
 import type { SessionCore } from '../sessions/session-core.js';
+import { sessionFileAccess } from '../outbound/answer-files.js';
 import { postItems, sessionTopic } from '../outbound/post-items.js';
 import { locateCaller, type CallerLocation } from './caller-locator.js';
 
@@ -17,6 +18,8 @@ export class PaneRequests {
     private readonly bots: readonly BotRuntime[],
     /** The tmux socket larkmux's sessions live on (one function resolves it; see Daemon.tmuxSocket). */
     private readonly tmuxSocket: () => string | null,
+    /** LARKMUX_HOME: its own files (config, stores, logs) are never sent. */
+    private readonly home: string,
     private readonly log: Logger,
   ) {}
 
@@ -49,12 +52,16 @@ export class PaneRequests {
     };
   }
 
-  /** Posts only into the caller's own session's topic: the target comes from the located session, never the request. */
-  async send(caller: CallerClaim, items: readonly SendItem[]): Promise<SendResult> {
+  /**
+   * Posts only into the caller's own session's topic: the target comes from the located session, never the request.
+   * Files come only from the session's folder and the bot's answerFileRoots, as an answer's links do.
+   */
+  async send(caller: CallerClaim, items: readonly SendItem[], signal?: AbortSignal): Promise<SendResult> {
     const loc = await this.locate(caller);
     if (!loc.ok) return { inPane: false };
     const { bot, session } = loc.session;
-    const outcomes = await postItems(sessionTopic(bot.im, session), items);
+    const access = sessionFileAccess(bot.bot, session.cwd, this.home);
+    const outcomes = await postItems(sessionTopic(bot.im, session), items, { access, ...(signal ? { signal } : {}) });
     this.log.info({ session: session.id.slice(0, 8), sent: outcomes.filter((o) => o.ok).length, failed: outcomes.filter((o) => !o.ok).length }, 'larkmux send from a pane');
     return { inPane: true, session: session.id, outcomes };
   }

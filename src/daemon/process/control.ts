@@ -3,11 +3,17 @@ import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
 import type { Logger } from '../../platform/log.js';
-import { CONTROL_MAX_LINE, ControlRequestSchema, type ControlCommand, type ControlRequest, type ControlResponse } from '../../shared/control-protocol.js';
+import { CONTROL_MAX_LINE, ControlRequestSchema, controlDeadlineMs, type ControlCommand, type ControlRequest, type ControlResponse } from '../../shared/control-protocol.js';
 
+/** `signal` aborts when the request's deadline passes or its client goes away: a handler then lets go of what it holds. */
 export type ControlHandlers = {
-  [C in ControlCommand]: (req: Extract<ControlRequest, { cmd: C }>) => Promise<unknown> | unknown;
+  [C in ControlCommand]: (req: Extract<ControlRequest, { cmd: C }>, signal: AbortSignal) => Promise<unknown> | unknown;
 };
+
+export interface ControlServerOptions {
+  /** The deadline of a request (tests shorten it); by default CONTROL_DEADLINES_MS. */
+  deadlineMs?: (cmd: ControlCommand) => number;
+}
 
 export class ControlServer {
   private server: Server | null = null;
@@ -17,6 +23,7 @@ export class ControlServer {
     private readonly path: string,
     private readonly handlers: ControlHandlers,
     private readonly log: Logger,
+    private readonly opts: ControlServerOptions = {},
   ) {}
 
   async listen(): Promise<void> {
@@ -42,6 +49,8 @@ export class ControlServer {
 
   private accept(sock: Socket): void {
     this.sockets.add(sock);
+    // Whatever the client's requests still hold is let go of when it hangs up (it no longer waits for the answer).
+    const gone = new AbortController();
     sock.setEncoding('utf8');
     let buf = '';
     sock.on('data', (chunk: string) => {
@@ -55,14 +64,17 @@ export class ControlServer {
       while ((nl = buf.indexOf('\n')) >= 0) {
         const line = buf.slice(0, nl);
         buf = buf.slice(nl + 1);
-        if (line.trim()) void this.handleLine(sock, line);
+        if (line.trim()) void this.handleLine(sock, line, gone.signal);
       }
     });
     sock.on('error', () => sock.destroy());
-    sock.on('close', () => this.sockets.delete(sock));
+    sock.on('close', () => {
+      this.sockets.delete(sock);
+      gone.abort();
+    });
   }
 
-  private async handleLine(sock: Socket, line: string): Promise<void> {
+  private async handleLine(sock: Socket, line: string, clientGone: AbortSignal): Promise<void> {
     let raw: unknown;
     try {
       raw = JSON.parse(line);
@@ -77,13 +89,31 @@ export class ControlServer {
       return;
     }
     const req = parsed.data;
+    const deadlineMs = (this.opts.deadlineMs ?? controlDeadlineMs)(req.cmd);
+    const expired = new AbortController();
+    const signal = AbortSignal.any([expired.signal, clientGone]);
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<{ late: true }>((resolve) => {
+      timer = setTimeout(() => resolve({ late: true }), deadlineMs);
+    });
     try {
-      const handler = this.handlers[req.cmd] as (r: ControlRequest) => Promise<unknown> | unknown;
-      const data = await handler(req);
-      this.reply(sock, { id: req.id, ok: true, data: data ?? null });
+      const handler = this.handlers[req.cmd] as (r: ControlRequest, s: AbortSignal) => Promise<unknown> | unknown;
+      const work = Promise.resolve().then(() => handler(req, signal)).then((data) => ({ data }));
+      const outcome = await Promise.race([work, late]);
+      if ('late' in outcome) {
+        expired.abort();
+        // The handler may still settle later; nobody waits for it, and a late failure must not go unhandled.
+        work.catch(() => undefined);
+        this.log.warn({ cmd: req.cmd, deadlineMs }, 'control request passed its deadline; its client got an error');
+        this.reply(sock, { id: req.id, ok: false, error: `the daemon gave up on this request after ${deadlineMs / 1000} s` });
+        return;
+      }
+      this.reply(sock, { id: req.id, ok: true, data: outcome.data ?? null });
     } catch (err) {
       this.log.error({ err, cmd: req.cmd }, 'control command failed');
       this.reply(sock, { id: req.id, ok: false, error: (err as Error).message });
+    } finally {
+      clearTimeout(timer);
     }
   }
 

@@ -122,7 +122,7 @@ export class Daemon {
       this.web.mount(this.console.server);
       this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames }));
     }
-    this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, log);
+    this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, paths.home, log);
     this.notice = nextStepNotice(config, opts.configExists, paths.config, larkmuxCommand());
     this.control = new ControlServer(
       paths.controlSocket,
@@ -147,7 +147,7 @@ export class Daemon {
           return { url };
         },
         where: (req) => this.panes.where(req.caller),
-        send: (req) => this.panes.send(req.caller, req.items),
+        send: (req, signal) => this.panes.send(req.caller, req.items, signal),
         prune: async () => {
           const report = await this.orphans();
           const removed = await killTmuxSessions(this.tmuxSocket, [...report.orphans, ...report.diag]);

@@ -10,7 +10,7 @@ import { expandHome } from '../../platform/paths.js';
 import { AttentionKeeper } from './attention-keeper.js';
 import type { ImAdapter } from '../im/types.js';
 import { LiveSession } from './live-session.js';
-import { sendAnswerFiles } from '../outbound/answer-files.js';
+import { sendAnswerFiles, sessionFileAccess } from '../outbound/answer-files.js';
 import { sessionTopic } from '../outbound/post-items.js';
 import { CARD_PACING, SessionCards } from './session-cards.js';
 import type { SessionCore } from './session-core.js';
@@ -33,6 +33,8 @@ export interface SessionWiringDeps {
   frames: FrameRenderer;
   log: Logger;
   t: Translate;
+  /** LARKMUX_HOME: its own files are never sent as an answer's files. */
+  home: string;
 }
 
 /** The daemon-side runtime of a session: its cards, its attention keeper, and what a final answer's links upload. */
@@ -73,7 +75,7 @@ async function sendLinkedFiles(deps: SessionWiringDeps, session: SessionCore, te
   const { t } = deps;
   const target = sessionTopic(deps.im, session);
   await sendAnswerFiles(text, {
-    target, cwd: session.cwd, extraRoots: deps.bot.answerFileRoots.map((r) => expandHome(r)), log,
+    target, cwd: session.cwd, access: sessionFileAccess(deps.bot, session.cwd, deps.home), log,
     notSent: async (refused) => {
       const lines = refused.map((r) => t('files.notSent', { path: r.path, reason: r.reason === 'outside' ? t('files.reasonOutside') : t('files.reasonFailed', { detail: r.detail ?? '' }) }));
       await deps.im.sendText(target.place, lines.join('\n'), target.replyTo);
