@@ -18,6 +18,10 @@ export interface LarkmuxPaths {
   dedupeStore: string;
   /** A FIFO per observed pane. */
   fifo(sessionId: string): string;
+  /** The folder put first on every CLI's PATH: it holds only `larkmux` (see shared/pane-command.ts). */
+  paneBin: string;
+  /** `larkmux` for the panes: this installation, bound to this home; the daemon writes it at start. */
+  paneCommand: string;
 }
 
 /** Expands a leading `~` against the user's home directory. */
@@ -48,5 +52,7 @@ export function larkmuxPaths(home: string = resolveHome()): LarkmuxPaths {
     sessionStore: (appId) => join(home, `sessions-${appId.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`),
     dedupeStore: join(home, 'seen-events.json'),
     fifo: (sessionId) => join(run, `pane-${sessionId.slice(0, 8)}.fifo`),
+    paneBin: join(run, 'bin'),
+    paneCommand: join(run, 'bin', 'larkmux'),
   };
 }

@@ -1,14 +1,13 @@
-// Files with the real Claude Code: its Bash tool runs `larkmux where`/`send` inside the pane (identity by tty).
+// Files with the real Claude Code: its Bash tool runs `larkmux where`/`send` inside the pane (identity by tty), typed
+// as plain `larkmux`: the pane's PATH and bash function find this installation (issue 32 item 2).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import { buttons, markdownText, textsIn } from '../support/cards.js';
 import { disposeClaudeWorld, startClaudeWorld, type ClaudeWorld } from '../support/claude-world.js';
 import { skipWithoutCli } from '../support/clis.js';
-import { ROOT } from '../support/larkmux-cli.js';
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5b1b6e30000000049454e44ae426082', 'hex');
-const LARKMUX = `${process.execPath} ${join(ROOT, 'bin', 'larkmux.js')}`;
 
 describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: files', () => {
   let world: ClaudeWorld | undefined;
@@ -35,7 +34,7 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: files', ()
     const offer = await fake.waitFor(() => fake.messages.find((m) => m.chatId === chatId && m.msgType === 'interactive' && buttons(m.content).some((b) => /keep manual mode/i.test(b))), 90_000, 'mode offer card');
     await fake.tapButton(offer.messageId, buttons(offer.content).find((b) => /keep manual mode/i.test(b))!);
     await fake.waitFor(() => markdownText(offer.content).includes('Answered by'), 20_000, 'offer answered');
-    await fake.injectMessage({ chatType: 'p2p', chatId, text: `RUN_TOOL: ${LARKMUX} where` });
+    await fake.injectMessage({ chatType: 'p2p', chatId, text: 'RUN_TOOL: larkmux where' });
     await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('tool said')), 120_000, 'where through the Bash tool').catch(async (e) => {
       const panes = await rig.tmux.run(['list-panes', '-a', '-F', '#{session_name}']);
       for (const p of panes.stdout.trim().split('\n')) process.stderr.write(`--- ${p}\n${(await rig.tmux.run(['capture-pane', '-p', '-t', p])).stdout}\n`);
@@ -46,7 +45,7 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: files', ()
     expect(textsIn(fake, appId, chatId).find((t) => t.includes('tool said'))).toContain(session.id);
 
     writeFileSync(join(cwd, 'notes.txt'), 'from claude\n');
-    await fake.injectMessage({ chatType: 'p2p', chatId, text: `RUN_TOOL: ${LARKMUX} send notes.txt` });
+    await fake.injectMessage({ chatType: 'p2p', chatId, text: 'RUN_TOOL: larkmux send notes.txt' });
     await fake.waitFor(() => fake.messages.some((m) => m.chatId === chatId && m.msgType === 'file'), 120_000, 'file message');
     expect(fake.fileUploads.at(-1)?.bytes.toString('utf8')).toBe('from claude\n');
 

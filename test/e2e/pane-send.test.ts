@@ -1,7 +1,8 @@
 // `larkmux where` / `larkmux send` from inside a session's pane, end to end: real daemon, real SDK, fake Feishu,
-// a real shell in real tmux. Identity is the caller's controlling tty; inherited $TMUX/$TMUX_PANE count for nothing.
+// a real login shell in real tmux, the commands typed as the README writes them (issue 32 item 2). Identity is the
+// caller's controlling tty; inherited $TMUX/$TMUX_PANE count for nothing, and the CLI has neither (issue 31 item 6).
 import { spawn } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pty from '@lydell/node-pty';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,7 +12,10 @@ import { textsIn } from '../support/cards.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
 import { ROOT } from '../support/larkmux-cli.js';
 
-const LARKMUX = `'${process.execPath}' '${join(ROOT, 'bin', 'larkmux.js')}'`;
+/** The names in a process's environment, read from /proc (what the program really got, not what a shell shows). */
+function environNames(pid: number): string[] {
+  return readFileSync(`/proc/${pid}/environ`).toString('utf8').split('\0').filter(Boolean).map((kv) => kv.slice(0, kv.indexOf('=')));
+}
 
 interface Run {
   code: number | null;
@@ -46,7 +50,7 @@ describe('larkmux where / send from a pane', () => {
     rig = undefined;
   });
 
-  it('inside the pane: where names the session and send posts a file, a picture and text into the topic; an inherited TMUX does not count', async () => {
+  it('inside the pane: `larkmux where` names the session and `larkmux send` posts a file, a picture and text into the topic; the CLI has no TMUX, TMUX_PANE or LARKMUX_HOME; an inherited TMUX does not count', async () => {
     rig = await startRig();
     await rig.start();
     const { fake, home } = rig;
@@ -57,8 +61,15 @@ describe('larkmux where / send from a pane', () => {
     const [session] = (await rig.status()).sessions;
     expect(session).toBeDefined();
 
-    // `where` typed into the pane by the chat's shell.
-    await fake.injectMessage({ chatType: 'p2p', chatId, text: `${LARKMUX} where; echo where-exit-$?` });
+    // The CLI (the pane's login bash) got none of larkmux's or tmux's pane variables.
+    const pane = await rig.tmux.run(['display-message', '-p', '-t', session.tmuxName, '#{socket_path},#{pid},#{session_id}\t#{pane_id}\t#{pane_pid}']);
+    const [tmuxVar, paneVar, panePid] = pane.stdout.trim().split('\t');
+    const names = environNames(Number(panePid));
+    expect(names).toContain('PATH');
+    for (const name of ['TMUX', 'TMUX_PANE', 'LARKMUX_HOME']) expect(names).not.toContain(name);
+
+    // `where` typed into the pane as the README writes it: this installation, this home (the rig's, not ~/.larkmux).
+    await fake.injectMessage({ chatType: 'p2p', chatId, text: 'larkmux where; echo where-exit-$?' });
     await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('where-exit-')), 30_000, 'where answer');
     const whereText = textsIn(fake, appId, chatId).find((t) => t.includes('where-exit-'))!;
     expect(whereText).toContain('where-exit-0');
@@ -71,7 +82,7 @@ describe('larkmux where / send from a pane', () => {
     const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a5b1b6e30000000049454e44ae426082', 'hex');
     writeFileSync(join(home.dir, 'shot.png'), png);
     const before = fake.messages.length;
-    await fake.injectMessage({ chatType: 'p2p', chatId, text: `${LARKMUX} send report.md shot.png --text '你好 $(whoami)'; echo send-exit-$?` });
+    await fake.injectMessage({ chatType: 'p2p', chatId, text: `larkmux send report.md shot.png --text '你好 $(whoami)'; echo send-exit-$?` });
     await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('send-exit-')), 60_000, 'send answer');
     expect(textsIn(fake, appId, chatId).find((t) => t.includes('send-exit-'))).toContain('send-exit-0');
     const posted = fake.messages.slice(before).filter((m) => m.appId === appId && m.chatId === chatId);
@@ -85,8 +96,6 @@ describe('larkmux where / send from a pane', () => {
     expect(posted.some((m) => m.msgType === 'text' && (m.content as { text: string }).text === '你好 $(whoami)')).toBe(true);
 
     // A shell that merely inherited the pane's TMUX / TMUX_PANE (another pty, or none) is not in the pane.
-    const env = await rig.tmux.run(['display-message', '-p', '-t', session.tmuxName, '#{socket_path},#{pid},#{session_id}\t#{pane_id}\t#{pane_pid}']);
-    const [tmuxVar, paneVar, panePid] = env.stdout.trim().split('\t');
     const inherited = { ...home.env, TMUX: tmuxVar!.replace(',$', ','), TMUX_PANE: paneVar! };
     const sentBefore = fake.messages.length;
     const uploadsBefore = fake.fileUploads.length;

@@ -12,7 +12,8 @@ import fs from 'node:fs';
 const [out, ...args] = process.argv.slice(2);
 const pick = (k) => process.env[k] ?? null;
 fs.writeFileSync(out, JSON.stringify({ args, cwd: process.cwd(), hostile: pick('HOSTILE'), semi: pick('SEMI'),
-  secret: pick('LARK_APP_SECRET'), home: pick('LARKMUX_HOME'), tmux: pick('TMUX') }));
+  secret: pick('LARK_APP_SECRET'), home: pick('LARKMUX_HOME'), tmux: pick('TMUX'), tmuxPane: pick('TMUX_PANE'),
+  path: pick('PATH'), fn: pick('BASH_FUNC_larkmux%%') }));
 setInterval(() => {}, 1000);
 `;
 
@@ -63,6 +64,7 @@ describe('TmuxBackend launch', () => {
       argv: [process.execPath, join(home, 'dump.mjs'), out, ...HOSTILE_ARGS],
       cwd,
       env: { HOSTILE: hostileEnv, SEMI: ';', LARK_APP_SECRET: 'do-not-pass', LARKMUX_HOME: '/nope', TMUX: '/nope' },
+      larkmuxEnv: { PATH: `/lmx bin:${process.env.PATH}`, 'BASH_FUNC_larkmux%%': `() { '/lmx bin/larkmux' "$@"; }` },
       cols: 100, rows: 30,
     });
     expect(res.ok).toBe(true);
@@ -79,7 +81,12 @@ describe('TmuxBackend launch', () => {
     expect(dump.semi).toBe(';');
     expect(dump.secret).toBeNull();
     expect(dump.home).toBeNull();
-    expect(dump.tmux).not.toBe('/nope');
+    // tmux sets TMUX and TMUX_PANE for every process it starts: the CLI gets neither (issue 31 item 6).
+    expect(dump.tmux).toBeNull();
+    expect(dump.tmuxPane).toBeNull();
+    // larkmux's own additions pass, including the one sh cannot export (bash's `larkmux` function).
+    expect(dump.path).toBe(`/lmx bin:${process.env.PATH}`);
+    expect(dump.fn).toBe(`() { '/lmx bin/larkmux' "$@"; }`);
     expect(existsSync(pwned)).toBe(false);
     // The env went to that pane's process only, not to the server's global environment.
     const globalEnv = await server.run(['show-environment', '-g']);

@@ -1,7 +1,11 @@
 // Webhook authentication (issue 13 finding 1): forged events are refused, whatever the bot's webhook settings.
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/shared/config.js';
+import { InboundDedupe } from '../../src/daemon/inbound/dedupe.js';
 import { connectProbe, startHarness, TEST_APPS, type LarkHarness } from '../support/fake-feishu/harness.js';
 
 let h: LarkHarness;
@@ -62,6 +66,30 @@ describe('webhook authentication', () => {
     expect(await post(url, b3, { ...signed(String(Math.floor(Date.now() / 1000)), b3), 'x-lark-signature': '0'.repeat(64) })).toBe(401);
     await new Promise((r) => setTimeout(r, 200));
     expect(p.events.some((e) => e.kind === 'message')).toBe(false);
+  });
+
+  it('with an encryptKey: a replay inside the window passes the check and is deduplicated, not refused (what docs/operations.md says)', async () => {
+    const key = 'enc-key-78';
+    const p = h.makeAdapter(app.appId, { webhook: { port: 0, path: '/hook' }, botOverrides: { events: 'webhook', encryptKey: key } });
+    expect((await connectProbe(p)).ok).toBe(true);
+    const url = `http://127.0.0.1:${p.adapter.webhookPort}/hook`;
+    const body = forgedEvent('replayed', 'x');
+    const ts = String(Math.floor(Date.now() / 1000));
+    const headers = { 'x-lark-request-timestamp': ts, 'x-lark-request-nonce': 'n1', 'x-lark-signature': createHash('sha256').update(ts + 'n1' + key + body).digest('hex') };
+    expect(await post(url, body, headers)).toBe(200);
+    expect(await post(url, body, headers)).toBe(200);
+    const replayed = () => p.events.filter((e) => e.kind === 'message' && e.text === 'replayed');
+    await h.fake.waitFor(() => replayed().length === 2, 10_000, 'both deliveries reach the adapter');
+    // The daemon's dedupe (bot-runtime.ts: firstSeenEvent before anything is handled) takes the first and drops the repeat.
+    const dir = mkdtempSync(join(tmpdir(), 'lmx-replay-'));
+    try {
+      const dedupe = new InboundDedupe({ path: join(dir, 'seen-events.json') });
+      await dedupe.load();
+      expect(replayed().map((e) => dedupe.firstSeenEvent(e))).toEqual([true, false]);
+      await dedupe.dispose();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('webhook mode with neither encryptKey nor verificationToken does not start, and says what to set', async () => {

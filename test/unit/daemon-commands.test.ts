@@ -8,7 +8,7 @@ import type { DisplayMode } from '../../src/shared/ipc.js';
 import type { KeyName } from '../../src/shared/keys.js';
 import { dispatchCommand } from '../../src/daemon/commands/dispatch.js';
 import { listProjects, resolveDir } from '../../src/daemon/commands/projects.js';
-import type { CommandContext, GrantTarget } from '../../src/daemon/commands/types.js';
+import type { CommandBot, CommandContext, GrantTarget } from '../../src/daemon/commands/types.js';
 import { NO_GRANTS, type Grants } from '../../src/daemon/inbound/permissions.js';
 import { anchorOf } from '../../src/daemon/inbound/router.js';
 import { newSessionCore, type SessionCore } from '../../src/daemon/sessions/session-core.js';
@@ -28,7 +28,7 @@ interface Fake extends CommandContext {
   session?: SessionCore;
 }
 
-function fake(opts: { scan?: AdoptScan; user?: string; grants?: Grants; session?: SessionCore | null; dirs?: string[]; projects?: { label: string; path: string }[]; locale?: Locale; diff?: 'posted' | 'none' | 'not_git' | 'no_turn' } = {}): Fake {
+function fake(opts: { cli?: CommandBot['cli']; scan?: AdoptScan; user?: string; grants?: Grants; session?: SessionCore | null; dirs?: string[]; projects?: { label: string; path: string }[]; locale?: Locale; diff?: 'posted' | 'none' | 'not_git' | 'no_turn' } = {}): Fake {
   const s = opts.session === null ? undefined : (opts.session ?? newSessionCore({ appId: APP, anchorId: 'oc_chat', scope: 'chat', chatId: 'oc_chat', chatType: 'p2p', cli: 'claude-code', cwd: '/w/app', ownerId: 'ou_admin', now: NOW - 90_000 }));
   const anchor = anchorOf(
     { kind: 'message', appId: APP, messageId: 'om_1', place: { chatId: 'oc_chat', chatType: 'p2p' }, senderId: opts.user ?? 'ou_admin', senderType: 'user', text: '', mentionsBot: false, createTime: 0 },
@@ -36,7 +36,7 @@ function fake(opts: { scan?: AdoptScan; user?: string; grants?: Grants; session?
   );
   const f: Fake = {
     replies: [], cards: [], keys: [], calls: [], session: s,
-    bot: { name: 'claude', appId: APP, cli: 'claude-code', workingDir: '/w', projects: [], allowedUsers: ['ou_admin'], allowedChats: [] },
+    bot: { name: 'claude', appId: APP, cli: opts.cli ?? 'claude-code', workingDir: '/w', projects: [], allowedUsers: ['ou_admin'], allowedChats: [] },
     invoker: { userId: opts.user ?? 'ou_admin' },
     anchor,
     grants: opts.grants ?? NO_GRANTS,
@@ -260,6 +260,16 @@ describe('commands', () => {
     await dispatchCommand('grant', 'ou_bob1', g);
     expect(g.calls).toEqual([]);
     expect(g.replies[0]).toBe("/grant is only for this bot's owner.");
+  });
+  it('/grant on a bot that runs what it is sent says that talking there is operating (issue 31 item 6), in both languages', async () => {
+    const cases: [CommandBot['cli'], Locale][] = [['shell', 'en'], [{ command: 'htop', args: [], readyPattern: 'x' }, 'zh-CN']];
+    for (const [cli, locale] of cases) {
+      const f = fake({ locale, cli });
+      await dispatchCommand('grant', 'chat', f);
+      expect(f.calls).toEqual(['grant:{"chat":"oc_chat"}']);
+      expect(f.replies[0]).toBe(`${translator(locale)('cmd.grant.done', { who: translator(locale)('cmd.grant.chat'), bot: 'claude' })} ${translator(locale)('cmd.grant.operates')}`);
+    }
+    expect(translator('en')('cmd.grant.operates')).toMatch(/whoever may talk to it can also operate it/);
   });
   it('/revoke of a grant that does not exist says so', async () => {
     const f = fake();

@@ -5,6 +5,7 @@ import { controlCall } from '../../platform/control-client.js';
 import { ConsoleLinkSchema, type DaemonStatus } from '../../shared/control-protocol.js';
 import type { LarkmuxPaths } from '../../platform/paths.js';
 import { nextStepNotice } from '../../shared/next-step-notice.js';
+import { talkScopeWarnings } from '../../shared/talk-scope.js';
 import { daemonState, startDetached } from '../daemon-process.js';
 import { EXIT, type CliCommand } from '../types.js';
 
@@ -82,6 +83,7 @@ export const start: CliCommand = {
     out(`logs: ${paths.logFile}  (${cmd} logs -f)`);
     if (after?.webUrl) out(`web terminal: ${after.webUrl}`);
     if (after?.notice?.includes('web terminal off')) out(`warning: ${after.notice}`);
+    for (const w of talkScopeWarnings(cfg.config.bots)) out(`warning: ${w}`);
     const notice = nextStepNotice(cfg.config, cfg.exists, paths.config, cmd);
     if (notice) out(`next: ${notice}`);
     await printConsoleLink(paths, cmd, out);

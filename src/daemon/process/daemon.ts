@@ -20,6 +20,8 @@ import { CapacityKeeper } from '../sessions/capacity-keeper.js';
 import { Restoring } from './restoring.js';
 import { DaemonWeb } from '../web/web-terminal.js';
 import { PaneRequests } from '../panes/pane-requests.js';
+import { writePaneCommand } from './pane-command-file.js';
+import { talkWiderThanOperate } from '../../shared/talk-scope.js';
 import { classifyTmuxSessions, killTmuxSessions, listTmuxSessions, type OrphanReport } from '../../platform/tmux-sessions.js';
 
 // TODO(issue 11): import it from src/shared/next-step-notice.ts; re-exported for code written before the move.
@@ -187,8 +189,14 @@ export class Daemon {
     // anything slow is imported or connected, so the first message after a restart finds its session (issue 14).
     await this.control.listen();
     this.opts.log.info({ version: LARKMUX_VERSION, bots: this.opts.config.bots.length }, 'daemon started');
+    // Before any CLI starts: every pane finds this installation's `larkmux` first on its PATH.
+    await writePaneCommand(this.opts.paths).catch((err) => this.opts.log.error({ err }, 'could not write the pane\'s larkmux command; `larkmux` inside panes will not reach this daemon'));
     await this.restoring.run(this.bots);
     if (this.notice) this.opts.log.warn(this.notice);
+    for (const b of this.bots) {
+      const wider = talkWiderThanOperate({ ...b.bot, ...b.grants() });
+      if (wider) this.opts.log.warn(wider);
+    }
     // The web terminal is optional: a busy port is reported, and everything else still runs.
     const web = await this.web.start();
     if (web.ok) this.opts.log.info({ url: web.baseUrl }, 'web terminal listening');

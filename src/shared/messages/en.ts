@@ -54,6 +54,7 @@ export const en = {
   'cmd.grant.chat': 'Everyone in this chat',
   'cmd.grant.done': '{who} may now talk to {bot}.',
   'cmd.grant.already': '{who} could already talk to {bot}.',
+  'cmd.grant.operates': 'This bot runs whatever it is sent as a command, so whoever may talk to it can also operate it: press keys, end sessions, and reach every other session of this larkmux (they all run as one Unix user). Grant it only to people you would give a shell.',
   'cmd.revoke.chat': 'This chat',
   'cmd.revoke.done': '{who} no longer has a talk grant for {bot}.',
   'cmd.revoke.none': '{who} had no talk grant (people in allowedUsers/allowedChats are set in config.json).',

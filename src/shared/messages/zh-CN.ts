@@ -56,6 +56,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'cmd.grant.chat': '本群所有人',
   'cmd.grant.done': '{who} 现在可以和 {bot} 对话了。',
   'cmd.grant.already': '{who} 本来就可以和 {bot} 对话。',
+  'cmd.grant.operates': '这个机器人会把收到的内容当作命令执行，所以能和它对话的人实际上也能操作它：按键、结束会话，并能触及这个 larkmux 的所有其他会话（它们都以同一个 Unix 用户运行）。只授权给你愿意给 shell 权限的人。',
   'cmd.revoke.chat': '本群',
   'cmd.revoke.done': '已收回 {who} 与 {bot} 对话的权限。',
   'cmd.revoke.none': '{who} 没有单独授予的对话权限（allowedUsers/allowedChats 里的人在 config.json 中设置）。',

@@ -8,6 +8,8 @@ import { quoteShellArg } from './tmux-client.js';
 
 export const LAUNCHER = {
   shell: '/bin/sh',
+  /** By absolute path: a bot's `env` may set a PATH without it. */
+  env: '/usr/bin/env',
   /** $0 of the launcher, so `ps` shows what it is during its few milliseconds. */
   name: 'larkmux-launch',
   /**
@@ -24,9 +26,27 @@ export function launchScript(env: Readonly<Record<string, string>>, unset: reado
   return `${lines.join('\n')}\n`;
 }
 
-/** argv for new-session: the launcher, the file, then the CLI's own argv untouched. */
-export function launcherArgv(file: string, argv: readonly string[]): string[] {
-  return [LAUNCHER.shell, '-c', LAUNCHER.script, LAUNCHER.name, file, ...argv];
+/** A name `export` in /bin/sh accepts; others (bash's exported functions, `BASH_FUNC_x%%`) go through env(1). */
+const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/** Splits an environment into what the launch file can export and what needs env(1) on the command line. */
+export function splitByShellName(env: Readonly<Record<string, string>>): { shell: Record<string, string>; exported: Record<string, string> } {
+  const shell: Record<string, string> = {};
+  const exported: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) (SHELL_NAME.test(k) ? shell : exported)[k] = v;
+  return { shell, exported };
+}
+
+/**
+ * argv for new-session: the launcher, the file, then the CLI's own argv untouched. `viaEnv` (names sh cannot export;
+ * larkmux's own, never a secret: they are visible in `ps` for the moment before the CLI execs) are set by env(1).
+ */
+export function launcherArgv(file: string, argv: readonly string[], viaEnv: Readonly<Record<string, string>> = {}): string[] {
+  const assignments = Object.entries(viaEnv).map(([k, v]) => `${k}=${v}`);
+  // env(1) takes any leading word with a `=` for an assignment, and sh drops such names from what it passes on: a
+  // program path with a `=` goes without them (for the pane's `larkmux`, PATH still has it).
+  const prefix = assignments.length && !(argv[0] ?? '').includes('=') ? [LAUNCHER.env, ...assignments] : [];
+  return [LAUNCHER.shell, '-c', LAUNCHER.script, LAUNCHER.name, file, ...prefix, ...argv];
 }
 
 /** Writes the file (0600, created exclusively) in `dir` (0700); returns its path. */

@@ -53,7 +53,7 @@ export class PtyBackend implements SessionBackend {
     const [program, ...args] = launch.argv;
     if (program === undefined) throw new Error('LaunchSpec.argv is empty');
     const { env, warnings } = filterLaunchEnv(launch.env);
-    // The policy's base (never larkmux's own variables), then exactly the bot's env.
+    // The policy's base (never larkmux's own variables, nor TMUX/TMUX_PANE), then exactly the bot's env and the pane's `larkmux`.
     const baseEnv = cliBaseEnv(process.env);
     let child: nodePty.IPty;
     try {

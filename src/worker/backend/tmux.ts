@@ -5,7 +5,8 @@ import { tmuxDiagName, tmuxSessionName } from '../../shared/session-key.js';
 import { tmuxKeyName, type KeyName } from '../../shared/keys.js';
 import { namesToUnset } from '../../shared/env-policy.js';
 import { filterLaunchEnv } from './launch-env.js';
-import { discardLaunchFile, launcherArgv, launchScript, writeLaunchFile } from './launch-file.js';
+import { discardLaunchFile, launcherArgv, launchScript, splitByShellName, writeLaunchFile } from './launch-file.js';
+import { PANE_UNSET_NAMES } from '../../shared/pane-command.js';
 import { planTextInput } from './input-plan.js';
 import { escapeTmuxFormat, TmuxClient, type TmuxResult } from './tmux-client.js';
 import { PipePaneObserver, type PaneObserver } from './tmux-observer.js';
@@ -220,15 +221,17 @@ export class TmuxBackend implements SessionBackend {
   private async create(launch: LaunchSpec): Promise<BackendResult<string[]>> {
     const filtered = filterLaunchEnv(launch.env);
     const warnings = filtered.warnings;
-    // larkmux's own variables (LARKMUX_HOME for `larkmux where`/`send` in the pane) pass the bot-env filter by design.
-    const env = { ...filtered.env, ...launch.larkmuxEnv };
+    // larkmux's own variables (the pane's `larkmux` command) pass the bot-env filter by design.
+    const { shell: env, exported } = splitByShellName({ ...filtered.env, ...launch.larkmuxEnv });
     if (launch.argv.length === 0) throw new Error('LaunchSpec.argv is empty');
     // The env goes through a 0600 file, never the command line (see launch-file.ts). A server someone else started
-    // may hold anything in its global environment: what is neither inherited nor the bot's is unset first.
+    // may hold anything in its global environment: what is neither inherited nor the bot's is unset first, and what
+    // tmux itself sets for the pane (TMUX, TMUX_PANE: larkmux's private server and pane) never reaches the CLI.
     const serverEnv = await this.client.run(['show-environment', '-g']);
-    const file = await writeLaunchFile(this.runDir, this.name, launchScript(env, namesToUnset(serverEnv.ok ? serverEnv.stdout : '', env)));
+    const unset = [...new Set([...PANE_UNSET_NAMES, ...namesToUnset(serverEnv.ok ? serverEnv.stdout : '', env)])];
+    const file = await writeLaunchFile(this.runDir, this.name, launchScript(env, unset));
     // The launcher argv has several arguments, so tmux execvp()s it (one argument would go through default-shell -c).
-    const argv = launcherArgv(file, launch.argv);
+    const argv = launcherArgv(file, launch.argv, exported);
     const pipe = await this.observer.openReader();
     if (!pipe.ok) {
       await discardLaunchFile(file);

@@ -30,7 +30,10 @@ export interface LaunchSpec {
   cwd: string;
   /** Extra environment for this CLI only; reserved keys are refused with a warning. */
   env: Readonly<Record<string, string>>;
-  /** Set by larkmux itself and passed unfiltered: LARKMUX_HOME, so `larkmux where`/`send` in the pane find the daemon. */
+  /**
+   * Set by larkmux itself and passed past the bot-env filter: PATH with this home's `larkmux` first and the same command
+   * as a bash function (shared/pane-command.ts). Never LARKMUX_HOME, TMUX or TMUX_PANE: the CLI gets none of them.
+   */
   larkmuxEnv?: Readonly<Record<string, string>>;
   cols: number;
   rows: number;

@@ -15,7 +15,8 @@ import { deliver } from './deliverer.js';
 import { GateRunner } from './gate-runner.js';
 import { Monitor } from './monitor.js';
 import { paneHint } from '../cli/pane-hint.js';
-import { larkmuxCommandLine } from './larkmux-command.js';
+import { larkmuxPaths } from '../../platform/paths.js';
+import { paneCommandEnv } from '../../shared/pane-command.js';
 import { resolveProgram } from './resolve-program.js';
 import { literalChatText } from '../../shared/chat-text.js';
 
@@ -225,7 +226,7 @@ export class SessionRuntime {
     if (launchMode === 'new' && a.nativeId.kind === 'discovered') this.nativeSessionId = undefined;
     const spec = a.launch({
       cwd: this.deps.init.cwd, home: this.home, mode: launchMode, nativeSessionId: this.nativeSessionId, botEnv: this.env,
-      paneHint: paneHint(larkmuxCommandLine()),
+      paneHint: paneHint(),
     });
     const [program, ...args] = spec.argv;
     if (program !== undefined) spec.argv = [resolveProgram(program, spec.env.PATH ?? this.env.PATH ?? process.env.PATH), ...args];
@@ -248,10 +249,16 @@ export class SessionRuntime {
     this.dispatch({ type: 'session_prepared', ok: true });
   }
 
+  /** `larkmux` in the pane is this installation bound to this home (the daemon wrote it); LARKMUX_HOME stays out. */
+  private paneEnv(launchEnv: Readonly<Record<string, string>>): Record<string, string> {
+    const paths = larkmuxPaths(this.deps.init.home);
+    return paneCommandEnv(paths.paneBin, paths.paneCommand, launchEnv.PATH ?? this.env.PATH ?? process.env.PATH);
+  }
+
   private async startTmux(create: boolean): Promise<void> {
     const { init } = this.deps;
     const launch = create && this.pendingLaunch
-      ? { argv: this.pendingLaunch.argv, env: this.pendingLaunch.env, larkmuxEnv: { LARKMUX_HOME: init.home }, cwd: init.cwd, cols: init.cols, rows: init.rows }
+      ? { argv: this.pendingLaunch.argv, env: this.pendingLaunch.env, larkmuxEnv: this.paneEnv(this.pendingLaunch.env), cwd: init.cwd, cols: init.cols, rows: init.rows }
       : undefined;
     if (create) {
       this.counters.launches += 1;
