@@ -1,14 +1,16 @@
 // The daemon's one web port: checks grants for /s/<sessionId>/… and proxies HTTP and WebSocket to that session's worker.
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { localeFromLanguageTag, type Locale } from '../../shared/i18n.js';
-import { PROXY_HEADERS } from '../../shared/webterm-protocol.js';
 import {
   VIEW_COOKIE_NAME, WRITE_COOKIE_NAME, clearWriteCookieHeader, readCookie, viewCookieHeader, writeCookieHeader, type WebGrants,
 } from './web-grants.js';
+import { hostServed, servedHostNames } from './web-host-check.js';
 import { LINK_PAGE_HEADERS, writeLinkPage } from './web-link-page.js';
 import { localeCookieHeader, page, plain, refuse } from './web-responses.js';
+import { upstreamHeaders, type Access } from './web-upstream-headers.js';
 import { routeOf } from './web-route.js';
 
 export const WEB_PROXY_LIMITS = {
@@ -57,16 +59,14 @@ export interface WebProxyOptions {
   sessionLocale?(sessionId: string): Locale | undefined;
   /** web.publicUrl: its origin is accepted for WebSockets (behind a tunnel the Host header may differ); https → Secure cookies. */
   publicUrl?: string;
+  /** web.allowedHosts: Host names served besides loopback, publicUrl's and the listen address (DNS rebinding, DESIGN §12). */
+  allowedHosts?: readonly string[];
   /** Pages under a session that the daemon answers itself once the grant is checked (the diff page). */
   sessionPages?: { handles(path: string): boolean; serve(res: ServerResponse, sessionId: string, path: string, method: string | undefined, cookies: string[]): Promise<void> };
   /** The session's last WebSocket closed (nobody watches it any more). */
   unwatched?(sessionId: string): void;
 }
 
-type Access = { mode: 'write'; userId: string } | { mode: 'read' };
-
-/** Request headers never passed on: credentials, our own trust headers, hop-by-hop headers. */
-const STRIPPED = new Set(['cookie', 'authorization', 'host', 'connection', 'keep-alive', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', ...Object.values(PROXY_HEADERS)]);
 
 export class WebProxy {
   private readonly server: Server;
@@ -75,6 +75,7 @@ export class WebProxy {
   private readonly opening = new Map<string, number>();
   private readonly secureCookies: boolean;
   private readonly publicHost: string | null;
+  private readonly servedHosts: ReadonlySet<string>;
   private listeningPort: number | null = null;
   private readonly mounts: ProxyMount[] = [];
 
@@ -82,6 +83,12 @@ export class WebProxy {
     const pub = opts.publicUrl ? new URL(opts.publicUrl) : null;
     this.secureCookies = pub?.protocol === 'https:';
     this.publicHost = pub?.host ?? null;
+    this.servedHosts = servedHostNames({
+      bindHost: opts.host,
+      publicUrl: opts.publicUrl,
+      allowedHosts: opts.allowedHosts,
+      interfaceAddresses: Object.values(networkInterfaces()).flat().map((a) => a?.address ?? ''),
+    });
     this.server = createServer((req, res) => void this.handleHttp(req, res));
     this.server.on('upgrade', (req, socket, head) => void this.handleUpgrade(req, socket, head));
   }
@@ -163,7 +170,18 @@ export class WebProxy {
     return (sessionId && this.opts.sessionLocale?.(sessionId)) || localeFromLanguageTag(req.headers['accept-language']);
   }
 
+  /** Before any route (mounted ones too): a Host name this port does not serve is refused (DNS rebinding). */
+  private misdirected(req: IncomingMessage, kind: 'http' | 'websocket'): boolean {
+    if (hostServed(req.headers.host, this.servedHosts)) return false;
+    this.opts.log.warn({ host: (req.headers.host ?? '').slice(0, 100), kind }, 'web proxy: refused a Host name this port does not serve (add it to web.allowedHosts if it is yours)');
+    return true;
+  }
+
   private async handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.misdirected(req, 'http')) {
+      req.resume();
+      return page(res, 421, localeFromLanguageTag(req.headers['accept-language']), 'http.misdirected');
+    }
     const mount = this.mountFor(req.url);
     if (mount) {
       return Promise.resolve(mount.http(req, res)).catch((err: unknown) => {
@@ -202,7 +220,7 @@ export class WebProxy {
       port: worker.port,
       method: req.method,
       path: route.path,
-      headers: this.upstreamHeaders(req.headers, access, worker, false),
+      headers: upstreamHeaders(req.headers, access, worker, false),
       timeout: WEB_PROXY_LIMITS.upstreamTimeoutMs,
     });
     upstream.on('response', (up) => {
@@ -257,6 +275,7 @@ export class WebProxy {
 
   private async handleUpgrade(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     client.on('error', () => client.destroy());
+    if (this.misdirected(req, 'websocket')) return refuse(client, 421);
     const mount = this.mountFor(req.url);
     if (mount) return mount.upgrade(req, client, head);
     const route = routeOf(req.url ?? '/');
@@ -305,7 +324,7 @@ export class WebProxy {
     upstream.setTimeout(WEB_PROXY_LIMITS.upstreamTimeoutMs, () => end());
     upstream.once('connect', () => {
       upstream.setTimeout(0);
-      const headers = this.upstreamHeaders(req.headers, access, worker, true);
+      const headers = upstreamHeaders(req.headers, access, worker, true);
       const lines = [`GET ${route.path} HTTP/1.1`, `host: 127.0.0.1:${worker.port}`];
       for (const [k, v] of Object.entries(headers)) for (const one of Array.isArray(v) ? v : [v]) if (one !== undefined) lines.push(`${k}: ${one}`);
       upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
@@ -328,19 +347,6 @@ export class WebProxy {
       return false;
     }
     return host === req.headers.host || (this.publicHost !== null && host === this.publicHost);
-  }
-
-  private upstreamHeaders(incoming: IncomingHttpHeaders, access: Access, worker: WorkerEndpoint, upgrade: boolean): IncomingHttpHeaders {
-    const out: IncomingHttpHeaders = {};
-    for (const [k, v] of Object.entries(incoming)) if (!STRIPPED.has(k)) out[k] = v;
-    if (upgrade) {
-      out.connection = 'Upgrade';
-      out.upgrade = 'websocket';
-    }
-    out[PROXY_HEADERS.secret] = worker.proxySecret;
-    out[PROXY_HEADERS.access] = access.mode;
-    if (access.mode === 'write') out[PROXY_HEADERS.user] = access.userId;
-    return out;
   }
 
   private async worker(sessionId: string): Promise<WorkerEndpoint | null> {

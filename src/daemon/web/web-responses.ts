@@ -7,8 +7,8 @@ export function plain(res: ServerResponse, status: number, text: string, headers
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers }).end(`${text}\n`);
 }
 
-export function refuse(socket: Duplex, status: 404 | 429 | 503): void {
-  const text = { 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' }[status];
+export function refuse(socket: Duplex, status: 404 | 421 | 429 | 503): void {
+  const text = { 404: 'Not Found', 421: 'Misdirected Request', 429: 'Too Many Requests', 503: 'Service Unavailable' }[status];
   socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
 }
 

@@ -76,6 +76,7 @@ export class DaemonWeb implements WebAccess {
       sessionLocale: (id) => this.dir.locale(id),
       log: { info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m) },
       ...(web.publicUrl ? { publicUrl: web.publicUrl } : {}),
+      allowedHosts: web.allowedHosts,
       sessionPages: new DiffPages((id) => this.dir.changes?.(id)),
       unwatched: (id) => this.dir.unwatched?.(id),
     });

@@ -192,6 +192,7 @@ export const en = {
 
   // ── i18n: HTTP pages of the web proxy (src/daemon/web-proxy.ts) ──
   'http.workerDown': 'The session could not be started. Try again in a moment.',
+  'http.misdirected': 'Misdirected request: larkmux does not serve this host name (its operator can add it to web.allowedHosts).',
   'http.noAnswer': 'The session did not answer.',
   // ── web terminal access (sec-web): the write-link page and refusals ──
   'webLink.title': 'larkmux terminal: write access',

@@ -194,6 +194,7 @@ export const zhCN: Record<keyof typeof en, string> = {
 
   // ── i18n: HTTP pages of the web proxy (src/daemon/web-proxy.ts) ──
   'http.workerDown': '会话启动失败，请稍后再试。',
+  'http.misdirected': '请求的主机名不对：larkmux 不为此主机名提供服务（管理员可将其加入 web.allowedHosts）。',
   'http.noAnswer': '会话没有响应。',
   // ── web terminal access (sec-web): the write-link page and refusals ──
   'webLink.title': 'larkmux 终端：写入权限',
