@@ -130,6 +130,14 @@ export class WebProxy {
     return { grants, connections: this.cut(sessionId, (a) => a.mode === 'write') };
   }
 
+  /** Ends one user's write grants on every session and cuts their open write connections. */
+  revokeUser(userId: string): { grants: number; connections: number } {
+    const grants = this.opts.grants.revokeUser(userId);
+    let connections = 0;
+    for (const id of this.tunnels.keys()) connections += this.cut(id, (a) => a.mode === 'write' && a.userId === userId);
+    return { grants, connections };
+  }
+
   /** `/revoke-term --view`: a new view token for the session; open read-only connections (old token) are cut. */
   rotateView(sessionId: string): { token: string; connections: number } {
     const token = this.opts.grants.rotateViewToken(sessionId);

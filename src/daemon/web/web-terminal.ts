@@ -172,6 +172,12 @@ export class DaemonWeb implements WebAccess {
     return grants;
   }
 
+  /** Every write grant and write connection of one user, on every session (the console user, when the console is revoked). */
+  revokeUser(userId: string): void {
+    const { grants, connections } = this.proxy.revokeUser(userId);
+    this.log.info({ user: userId, grants, connections }, 'web write grants of a user revoked');
+  }
+
   rotateViewToken(sessionId: string): { connections: number } | null {
     if (!this.base || !this.dir.session(sessionId)) return null;
     const { token, connections } = this.proxy.rotateView(sessionId);
