@@ -10,6 +10,7 @@ import {
 import { hostServed, servedHostNames } from './web-host-check.js';
 import { LINK_PAGE_HEADERS, writeLinkPage } from './web-link-page.js';
 import { localeCookieHeader, page, plain, refuse } from './web-responses.js';
+import { socketCapExceeded, viewerOf, type SocketHolder } from './web-socket-caps.js';
 import { upstreamHeaders, type Access } from './web-upstream-headers.js';
 import { routeOf } from './web-route.js';
 
@@ -23,6 +24,11 @@ export const WEB_PROXY_LIMITS = {
    * view link is shared by a whole group, so it gets room for a group watching at once; a write cookie is one person.
    */
   viewSocketsPerSession: 16,
+  /**
+   * Of those, one viewer (one client address, see viewerOf) may hold 4 (a phone, a laptop and a spare tab), so one
+   * holder of the link can never take more than a quarter of the session's places and the rest of the group gets in.
+   */
+  viewSocketsPerViewer: 4,
   writeSocketsPerUser: 4,
 } as const;
 
@@ -70,9 +76,9 @@ export interface WebProxyOptions {
 
 export class WebProxy {
   private readonly server: Server;
-  private readonly tunnels = new Map<string, Set<{ access: Access; client: Duplex; upstream: Socket }>>();
-  /** Upgrades past the socket-cap check still waiting for their worker, per grantKey. */
-  private readonly opening = new Map<string, number>();
+  private readonly tunnels = new Map<string, Set<SocketHolder & { client: Duplex; upstream: Socket }>>();
+  /** Upgrades past the socket-cap check still waiting for their worker, per session. */
+  private readonly opening = new Map<string, Set<SocketHolder>>();
   private readonly secureCookies: boolean;
   private readonly publicHost: string | null;
   private readonly servedHosts: ReadonlySet<string>;
@@ -120,7 +126,7 @@ export class WebProxy {
   /** WebSockets of the session open or waiting for its worker (read and write). */
   openConnections(sessionId: string): number {
     let n = this.tunnels.get(sessionId)?.size ?? 0;
-    for (const [key, count] of this.opening) if (key.startsWith(`${sessionId}\0`)) n += count;
+    n += this.opening.get(sessionId)?.size ?? 0;
     return n;
   }
 
@@ -298,26 +304,25 @@ export class WebProxy {
       return refuse(client, 404);
     }
     // Counted before waiting for the worker, so a burst of upgrades cannot all pass the check at once.
-    const key = grantKey(route.sessionId, access);
-    const open = [...(this.tunnels.get(route.sessionId) ?? [])].filter((t) => grantKey(route.sessionId, t.access) === key).length + (this.opening.get(key) ?? 0);
-    const cap = access.mode === 'write' ? WEB_PROXY_LIMITS.writeSocketsPerUser : WEB_PROXY_LIMITS.viewSocketsPerSession;
-    if (open >= cap) {
-      this.opts.log.warn({ sessionId: route.sessionId, mode: access.mode, open }, 'web proxy: WebSocket refused (too many open for this grant)');
+    const holder: SocketHolder = { access, viewer: viewerOf(req.socket.remoteAddress, req.headers['x-forwarded-for']) };
+    const pending = this.opening.get(route.sessionId) ?? new Set<SocketHolder>();
+    const exceeded = socketCapExceeded([...(this.tunnels.get(route.sessionId) ?? []), ...pending], holder, WEB_PROXY_LIMITS);
+    if (exceeded) {
+      this.opts.log.warn({ sessionId: route.sessionId, mode: access.mode, cap: exceeded }, 'web proxy: WebSocket refused (too many open for this holder)');
       return refuse(client, 429);
     }
-    this.opening.set(key, (this.opening.get(key) ?? 0) + 1);
+    this.opening.set(route.sessionId, pending.add(holder));
     let worker: WorkerEndpoint | null;
     try {
       worker = await this.worker(route.sessionId);
     } finally {
-      const left = (this.opening.get(key) ?? 1) - 1;
-      if (left > 0) this.opening.set(key, left);
-      else this.opening.delete(key);
+      pending.delete(holder);
+      if (!pending.size && this.opening.get(route.sessionId) === pending) this.opening.delete(route.sessionId);
     }
     if (client.destroyed) return;
     if (!worker) return refuse(client, 503);
     const upstream = connect({ host: '127.0.0.1', port: worker.port });
-    const entry = { access, client, upstream };
+    const entry = { ...holder, client, upstream };
     const set = this.tunnels.get(route.sessionId) ?? new Set();
     this.tunnels.set(route.sessionId, set.add(entry));
     const end = () => {
@@ -385,9 +390,4 @@ export class WebProxy {
       this.server.closeAllConnections();
     });
   }
-}
-
-/** What a socket cap counts against: the session's view link, or one user's write grant on the session. */
-function grantKey(sessionId: string, a: Access): string {
-  return a.mode === 'write' ? `${sessionId}\0write\0${a.userId}` : `${sessionId}\0read`;
 }
