@@ -81,6 +81,10 @@ export const ConfigSchema = z.strictObject({
       port: z.number().int().min(0).max(65535).default(7680).describe('Port of the web terminal (0 = any free port)'),
       host: z.string().min(1).default('127.0.0.1').describe('Address the web terminal listens on (127.0.0.1: this machine only; 0.0.0.0 exposes plain HTTP to the network, see docs/operations.md)'),
       publicUrl: z.url({ protocol: /^https?$/ }).optional().describe('URL people open (behind TLS or a tunnel)'),
+      allowedHosts: z
+        .array(z.string().regex(/^(?:[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.?|\[?[0-9A-Fa-f:.]+\]?)$/, 'a host name or IP address, without scheme, port or path'))
+        .default([])
+        .describe('Further host names the web port answers to; besides these it answers only to localhost, 127.0.0.1, [::1], the publicUrl host and a specific web.host, and refuses any other Host with 421 (DNS rebinding)'),
     })
     .prefault({}),
   tmux: z

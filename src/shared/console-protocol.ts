@@ -12,6 +12,8 @@ export const CONSOLE_PATHS = {
   image: '/console/img/',
   /** Opens a session's web terminal with write access for the console user: `/console/term/<sessionId>`. */
   term: '/console/term/',
+  /** POST (from the page's own form): ends every console cookie, this browser's included. */
+  signOut: '/console/sign-out',
 } as const;
 
 export const CONSOLE_LIMITS = {

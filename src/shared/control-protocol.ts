@@ -65,6 +65,8 @@ export const ControlRequestSchema = z.discriminatedUnion('cmd', [
   z.strictObject({ id: z.number().int(), cmd: z.literal('orphans') }),
   /** A fresh one-time login URL of the local console (DESIGN §11). */
   z.strictObject({ id: z.number().int(), cmd: z.literal('console_link') }),
+  /** Ends every console cookie, unused login link and open console connection (`larkmux console revoke`). */
+  z.strictObject({ id: z.number().int(), cmd: z.literal('console_revoke') }),
   z.strictObject({ id: z.number().int(), cmd: z.literal('where'), caller: CallerClaimSchema }),
   z.strictObject({ id: z.number().int(), cmd: z.literal('send'), caller: CallerClaimSchema, items: SendItemsSchema }),
 ]);

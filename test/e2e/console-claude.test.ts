@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it, onTestFailed } from 'vitest';
 import { isAlive, readPid } from '../../src/platform/pid-lock.js';
 import { adapterFor } from '../../src/worker/cli/registry.js';
 import { applySeedFiles } from '../../src/worker/cli/seed.js';
-import { buildWebBundle, launchChromium, waitFor } from '../support/browser.js';
+import { buildWebBundle, launchChromium, waitFor, signInToConsole } from '../support/browser.js';
 import { cleanCliEnv, skipWithoutCli } from '../support/clis.js';
 import { killTmuxAndPanes, nsenterTmux, writeBin } from '../support/cli-rig.js';
 import { startFakeModelProcess, type IsolatedFakeServer } from '../support/fake-models/index.js';
@@ -84,7 +84,7 @@ describe.skipIf(skipWithoutCli('claude'))('console + real Claude Code', () => {
         if (n instanceof HTMLElement && n.classList.contains('toast')) (window as unknown as { recordToast(t: string): void }).recordToast(n.textContent ?? '');
       }))).observe(document, { childList: true, subtree: true });
     });
-    await page.goto(link!);
+    await signInToConsole(page, link!);
     await page.waitForSelector('body[data-state="open"]');
     expect(await page.locator('#cli option').first().innerText()).toBe('claude-code');
     await page.fill('#first', 'MAKE-FILE from-console.txt');

@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive, readPid } from '../../src/platform/pid-lock.js';
-import { buildWebBundle, launchChromium, waitFor } from '../support/browser.js';
+import { buildWebBundle, launchChromium, signInToConsole, waitFor } from '../support/browser.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { runLarkmux } from '../support/larkmux-cli.js';
 import { makeTmuxServer, type TestTmuxServer } from '../support/tmux.js';
@@ -63,15 +63,31 @@ describe('local console (no Feishu app)', () => {
   });
 
   it('refuses everyone without the cookie: no token, a wrong token, another browser profile, a cross-origin WebSocket', async () => {
-    for (const path of ['/console/', '/console/?token=wrong', `/console/?token=${'A'.repeat(43)}`, '/console/console.js', '/console/img/img_x']) {
+    for (const path of ['/console/', '/console/console.js', '/console/img/img_x']) {
       const r = await fetch(`${base}${path}`, { redirect: 'manual' });
       expect(r.status, path).toBe(401);
       expect(r.headers.get('set-cookie'), path).toBeNull();
     }
-    // The real link logs in and drops the token from the address.
+    // A wrong token gets the one-button page, and its POST is refused.
+    for (const path of ['/console/?token=wrong', `/console/?token=${'A'.repeat(43)}`]) {
+      expect((await fetch(`${base}${path}`, { redirect: 'manual' })).status, path).toBe(200);
+      const r = await fetch(`${base}${path}`, { method: 'POST', headers: { origin: base }, redirect: 'manual' });
+      expect(r.status, path).toBe(401);
+      expect(r.headers.get('set-cookie'), path).toBeNull();
+    }
+    // Previewers, prefetchers and a POST from another site spend nothing: the link shows a page with one button.
+    for (const method of ['HEAD', 'GET', 'GET']) {
+      const r = await fetch(link, { method, redirect: 'manual' });
+      expect(r.status, method).toBe(200);
+      expect(r.headers.get('set-cookie'), method).toBeNull();
+    }
+    const crossSite = await fetch(link, { method: 'POST', headers: { origin: 'http://evil.example' }, redirect: 'manual' });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.headers.get('set-cookie')).toBeNull();
+    // The real link, its button tapped, logs in and drops the token from the address.
     ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
     page = await ctx.newPage();
-    await page.goto(link);
+    await signInToConsole(page, link);
     expect(page.url()).toBe(`${base}/console/`);
     await page.waitForSelector('body[data-state="open"]');
     const cookie = (await ctx.cookies()).find((c) => c.name === 'lmx_console');
@@ -81,7 +97,8 @@ describe('local console (no Feishu app)', () => {
     // The link works once; a fresh profile gets neither the page nor the live socket.
     const other = await browser.newContext();
     const op = await other.newPage();
-    const again = await op.goto(link);
+    expect((await op.goto(link))?.status()).toBe(200);
+    const [again] = await Promise.all([op.waitForNavigation(), op.click('#open-console')]);
     expect(again?.status()).toBe(401);
     const plainVisit = await op.goto(`${base}/console/`);
     expect(plainVisit?.status()).toBe(401);
@@ -193,7 +210,7 @@ describe('local console (no Feishu app)', () => {
     expect(fresh?.[3]).not.toBe(token);
     const zh = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'zh-CN' });
     const zp = await zh.newPage();
-    await zp.goto(fresh![1]!);
+    await signInToConsole(zp, fresh![1]!);
     await zp.waitForSelector('body[data-state="open"] .topic');
     expect(await zp.locator('#new-topic').innerText()).toBe('新建话题');
     await zp.locator('.topic').first().click();
@@ -223,7 +240,7 @@ describe('local console (no Feishu app)', () => {
     expect(fresh, res.stdout).not.toBeNull();
     const ctx2 = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
     const p2 = await ctx2.newPage();
-    await p2.goto(fresh![1]!);
+    await signInToConsole(p2, fresh![1]!);
     await p2.waitForSelector('body[data-state="open"] .topic');
     await p2.locator('.topic', { hasText: 'echo hello-console' }).click();
     expect((await p2.locator('.bubble.bot').allInnerTexts()).some((t) => t.includes('hello-console'))).toBe(true);
@@ -232,4 +249,42 @@ describe('local console (no Feishu app)', () => {
     await waitFor('the mark from before the restart', async () => (await p2.locator('.bubble.bot').allInnerTexts()).some((t) => t.includes('mark=kept-42')), 90_000);
     await ctx2.close();
   }, 240_000);
+  it('`larkmux console revoke` signs every browser out and closes the open console; the page\'s sign-out does the same', async () => {
+    const signedIn = async (): Promise<{ c: BrowserContext; p: Page; cookie: string }> => {
+      const res = await runLarkmux(['start'], home.env, { from: 'built' });
+      const c = await browser.newContext({ viewport: { width: 1280, height: 800 }, locale: 'en-US' });
+      const p = await c.newPage();
+      const fresh = LINK_RE.exec(res.stdout)![1]!;
+      base = fresh.split('/console/')[0]!; // the port is new after the restart above (web.port 0)
+      await signInToConsole(p, fresh);
+      await p.waitForSelector('body[data-state="open"]');
+      return { c, p, cookie: (await c.cookies()).find((k) => k.name === 'lmx_console')!.value };
+    };
+    const one = await signedIn();
+    const two = await signedIn();
+    const wsUrl = `${base.replace('http', 'ws')}/console/ws`;
+    const revoked = await runLarkmux(['console', 'revoke'], home.env, { from: 'built' });
+    expect(revoked.code, revoked.stdout + revoked.stderr).toBe(0);
+    expect(revoked.stdout).toMatch(/signed out [2-9]\d* browser\(s\), closed [2-9]\d* connection\(s\)/);
+    for (const b of [one, two]) {
+      await waitFor('the open console closed', async () => (await b.p.locator('body').getAttribute('data-state')) !== 'open');
+      expect((await b.p.goto(`${base}/console/`))?.status()).toBe(401);
+      expect((await tryWs(wsUrl, { cookie: `lmx_console=${b.cookie}`, origin: base })).status).toBe(401);
+    }
+    // From the page itself: its sign-out form ends every cookie, this browser's and another's.
+    const three = await signedIn();
+    const four = await signedIn();
+    const [signedOut] = await Promise.all([three.p.waitForNavigation(), three.p.click('#sign-out')]);
+    expect(signedOut?.status()).toBe(200);
+    expect(await three.p.locator('body').innerText()).toContain('Signed out');
+    expect((await three.c.cookies()).find((k) => k.name === 'lmx_console')).toBeUndefined();
+    await waitFor('the other open console closed', async () => (await four.p.locator('body').getAttribute('data-state')) !== 'open');
+    expect((await four.p.goto(`${base}/console/`))?.status()).toBe(401);
+    // A sign-out POST from another site is refused.
+    const five = await signedIn();
+    const forged = await fetch(`${base}/console/sign-out`, { method: 'POST', headers: { cookie: `lmx_console=${five.cookie}`, origin: 'http://evil.example' } });
+    expect(forged.status).toBe(403);
+    expect((await five.p.goto(`${base}/console/`))?.status()).toBe(200);
+    for (const b of [one, two, three, four, five]) await b.c.close();
+  }, 120_000);
 });

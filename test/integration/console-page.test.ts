@@ -12,7 +12,7 @@ import { WebGrants } from '../../src/daemon/web/web-grants.js';
 import { WebProxy } from '../../src/daemon/web/web-proxy.js';
 import type { SelectionCard } from '../../src/shared/card-model.js';
 import { createLogger } from '../../src/platform/log.js';
-import { buildWebBundle, launchChromium, waitFor } from '../support/browser.js';
+import { buildWebBundle, launchChromium, waitFor, signInToConsole } from '../support/browser.js';
 
 const log = createLogger({ level: 'silent' });
 const place = { chatId: 'console', chatType: 'group' as const };
@@ -44,7 +44,7 @@ describe('console page', () => {
     base = `http://127.0.0.1:${started.port}`;
     ctx = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'en-US' });
     page = await ctx.newPage();
-    await page.goto(`${base}/console/?token=${auth.issueLoginToken()}`);
+    await signInToConsole(page, `${base}/console/?token=${auth.issueLoginToken()}`);
     await page.waitForSelector('body[data-state="open"]');
   }, 60_000);
 

@@ -46,9 +46,10 @@ interface Conn {
 }
 
 /** Opens the page's WebSocket through the proxy, as a browser on the proxy's own origin would. */
-function openSocket(path: string, cookie?: string): Promise<Conn> {
+function openSocket(path: string, cookie?: string, from: { localAddress?: string; forwardedFor?: string } = {}): Promise<Conn> {
   const origin = stack.baseUrl;
-  const ws = new WebSocket(`${stack.baseUrl.replace('http', 'ws')}${path}`, { headers: { origin, ...(cookie ? { cookie } : {}) } });
+  const headers = { origin, ...(cookie ? { cookie } : {}), ...(from.forwardedFor ? { 'x-forwarded-for': from.forwardedFor } : {}) };
+  const ws = new WebSocket(`${stack.baseUrl.replace('http', 'ws')}${path}`, { headers, ...(from.localAddress ? { localAddress: from.localAddress } : {}) });
   sockets.push(ws);
   const chunks: Buffer[] = [];
   const histories: string[] = [];
@@ -102,14 +103,48 @@ describe('finding 4: a view link cannot disturb the session', () => {
 
   it('caps open sockets per view link (each is a pty and a tmux client); closing one frees a place', async () => {
     const cap = WEB_PROXY_LIMITS.viewSocketsPerSession;
+    const per = WEB_PROXY_LIMITS.viewSocketsPerViewer;
     const open: Conn[] = [];
-    for (let i = 0; i < cap; i++) open.push(await openSocket(viewPath(S1)));
-    await expect(openSocket(viewPath(S1))).rejects.toThrow('HTTP 429');
+    // Several viewers (distinct client addresses: all of 127/8 is this machine) fill the session's places.
+    for (let i = 0; i < cap; i++) open.push(await openSocket(viewPath(S1), undefined, { localAddress: `127.0.0.${2 + Math.floor(i / per)}` }));
+    await expect(openSocket(viewPath(S1), undefined, { localAddress: '127.0.0.99' })).rejects.toThrow('HTTP 429');
     await openSocket(viewPath(S2)); // another session's link has its own allowance
     expect(stack.workers.get(S1)?.connectionCount.read).toBe(cap);
     open[0]?.ws.close();
     await open[0]?.closed;
-    await waitFor('a place is free again', async () => openSocket(viewPath(S1)).then(() => true, () => false));
+    await waitFor('a place is free again', async () => openSocket(viewPath(S1), undefined, { localAddress: '127.0.0.99' }).then(() => true, () => false));
+  });
+
+  it('one holder of the view link cannot take every place: a viewer gets viewSocketsPerViewer, the others still get in', async () => {
+    const per = WEB_PROXY_LIMITS.viewSocketsPerViewer;
+    expect(per).toBeLessThan(WEB_PROXY_LIMITS.viewSocketsPerSession);
+    const hog: Conn[] = [];
+    for (let i = 0; i < per; i++) hog.push(await openSocket(viewPath(S2), undefined, { localAddress: '127.0.0.20' }));
+    // The extra connection gets a clear refusal: 429 with a plain reason.
+    const refused = await new Promise<{ status: number; body: string }>((resolve) => {
+      const ws = new WebSocket(`${stack.baseUrl.replace('http', 'ws')}${viewPath(S2)}`, { headers: { origin: stack.baseUrl }, localAddress: '127.0.0.20' });
+      ws.on('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      ws.on('open', () => resolve({ status: 101, body: '' }));
+    });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toContain('Too many open connections');
+    // Somebody else with the same link still gets in.
+    const other = await openSocket(viewPath(S2), undefined, { localAddress: '127.0.0.21' });
+    // Behind a reverse proxy on this machine, the address it appends to X-Forwarded-For is the viewer; what the client
+    // wrote before it is not believed.
+    const viaProxy: Conn[] = [];
+    for (let i = 0; i < per; i++) viaProxy.push(await openSocket(viewPath(S2), undefined, { forwardedFor: `198.51.100.${i}, 203.0.113.7` }));
+    await expect(openSocket(viewPath(S2), undefined, { forwardedFor: '198.51.100.200, 203.0.113.7' })).rejects.toThrow('HTTP 429');
+    await openSocket(viewPath(S2), undefined, { forwardedFor: '203.0.113.8' });
+    // Closing one of the hog's connections gives that viewer a place back.
+    hog[0]?.ws.close();
+    await hog[0]?.closed;
+    await waitFor('the viewer has a place again', async () => openSocket(viewPath(S2), undefined, { localAddress: '127.0.0.20' }).then(() => true, () => false));
+    other.ws.close();
   });
 
   it('rotating the view token (/revoke-term --view) closes open views; the old link is refused, the new one works', async () => {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { WebGrants } from '../../src/daemon/web/web-grants.js';
 import { WebProxy, type WorkerEndpoint } from '../../src/daemon/web/web-proxy.js';
 import { createLogger } from '../../src/platform/log.js';
@@ -137,4 +137,10 @@ export async function waitFor<T>(what: string, check: () => Promise<T> | T, time
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** Opens a console login link the way a person does: the link shows one button, and its POST signs the browser in. */
+export async function signInToConsole(page: Page, link: string): Promise<void> {
+  await page.goto(link);
+  await Promise.all([page.waitForURL((u) => !u.search.includes('token=')), page.click('#open-console')]);
 }

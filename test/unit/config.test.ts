@@ -14,7 +14,7 @@ describe('config', () => {
   it('fills defaults for an empty file and for a minimal bot', () => {
     const empty = parseConfig({});
     // web.host: this machine only unless the config says otherwise (issue 13 finding 5, DESIGN §11).
-    expect(empty.ok && empty.config).toEqual({ web: { port: 7680, host: '127.0.0.1' }, tmux: { socket: null }, bots: [] });
+    expect(empty.ok && empty.config).toEqual({ web: { port: 7680, host: '127.0.0.1', allowedHosts: [] }, tmux: { socket: null }, bots: [] });
     const res = parseConfig({ bots: [bot] });
     expect(res.ok).toBe(true);
     if (!res.ok) return;

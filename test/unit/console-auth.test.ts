@@ -38,8 +38,38 @@ describe('ConsoleAuth', () => {
     c.advance(CONSOLE_AUTH.loginTokenMs);
     expect(auth.exchange(late)).toBeNull();
     expect(auth.check(cookie)).toBe(true);
-    c.advance(CONSOLE_AUTH.cookieMs);
+    c.advance(CONSOLE_AUTH.cookieIdleMs);
     expect(auth.check(cookie)).toBe(false);
+  });
+
+  it('a cookie in use is renewed (sliding idle life) but ends at the absolute cap; an idle one ends after cookieIdleMs', () => {
+    const c = clock();
+    const auth = new ConsoleAuth(c.now);
+    const used = auth.exchange(auth.issueLoginToken())!;
+    const idle = auth.exchange(auth.issueLoginToken())!;
+    const step = CONSOLE_AUTH.cookieIdleMs / 2;
+    let elapsed = 0;
+    while (elapsed + step < CONSOLE_AUTH.cookieMaxMs) {
+      c.advance(step);
+      elapsed += step;
+      expect(auth.check(used), `used after ${elapsed} ms`).toBe(true);
+      if (elapsed >= CONSOLE_AUTH.cookieIdleMs) expect(auth.check(idle)).toBe(false);
+    }
+    c.advance(CONSOLE_AUTH.cookieMaxMs - elapsed);
+    expect(auth.check(used)).toBe(false);
+    expect(CONSOLE_AUTH.cookieIdleMs).toBeLessThan(CONSOLE_AUTH.cookieMaxMs);
+  });
+
+  it('revokeAll ends every cookie and every unused login token', () => {
+    const auth = new ConsoleAuth();
+    const a = auth.exchange(auth.issueLoginToken())!;
+    const b = auth.exchange(auth.issueLoginToken())!;
+    const pending = auth.issueLoginToken();
+    expect(auth.revokeAll()).toBe(2);
+    expect(auth.check(a)).toBe(false);
+    expect(auth.check(b)).toBe(false);
+    expect(auth.exchange(pending)).toBeNull();
+    expect(auth.check(auth.exchange(auth.issueLoginToken()))).toBe(true);
   });
 
   it('keeps at most maxPendingTokens unused tokens (the oldest go)', () => {

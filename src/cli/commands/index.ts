@@ -1,5 +1,6 @@
 // Every `larkmux` subcommand, in the order `larkmux help` lists them.
 import type { CliCommand } from '../types.js';
+import { consoleCommand } from './console.js';
 import { doctor } from './doctor.js';
 import { fonts } from './fonts.js';
 import { logs } from './logs.js';
@@ -12,4 +13,4 @@ import { sessions } from './sessions.js';
 import { send } from './send.js';
 import { where } from './where.js';
 
-export const COMMANDS: CliCommand[] = [setup, start, stop, restart, status, logs, doctor, fonts, sessions, where, send];
+export const COMMANDS: CliCommand[] = [setup, start, stop, restart, status, logs, doctor, fonts, sessions, where, send, consoleCommand];

@@ -119,6 +119,7 @@ export class Daemon {
           ...(config.web.publicUrl ? { publicUrl: config.web.publicUrl } : {}),
           ownsOpenSession: (id) => this.console?.adapter === this.botOf(id)?.im && this.botOf(id)?.sessions.get(id)?.lifecycle !== 'closed',
           writeCookie: (id, user) => this.web.writeCookieFor(id, user),
+          revokeWriteAccess: (user) => this.web.revokeUser(user),
         },
       });
       this.web.mount(this.console.server);
@@ -147,6 +148,10 @@ export class Daemon {
           const url = this.consoleLink();
           if (!url) throw new Error(this.console ? 'the web port is not listening, so the console is off' : 'the console is off (a bot is configured and "console" is not set)');
           return { url };
+        },
+        console_revoke: () => {
+          if (!this.console) throw new Error('the console is off (a bot is configured and "console" is not set)');
+          return this.console.server.revoke();
         },
         where: (req) => this.panes.where(req.caller),
         send: (req, signal) => this.panes.send(req.caller, req.items, signal),

@@ -164,6 +164,14 @@ export class WebGrants {
     return ended;
   }
 
+  /** Ends every write link and cookie one user holds, on every session (`larkmux console revoke` for the console user). */
+  revokeUser(userId: string): number {
+    const now = this.now();
+    const live = [...this.links.filter((l) => l.usedAt === null), ...this.cookies].filter((g) => g.userId === userId && !g.revoked && now < g.expiresAt);
+    for (const g of [...this.links, ...this.cookies]) if (g.userId === userId) g.revoked = true;
+    return live.length;
+  }
+
   /** Ends everything of a session, view token included (`/close`). */
   forgetSession(sessionId: string): void {
     this.links = this.links.filter((l) => l.sessionId !== sessionId);

@@ -1,14 +1,17 @@
 // The daemon's one web port: checks grants for /s/<sessionId>/… and proxies HTTP and WebSocket to that session's worker.
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import type { Duplex } from 'node:stream';
 import { localeFromLanguageTag, type Locale } from '../../shared/i18n.js';
-import { PROXY_HEADERS } from '../../shared/webterm-protocol.js';
 import {
   VIEW_COOKIE_NAME, WRITE_COOKIE_NAME, clearWriteCookieHeader, readCookie, viewCookieHeader, writeCookieHeader, type WebGrants,
 } from './web-grants.js';
+import { hostServed, servedHostNames } from './web-host-check.js';
 import { LINK_PAGE_HEADERS, writeLinkPage } from './web-link-page.js';
 import { localeCookieHeader, page, plain, refuse } from './web-responses.js';
+import { socketCapExceeded, viewerOf, type SocketHolder } from './web-socket-caps.js';
+import { upstreamHeaders, type Access } from './web-upstream-headers.js';
 import { routeOf } from './web-route.js';
 
 export const WEB_PROXY_LIMITS = {
@@ -21,6 +24,11 @@ export const WEB_PROXY_LIMITS = {
    * view link is shared by a whole group, so it gets room for a group watching at once; a write cookie is one person.
    */
   viewSocketsPerSession: 16,
+  /**
+   * Of those, one viewer (one client address, see viewerOf) may hold 4 (a phone, a laptop and a spare tab), so one
+   * holder of the link can never take more than a quarter of the session's places and the rest of the group gets in.
+   */
+  viewSocketsPerViewer: 4,
   writeSocketsPerUser: 4,
 } as const;
 
@@ -57,24 +65,23 @@ export interface WebProxyOptions {
   sessionLocale?(sessionId: string): Locale | undefined;
   /** web.publicUrl: its origin is accepted for WebSockets (behind a tunnel the Host header may differ); https → Secure cookies. */
   publicUrl?: string;
+  /** web.allowedHosts: Host names served besides loopback, publicUrl's and the listen address (DNS rebinding, DESIGN §12). */
+  allowedHosts?: readonly string[];
   /** Pages under a session that the daemon answers itself once the grant is checked (the diff page). */
   sessionPages?: { handles(path: string): boolean; serve(res: ServerResponse, sessionId: string, path: string, method: string | undefined, cookies: string[]): Promise<void> };
   /** The session's last WebSocket closed (nobody watches it any more). */
   unwatched?(sessionId: string): void;
 }
 
-type Access = { mode: 'write'; userId: string } | { mode: 'read' };
-
-/** Request headers never passed on: credentials, our own trust headers, hop-by-hop headers. */
-const STRIPPED = new Set(['cookie', 'authorization', 'host', 'connection', 'keep-alive', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', ...Object.values(PROXY_HEADERS)]);
 
 export class WebProxy {
   private readonly server: Server;
-  private readonly tunnels = new Map<string, Set<{ access: Access; client: Duplex; upstream: Socket }>>();
-  /** Upgrades past the socket-cap check still waiting for their worker, per grantKey. */
-  private readonly opening = new Map<string, number>();
+  private readonly tunnels = new Map<string, Set<SocketHolder & { client: Duplex; upstream: Socket }>>();
+  /** Upgrades past the socket-cap check still waiting for their worker, per session. */
+  private readonly opening = new Map<string, Set<SocketHolder>>();
   private readonly secureCookies: boolean;
   private readonly publicHost: string | null;
+  private readonly servedHosts: ReadonlySet<string>;
   private listeningPort: number | null = null;
   private readonly mounts: ProxyMount[] = [];
 
@@ -82,6 +89,12 @@ export class WebProxy {
     const pub = opts.publicUrl ? new URL(opts.publicUrl) : null;
     this.secureCookies = pub?.protocol === 'https:';
     this.publicHost = pub?.host ?? null;
+    this.servedHosts = servedHostNames({
+      bindHost: opts.host,
+      publicUrl: opts.publicUrl,
+      allowedHosts: opts.allowedHosts,
+      interfaceAddresses: Object.values(networkInterfaces()).flat().map((a) => a?.address ?? ''),
+    });
     this.server = createServer((req, res) => void this.handleHttp(req, res));
     this.server.on('upgrade', (req, socket, head) => void this.handleUpgrade(req, socket, head));
   }
@@ -113,7 +126,7 @@ export class WebProxy {
   /** WebSockets of the session open or waiting for its worker (read and write). */
   openConnections(sessionId: string): number {
     let n = this.tunnels.get(sessionId)?.size ?? 0;
-    for (const [key, count] of this.opening) if (key.startsWith(`${sessionId}\0`)) n += count;
+    n += this.opening.get(sessionId)?.size ?? 0;
     return n;
   }
 
@@ -121,6 +134,14 @@ export class WebProxy {
   revoke(sessionId: string): { grants: number; connections: number } {
     const grants = this.opts.grants.revoke(sessionId);
     return { grants, connections: this.cut(sessionId, (a) => a.mode === 'write') };
+  }
+
+  /** Ends one user's write grants on every session and cuts their open write connections. */
+  revokeUser(userId: string): { grants: number; connections: number } {
+    const grants = this.opts.grants.revokeUser(userId);
+    let connections = 0;
+    for (const id of this.tunnels.keys()) connections += this.cut(id, (a) => a.mode === 'write' && a.userId === userId);
+    return { grants, connections };
   }
 
   /** `/revoke-term --view`: a new view token for the session; open read-only connections (old token) are cut. */
@@ -163,7 +184,18 @@ export class WebProxy {
     return (sessionId && this.opts.sessionLocale?.(sessionId)) || localeFromLanguageTag(req.headers['accept-language']);
   }
 
+  /** Before any route (mounted ones too): a Host name this port does not serve is refused (DNS rebinding). */
+  private misdirected(req: IncomingMessage, kind: 'http' | 'websocket'): boolean {
+    if (hostServed(req.headers.host, this.servedHosts)) return false;
+    this.opts.log.warn({ host: (req.headers.host ?? '').slice(0, 100), kind }, 'web proxy: refused a Host name this port does not serve (add it to web.allowedHosts if it is yours)');
+    return true;
+  }
+
   private async handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (this.misdirected(req, 'http')) {
+      req.resume();
+      return page(res, 421, localeFromLanguageTag(req.headers['accept-language']), 'http.misdirected');
+    }
     const mount = this.mountFor(req.url);
     if (mount) {
       return Promise.resolve(mount.http(req, res)).catch((err: unknown) => {
@@ -202,7 +234,7 @@ export class WebProxy {
       port: worker.port,
       method: req.method,
       path: route.path,
-      headers: this.upstreamHeaders(req.headers, access, worker, false),
+      headers: upstreamHeaders(req.headers, access, worker, false),
       timeout: WEB_PROXY_LIMITS.upstreamTimeoutMs,
     });
     upstream.on('response', (up) => {
@@ -257,6 +289,7 @@ export class WebProxy {
 
   private async handleUpgrade(req: IncomingMessage, client: Duplex, head: Buffer): Promise<void> {
     client.on('error', () => client.destroy());
+    if (this.misdirected(req, 'websocket')) return refuse(client, 421);
     const mount = this.mountFor(req.url);
     if (mount) return mount.upgrade(req, client, head);
     const route = routeOf(req.url ?? '/');
@@ -271,26 +304,25 @@ export class WebProxy {
       return refuse(client, 404);
     }
     // Counted before waiting for the worker, so a burst of upgrades cannot all pass the check at once.
-    const key = grantKey(route.sessionId, access);
-    const open = [...(this.tunnels.get(route.sessionId) ?? [])].filter((t) => grantKey(route.sessionId, t.access) === key).length + (this.opening.get(key) ?? 0);
-    const cap = access.mode === 'write' ? WEB_PROXY_LIMITS.writeSocketsPerUser : WEB_PROXY_LIMITS.viewSocketsPerSession;
-    if (open >= cap) {
-      this.opts.log.warn({ sessionId: route.sessionId, mode: access.mode, open }, 'web proxy: WebSocket refused (too many open for this grant)');
+    const holder: SocketHolder = { access, viewer: viewerOf(req.socket.remoteAddress, req.headers['x-forwarded-for']) };
+    const pending = this.opening.get(route.sessionId) ?? new Set<SocketHolder>();
+    const exceeded = socketCapExceeded([...(this.tunnels.get(route.sessionId) ?? []), ...pending], holder, WEB_PROXY_LIMITS);
+    if (exceeded) {
+      this.opts.log.warn({ sessionId: route.sessionId, mode: access.mode, cap: exceeded }, 'web proxy: WebSocket refused (too many open for this holder)');
       return refuse(client, 429);
     }
-    this.opening.set(key, (this.opening.get(key) ?? 0) + 1);
+    this.opening.set(route.sessionId, pending.add(holder));
     let worker: WorkerEndpoint | null;
     try {
       worker = await this.worker(route.sessionId);
     } finally {
-      const left = (this.opening.get(key) ?? 1) - 1;
-      if (left > 0) this.opening.set(key, left);
-      else this.opening.delete(key);
+      pending.delete(holder);
+      if (!pending.size && this.opening.get(route.sessionId) === pending) this.opening.delete(route.sessionId);
     }
     if (client.destroyed) return;
     if (!worker) return refuse(client, 503);
     const upstream = connect({ host: '127.0.0.1', port: worker.port });
-    const entry = { access, client, upstream };
+    const entry = { ...holder, client, upstream };
     const set = this.tunnels.get(route.sessionId) ?? new Set();
     this.tunnels.set(route.sessionId, set.add(entry));
     const end = () => {
@@ -305,7 +337,7 @@ export class WebProxy {
     upstream.setTimeout(WEB_PROXY_LIMITS.upstreamTimeoutMs, () => end());
     upstream.once('connect', () => {
       upstream.setTimeout(0);
-      const headers = this.upstreamHeaders(req.headers, access, worker, true);
+      const headers = upstreamHeaders(req.headers, access, worker, true);
       const lines = [`GET ${route.path} HTTP/1.1`, `host: 127.0.0.1:${worker.port}`];
       for (const [k, v] of Object.entries(headers)) for (const one of Array.isArray(v) ? v : [v]) if (one !== undefined) lines.push(`${k}: ${one}`);
       upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
@@ -328,19 +360,6 @@ export class WebProxy {
       return false;
     }
     return host === req.headers.host || (this.publicHost !== null && host === this.publicHost);
-  }
-
-  private upstreamHeaders(incoming: IncomingHttpHeaders, access: Access, worker: WorkerEndpoint, upgrade: boolean): IncomingHttpHeaders {
-    const out: IncomingHttpHeaders = {};
-    for (const [k, v] of Object.entries(incoming)) if (!STRIPPED.has(k)) out[k] = v;
-    if (upgrade) {
-      out.connection = 'Upgrade';
-      out.upgrade = 'websocket';
-    }
-    out[PROXY_HEADERS.secret] = worker.proxySecret;
-    out[PROXY_HEADERS.access] = access.mode;
-    if (access.mode === 'write') out[PROXY_HEADERS.user] = access.userId;
-    return out;
   }
 
   private async worker(sessionId: string): Promise<WorkerEndpoint | null> {
@@ -371,9 +390,4 @@ export class WebProxy {
       this.server.closeAllConnections();
     });
   }
-}
-
-/** What a socket cap counts against: the session's view link, or one user's write grant on the session. */
-function grantKey(sessionId: string, a: Access): string {
-  return a.mode === 'write' ? `${sessionId}\0write\0${a.userId}` : `${sessionId}\0read`;
 }

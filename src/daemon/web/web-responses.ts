@@ -7,9 +7,11 @@ export function plain(res: ServerResponse, status: number, text: string, headers
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers }).end(`${text}\n`);
 }
 
-export function refuse(socket: Duplex, status: 404 | 429 | 503): void {
-  const text = { 404: 'Not Found', 429: 'Too Many Requests', 503: 'Service Unavailable' }[status];
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+export function refuse(socket: Duplex, status: 404 | 421 | 429 | 503): void {
+  const text = { 404: 'Not Found', 421: 'Misdirected Request', 429: 'Too Many Requests', 503: 'Service Unavailable' }[status];
+  // A refused extra connection says why (a browser's WebSocket cannot read it; a script or a proxy log can).
+  const body = status === 429 ? 'Too many open connections to this terminal from this viewer or grant; close one and retry.\n' : '';
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
 }
 
 /** An error or status page in the reader's language (plain text: nothing in it is markup). */

@@ -76,6 +76,7 @@ export class DaemonWeb implements WebAccess {
       sessionLocale: (id) => this.dir.locale(id),
       log: { info: (o, m) => log.info(o, m), warn: (o, m) => log.warn(o, m) },
       ...(web.publicUrl ? { publicUrl: web.publicUrl } : {}),
+      allowedHosts: web.allowedHosts,
       sessionPages: new DiffPages((id) => this.dir.changes?.(id)),
       unwatched: (id) => this.dir.unwatched?.(id),
     });
@@ -169,6 +170,12 @@ export class DaemonWeb implements WebAccess {
     this.dir.revokeWorkerWrites(sessionId);
     this.log.info({ session: sessionId.slice(0, 8), grants, connections }, 'web write grants revoked');
     return grants;
+  }
+
+  /** Every write grant and write connection of one user, on every session (the console user, when the console is revoked). */
+  revokeUser(userId: string): void {
+    const { grants, connections } = this.proxy.revokeUser(userId);
+    this.log.info({ user: userId, grants, connections }, 'web write grants of a user revoked');
   }
 
   rotateViewToken(sessionId: string): { connections: number } | null {

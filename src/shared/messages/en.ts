@@ -193,6 +193,7 @@ export const en = {
 
   // ── i18n: HTTP pages of the web proxy (src/daemon/web-proxy.ts) ──
   'http.workerDown': 'The session could not be started. Try again in a moment.',
+  'http.misdirected': 'Misdirected request: larkmux does not serve this host name (its operator can add it to web.allowedHosts).',
   'http.noAnswer': 'The session did not answer.',
   // ── web terminal access (sec-web): the write-link page and refusals ──
   'webLink.title': 'larkmux terminal: write access',
@@ -219,6 +220,12 @@ export const en = {
   'console.title': 'larkmux console',
   'console.unauthorized': 'This console needs the link that `larkmux start` printed. Run `larkmux start` again to get a new link, and open it in this browser.',
   'console.badToken': 'This console link is not valid any more (each link works once and for an hour). Run `larkmux start` again to get a new one.',
+  'console.login.title': 'larkmux console: sign in',
+  'console.login.explain': 'This one-time link signs this browser in to the larkmux console. It works once.',
+  'console.login.button': 'Open the console',
+  'console.signOut': 'Sign out everywhere',
+  'console.signedOut': 'Signed out: every browser signed in to this console must now open a new link from `larkmux start`.',
+  'console.otherOrigin': 'Refused: this request came from another site.',
   'console.webOff': 'The web terminal is off on this server, so the terminal cannot be opened.',
   'console.error.badMessage': 'The console could not read that request. Reload the page.',
   'console.error.unknownChoice': 'That project or CLI is not offered any more. Reload the page and pick again.',

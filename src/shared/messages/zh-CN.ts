@@ -195,6 +195,7 @@ export const zhCN: Record<keyof typeof en, string> = {
 
   // ── i18n: HTTP pages of the web proxy (src/daemon/web-proxy.ts) ──
   'http.workerDown': '会话启动失败，请稍后再试。',
+  'http.misdirected': '请求的主机名不对：larkmux 不为此主机名提供服务（管理员可将其加入 web.allowedHosts）。',
   'http.noAnswer': '会话没有响应。',
   // ── web terminal access (sec-web): the write-link page and refusals ──
   'webLink.title': 'larkmux 终端：写入权限',
@@ -221,6 +222,12 @@ export const zhCN: Record<keyof typeof en, string> = {
   'console.title': 'larkmux 控制台',
   'console.unauthorized': '打开此控制台需要 `larkmux start` 打印的链接。请再次运行 `larkmux start` 获取新链接，并在此浏览器中打开。',
   'console.badToken': '此控制台链接已失效（每个链接只能使用一次，有效期一小时）。请再次运行 `larkmux start` 获取新链接。',
+  'console.login.title': 'larkmux 控制台：登录',
+  'console.login.explain': '此一次性链接用于让本浏览器登录 larkmux 控制台，只能使用一次。',
+  'console.login.button': '打开控制台',
+  'console.signOut': '在所有浏览器退出',
+  'console.signedOut': '已退出：所有登录过此控制台的浏览器都需要重新打开 `larkmux start` 打印的新链接。',
+  'console.otherOrigin': '已拒绝：此请求来自其他网站。',
   'console.webOff': '此服务器未开启网页终端，无法打开终端。',
   'console.error.badMessage': '控制台无法识别该请求，请刷新页面。',
   'console.error.unknownChoice': '该项目或 CLI 已不可选，请刷新页面后重新选择。',

@@ -57,6 +57,7 @@ ui.first.placeholder = tr('console.firstMessage');
 byId('start').textContent = tr('console.start');
 ui.text.placeholder = tr('console.message');
 byId('send').textContent = tr('console.send');
+byId('sign-out').textContent = tr('console.signOut');
 
 const state = {
   topics: new Map<string, ConsoleTopic>(),

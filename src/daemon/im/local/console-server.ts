@@ -11,8 +11,9 @@ import { localeFromLanguageTag, t, type Locale, type MessageKey } from '../../..
 import type { Logger } from '../../../platform/log.js';
 import { SESSION_ID_RE } from '../../../shared/session-key.js';
 import { readCookie } from '../../web/web-grants.js';
+import { LINK_PAGE_HEADERS, consoleLoginPage } from '../../web/web-link-page.js';
 import { CONSOLE_USER_ID, type ConsoleAdapter } from './console-adapter.js';
-import { CONSOLE_AUTH, consoleCookieHeader, type ConsoleAuth } from './console-auth.js';
+import { CONSOLE_AUTH, clearConsoleCookieHeader, consoleCookieHeader, type ConsoleAuth } from './console-auth.js';
 
 /** URL path → bundled file and type; nothing outside this table is read from disk. */
 const FILES: Record<string, { file: string; type: string }> = {
@@ -22,10 +23,13 @@ const FILES: Record<string, { file: string; type: string }> = {
   '/console/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
 };
 
-/** Same-origin only, no framing, no referrer (the login URL carries the token until the redirect drops it). */
+/**
+ * Same-origin only, no framing. Referrer: same-origin, because under no-referrer Chromium sends `Origin: null` with the
+ * sign-out form's POST, whose origin is checked; these pages' URLs hold no token (the login page has its own headers).
+ */
 const PAGE_HEADERS = {
   'content-security-policy': "default-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
   'x-content-type-options': 'nosniff',
   'cache-control': 'no-store',
 } as const;
@@ -57,6 +61,8 @@ export interface ConsoleServerOptions {
   ownsOpenSession(sessionId: string): boolean;
   /** A write cookie (name=value; attributes) for the console user on that session, or null when the web terminal is off. */
   writeCookie(sessionId: string, userId: string): string | null;
+  /** Revocation also ends the console user's write cookies and connections on session terminals they opened. */
+  revokeWriteAccess?(userId: string): void;
 }
 
 export class ConsoleServer {
@@ -78,6 +84,16 @@ export class ConsoleServer {
     return this.opts.auth.check(readCookie(req.headers.cookie, CONSOLE_AUTH.cookieName));
   }
 
+  /** `larkmux console revoke` and the page's sign-out: every console cookie and open console connection ends. */
+  revoke(): { cookies: number; connections: number } {
+    const cookies = this.opts.auth.revokeAll();
+    const connections = this.wss.clients.size;
+    for (const c of this.wss.clients) c.terminate();
+    this.opts.revokeWriteAccess?.(CONSOLE_USER_ID);
+    this.opts.log.info({ cookies, connections }, 'console: every cookie revoked');
+    return { cookies, connections };
+  }
+
   private remoteRefused(req: IncomingMessage): boolean {
     if (this.opts.allowRemote || isLoopback(req.socket.remoteAddress)) return false;
     this.opts.log.warn({ peer: req.socket.remoteAddress }, 'console: refused a peer that is not this machine (console.allowRemote is off)');
@@ -88,24 +104,40 @@ export class ConsoleServer {
     const url = new URL(req.url ?? '/', 'http://console.invalid');
     const locale = localeFromLanguageTag(req.headers['accept-language']);
     if (this.remoteRefused(req)) return plain(res, 403, t(locale, 'console.remoteRefused'));
-    if (req.method !== 'GET' && req.method !== 'HEAD') return plain(res, 405, 'Method not allowed');
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') return plain(res, 405, 'Method not allowed');
+    req.resume(); // no route reads a body
     if (url.pathname === '/console') {
       res.writeHead(308, { location: `${CONSOLE_PATHS.root}${url.search}` }).end();
       return;
     }
     const token = url.searchParams.get('token');
-    if (url.pathname === CONSOLE_PATHS.root && token !== null) return this.login(res, token, locale);
+    if (url.pathname === CONSOLE_PATHS.root && token !== null) {
+      return req.method === 'POST' ? this.login(req, res, token, locale) : this.loginPage(res, locale, req.method === 'HEAD');
+    }
+    if ((req.method === 'POST') !== (url.pathname === CONSOLE_PATHS.signOut)) return plain(res, 405, 'Method not allowed');
     if (!this.authorized(req)) {
       this.opts.log.info({ path: url.pathname }, 'console: refused (no valid cookie)');
       return plain(res, 401, t(locale, 'console.unauthorized'));
     }
+    if (url.pathname === CONSOLE_PATHS.signOut) return this.signOut(req, res, locale);
     if (url.pathname.startsWith(CONSOLE_PATHS.image)) return this.image(res, url.pathname.slice(CONSOLE_PATHS.image.length), req.method === 'HEAD');
     if (url.pathname.startsWith(CONSOLE_PATHS.term)) return this.terminal(res, url.pathname.slice(CONSOLE_PATHS.term.length).replace(/\/$/, ''), locale);
     return this.file(res, url.pathname, req.method === 'HEAD');
   }
 
-  /** `?token=` → cookie, then a redirect to the same page without the token (so it is not left in history or bookmarks). */
-  private login(res: ServerResponse, token: string, locale: Locale): void {
+  /** GET/HEAD of the login link: a page with one button; previewers and prefetchers stop here and spend nothing. */
+  private loginPage(res: ServerResponse, locale: Locale, headOnly: boolean): void {
+    const body = consoleLoginPage(locale);
+    res.writeHead(200, { ...LINK_PAGE_HEADERS, 'content-length': Buffer.byteLength(body) });
+    res.end(headOnly ? undefined : body);
+  }
+
+  /** The button's POST (same origin only): token → cookie, then a redirect to the page without the token. */
+  private login(req: IncomingMessage, res: ServerResponse, token: string, locale: Locale): void {
+    if (!this.originAllowed(req)) {
+      this.opts.log.warn('console: login POST from another origin refused (the token stays unspent)');
+      return plain(res, 403, t(locale, 'console.otherOrigin'));
+    }
     const cookie = this.opts.auth.exchange(token);
     if (!cookie) {
       this.opts.log.info('console: login token refused (unknown, used or expired)');
@@ -113,6 +145,17 @@ export class ConsoleServer {
     }
     this.opts.log.info('console: login token exchanged for a cookie');
     res.writeHead(303, { location: CONSOLE_PATHS.root, 'set-cookie': consoleCookieHeader(cookie, { secure: this.secure }), ...PAGE_HEADERS }).end();
+  }
+
+  /** The page's "sign out everywhere" form: ends every console cookie, this one included. */
+  private signOut(req: IncomingMessage, res: ServerResponse, locale: Locale): void {
+    if (!this.originAllowed(req)) {
+      this.opts.log.warn('console: sign-out POST from another origin refused');
+      return plain(res, 403, t(locale, 'console.otherOrigin'));
+    }
+    this.revoke();
+    res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'set-cookie': clearConsoleCookieHeader({ secure: this.secure }), ...PAGE_HEADERS });
+    res.end(`${t(locale, 'console.signedOut')}\n`);
   }
 
   private image(res: ServerResponse, ref: string, headOnly: boolean): void {
@@ -157,7 +200,8 @@ export class ConsoleServer {
       return refuse(socket, 401);
     }
     const locale = localeFromLanguageTag(req.headers['accept-language']);
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.serve(ws, locale));
+    const cookie = readCookie(req.headers.cookie, CONSOLE_AUTH.cookieName);
+    this.wss.handleUpgrade(req, socket, head, (ws) => this.serve(ws, locale, cookie));
   }
 
   private originAllowed(req: IncomingMessage): boolean {
@@ -171,7 +215,7 @@ export class ConsoleServer {
     }
   }
 
-  private serve(ws: WebSocket, locale: Locale): void {
+  private serve(ws: WebSocket, locale: Locale, cookie: string | null): void {
     const send = (msg: ConsoleServerMessage) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
     };
@@ -181,6 +225,8 @@ export class ConsoleServer {
     ws.on('close', unsubscribe);
     ws.on('error', () => ws.terminate());
     ws.on('message', (data, isBinary) => {
+      // Each message is a use of the cookie: it renews the cookie's idle life, and a cookie that ended closes the socket.
+      if (!this.opts.auth.check(cookie)) return ws.terminate();
       let raw: unknown;
       try {
         raw = isBinary ? undefined : JSON.parse(data.toString());

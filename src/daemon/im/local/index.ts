@@ -39,7 +39,7 @@ export function consoleProjects(bot: Pick<BotConfig, 'workingDir' | 'projects'>)
 }
 
 /** The URL printed for a person: loopback unless the web port is published under its own URL. */
-export function consoleLoginUrl(web: Config['web'], port: number, token: string): string {
+export function consoleLoginUrl(web: Pick<Config['web'], 'host' | 'publicUrl'>, port: number, token: string): string {
   const loopback = ['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'].includes(web.host);
   const base = web.publicUrl ? web.publicUrl.replace(/\/+$/, '') : `http://${loopback ? '127.0.0.1' : web.host.includes(':') ? `[${web.host}]` : web.host}:${port}`;
   return `${base}${CONSOLE_PATHS.root}?token=${token}`;
