@@ -160,6 +160,7 @@ export const claudeCodeAdapter: CliAdapter = {
   composerText: claudeComposerText,
   choiceKeys: claudeChoiceKeys,
   startupDefaults: CLAUDE_STARTUP_DEFAULTS,
+  lateStartupDialogs: true,
   seedFiles: claudeSeedFiles,
   transcript: {
     async locate({ cwd, home, env, nativeSessionId, startedAfterMs }) {

@@ -32,11 +32,14 @@ export const READINESS_TIMING = {
 export type ReadinessTiming = { [K in keyof typeof READINESS_TIMING]: number };
 
 /**
- * The gate's timing for a CLI that has been running `runningForMs` (null: just launched, or unknown). A prompt on a
- * CLI past its start-up holds for one poll (a redraw between a turn's steps can look like a prompt once), not
- * readySettleMs.
+ * The gate's timing for a CLI that has been running `runningForMs` (null: just launched, or unknown), given whether a
+ * start-up dialog can still replace its first prompt (CliAdapter.lateStartupDialogs). A prompt on a CLI past its
+ * start-up holds for one poll (a redraw between a turn's steps can look like a prompt once), not readySettleMs. A
+ * program with no late dialogs (a shell) is ready at its first prompt: the settle cost every new shell session 2.5 s
+ * before its first command was typed (issue 31), and it has nothing to wait for.
  */
-export function gateTimingFor(runningForMs: number | null, timing: ReadinessTiming = READINESS_TIMING): Partial<ReadinessTiming> {
+export function gateTimingFor(runningForMs: number | null, lateStartupDialogs: boolean, timing: ReadinessTiming = READINESS_TIMING): Partial<ReadinessTiming> {
+  if (!lateStartupDialogs) return { readySettleMs: 0 };
   return runningForMs !== null && runningForMs >= timing.startupOverAfterMs ? { readySettleMs: timing.pollMs } : {};
 }
 
