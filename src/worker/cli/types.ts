@@ -28,6 +28,8 @@ export interface SelectionState {
   dialog?: string;
   /** The option that takes a typed answer (Claude's "Type something."), when there is one. */
   textOption?: number;
+  /** Keys per option when the screen names them ("Enter to …", "Esc to …"); otherwise the adapter's choiceKeys decide. */
+  optionKeys?: KeyStep[][];
 }
 
 /** What the screen shows right now. Pure function of the captured text (see CliAdapter.classify). */

@@ -1,6 +1,7 @@
 // The readiness gate (DESIGN §6) as a pure state machine: screens in, transitions and effects out.
 import type { KeyStep, ScreenState, SelectionState, StartupDefault } from '../cli/types.js';
 import { safeDefaultIndex } from '../cli/screen.js';
+import { optionKeys } from '../cli/key-hints.js';
 
 export const READINESS_TIMING = {
   /** Screen poll period while the gate is open: CLIs draw their first screen 0.5–4.5 s after launch (notes). */
@@ -162,7 +163,7 @@ function onDialog(state: GateState, sel: SelectionState, at: number, ctx: GateCo
   if (state.phase === 'selection_resolved' && same && state.answer) {
     if (at - state.answer.sentAt < timing.dialogGoneMs) return { state, effects: [] };
     if (state.answer.attempts < timing.maxAnswerAttempts) {
-      const keys = ctx.choiceKeys(sel, state.answer.index);
+      const keys = optionKeys(sel, state.answer.index, ctx.choiceKeys);
       const answer = { ...state.answer, sentAt: at, attempts: state.answer.attempts + 1 };
       return to({ ...state, answer }, 'selection_resolved', 'the dialog is still there; keys sent again', {}, [{ type: 'send_keys', keys, notBefore: at }]);
     }
@@ -182,7 +183,7 @@ function onDialog(state: GateState, sel: SelectionState, at: number, ctx: GateCo
     // Let it settle: keys sent the instant a dialog appears can be ignored.
     return to({ ...state, selection: sel, selectionSeenAt: seenAt, answer: undefined }, 'polling', 'dialog appeared; letting it settle');
   }
-  const keys = ctx.choiceKeys(sel, fallback.index);
+  const keys = optionKeys(sel, fallback.index, ctx.choiceKeys);
   const label = sel.options[fallback.index]?.label ?? '?';
   return to(
     { ...state, selection: sel, selectionSeenAt: seenAt, answer: { index: fallback.index, by: 'default', sentAt: at, attempts: 1 } },
@@ -197,7 +198,7 @@ function onChoice(state: GateState, ev: Extract<GateEvent, { type: 'choice' }>, 
   const sel = state.selection;
   if (state.phase !== 'waiting_selection' || !sel || sel.id !== ev.promptId) return { state, effects: [] };
   if (ev.optionIndex < 0 || ev.optionIndex >= sel.options.length) return { state, effects: [] };
-  const keys = ctx.choiceKeys(sel, ev.optionIndex);
+  const keys = optionKeys(sel, ev.optionIndex, ctx.choiceKeys);
   const notBefore = Math.max(ev.at, (state.selectionSeenAt ?? ev.at) + timing.dialogSettleMs);
   const label = sel.options[ev.optionIndex]!.label;
   return to(
