@@ -28,6 +28,8 @@ export interface RigOptions {
   perBot?: Array<Record<string, unknown>>;
   fake?: Partial<FakeFeishuOptions>;
   web?: Record<string, unknown>;
+  /** Which larkmux runs the daemon: the source under tsx (default) or the build, as a user runs it (benchmarks). */
+  daemon?: 'source' | 'built';
 }
 
 export async function startRig(opts: RigOptions = {}): Promise<E2eRig> {
@@ -55,23 +57,24 @@ export async function startRig(opts: RigOptions = {}): Promise<E2eRig> {
     })),
   });
   apps.forEach((a, i) => (home.env[`LMX_TEST_SECRET_${i}`] = a.appSecret));
+  const larkmux = (args: string[]) => runLarkmux(args, home.env, { from: opts.daemon ?? 'source' });
   const rig: E2eRig = {
     fake, home, tmux, user, appIds: apps.map((a) => a.appId),
     async start() {
-      const res = await runLarkmux(['start'], home.env);
+      const res = await larkmux(['start']);
       if (res.code !== 0) throw new Error(`larkmux start failed: ${res.stdout}${res.stderr}`);
       for (const a of apps) await fake.waitFor(() => fake.connectionCount(a.appId) > 0, 15_000, `bot ${a.appId} connected`);
     },
     async stop() {
-      await runLarkmux(['stop'], home.env);
+      await larkmux(['stop']);
     },
     logText: () => (existsSync(home.paths.logFile) ? readFileSync(home.paths.logFile, 'utf8') : ''),
     async status() {
-      const res = await runLarkmux(['status', '--json'], home.env);
+      const res = await larkmux(['status', '--json']);
       return JSON.parse(res.stdout);
     },
     async cleanup() {
-      await runLarkmux(['stop'], home.env).catch(() => undefined);
+      await larkmux(['stop']).catch(() => undefined);
       const pid = readPid(home.paths.pidFile);
       if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
       await tmux.kill();

@@ -56,6 +56,10 @@ const TABLE: Record<string, ['claude-code' | 'codex' | 'gemini', Expect, string 
   'claude-24-resumed-bypass-idle': ['claude-code', READY, ''],
   'claude-25-idle-seeded-authtoken': ['claude-code', READY, ''],
   'claude-26-ask-user-question': ['claude-code', sel('menu', 'claude.question', 'Which colour should the button be?', ['1. Red', '2. Blue', '3. Type something.']), null],
+  // Measured on 2.1.332 with the fake model's server (it does not run auto mode's safety check), issue 31.
+  'claude-27-auto-mode-cant-check': ['claude-code', sel('permission', 'claude.auto-mode-end', "Auto mode can't check actions in this session", [
+    'Stay in auto mode (Enter)', 'Leave for accept edits mode and stop (Shift+Tab)', 'Cancel (Esc)']), null],
+  'claude-28-auto-mode-asks-permission': ['claude-code', sel('permission', 'claude.permission', 'Do you want to proceed?', ['No', 'Yes']), null],
   'claude197-01-idle': ['claude-code', READY, ''],
   'claude197-02-permission': ['claude-code', sel('permission', 'claude.permission', 'Do you want to proceed?', ['1. Yes', '2. Yes, and always allow access to work-claude/ from this project', '3. No']), null],
   'codex-00-no-config-first-run': ['codex', sel('startup', 'codex.sign-in', 'Choose how you want to use Codex.', ['1. Sign in with ChatGPT', '2. Sign in with Device Code', '3. Sign in another way']), null],
@@ -126,6 +130,13 @@ describe('selection ids', () => {
     const trust = read('claude-03-onboarding-after-security.txt');
     expect(p1.kind === 'selection' && p2.kind === 'selection' && p1.id === p2.id).toBe(true);
     expect(trust.kind === 'selection' && p1.kind === 'selection' && trust.id !== p1.id).toBe(true);
+  });
+});
+
+describe('dialogs whose choices are key hints', () => {
+  it("Claude's auto-mode dialog: each option carries the key its hint names", () => {
+    const s = adapter('claude-code').classify(readFileSync(join(DIR, 'claude-27-auto-mode-cant-check.txt'), 'utf8'));
+    expect(s.kind === 'selection' ? s.optionKeys : null).toEqual([[{ key: 'enter' }], [{ key: 'shift_tab' }], [{ key: 'esc' }]]);
   });
 });
 

@@ -16,8 +16,10 @@ const rows: { text: string; sets: typeof claude; want: Classified }[] = [
   { text: '/HELP', sets: claude, want: { kind: 'daemon', name: 'help', args: '' } },
   { text: '/model opus', sets: claude, want: { kind: 'cli', name: 'model', text: '/model opus' } },
   { text: '/compact', sets: codex, want: { kind: 'cli', name: 'compact', text: '/compact' } },
-  { text: '/approvals', sets: codex, want: { kind: 'cli', name: 'approvals', text: '/approvals' } },
-  { text: '/approvals', sets: claude, want: { kind: 'prompt', text: '/approvals' } },
+  { text: '/mention', sets: codex, want: { kind: 'cli', name: 'mention', text: '/mention' } },
+  { text: '/mention', sets: claude, want: { kind: 'prompt', text: '/mention' } },
+  // Codex 0.171.0 rejects /prompts ("Unrecognized command"): it is typed as a prompt, not passed as Codex's command.
+  { text: '/prompts', sets: codex, want: { kind: 'prompt', text: '/prompts' } },
   { text: '/tools', sets: gemini, want: { kind: 'cli', name: 'tools', text: '/tools' } },
   // The CLI wins over a daemon command of the same name …
   { text: '/status', sets: claude, want: { kind: 'cli', name: 'status', text: '/status' } },

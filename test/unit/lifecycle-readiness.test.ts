@@ -1,5 +1,7 @@
 // The readiness gate, table-driven: screens and choices in, phases and effects out.
 import { describe, expect, it } from 'vitest';
+import { customAdapter } from '../../src/worker/cli/custom.js';
+import { adapterFor } from '../../src/worker/cli/registry.js';
 import type { ScreenState, SelectionState } from '../../src/worker/cli/types.js';
 import { gateStep, gateTimingFor, initialGate, READINESS_TIMING, type GateContext, type GateEffect, type GateEvent, type GateState } from '../../src/worker/lifecycle/readiness.js';
 
@@ -122,15 +124,46 @@ describe('gate timing by how long the CLI has run (issue 14: a message after a r
     { name: 're-attached after hours', runningForMs: 6 * 3_600_000, settle: READINESS_TIMING.pollMs },
   ];
   it.each(cases)('$name', ({ runningForMs, settle }) => {
-    expect({ ...READINESS_TIMING, ...gateTimingFor(runningForMs) }.readySettleMs).toBe(settle);
+    expect({ ...READINESS_TIMING, ...gateTimingFor(runningForMs, true) }.readySettleMs).toBe(settle);
   });
 
   it('a CLI past start-up still needs its prompt twice, one poll apart', () => {
-    const ctx: GateContext = { startupDefaults: [], choiceKeys: () => [], timing: gateTimingFor(60_000) };
+    const ctx: GateContext = { startupDefaults: [], choiceKeys: () => [], timing: gateTimingFor(60_000, true) };
     let state = gateStep(initialGate(0), { type: 'started', at: 0 }, ctx).state;
     state = gateStep(state, { type: 'screen', at: 10, screen: { kind: 'ready' } }, ctx).state;
     expect(state.phase).toBe('polling');
     state = gateStep(state, { type: 'screen', at: 10 + READINESS_TIMING.pollMs, screen: { kind: 'ready' } }, ctx).state;
     expect(state.phase).toBe('ready');
+  });
+});
+
+describe('the settle applies only where a late start-up dialog can appear (issue 31: shell cold start +2 s)', () => {
+  const custom = customAdapter({ command: 'my-repl', args: [], readyPattern: '^> $' });
+  if (!custom.ok) throw new Error(custom.message);
+  const adapters = [
+    ...(['claude-code', 'codex', 'gemini', 'shell'] as const).map((id) => {
+      const r = adapterFor(id);
+      if (!r.ok) throw new Error(r.message);
+      return r.adapter;
+    }),
+    custom.adapter,
+  ];
+  const expected: Record<string, { settleAtLaunch: number; firstPromptOpensGate: boolean }> = {
+    'claude-code': { settleAtLaunch: READINESS_TIMING.readySettleMs, firstPromptOpensGate: false },
+    codex: { settleAtLaunch: READINESS_TIMING.readySettleMs, firstPromptOpensGate: false },
+    gemini: { settleAtLaunch: READINESS_TIMING.readySettleMs, firstPromptOpensGate: false },
+    custom: { settleAtLaunch: READINESS_TIMING.readySettleMs, firstPromptOpensGate: false },
+    shell: { settleAtLaunch: 0, firstPromptOpensGate: true },
+  };
+  it.each(adapters.map((a) => ({ id: a.id, adapter: a })))('$id', ({ id, adapter }) => {
+    for (const runningForMs of [null, 5_000]) {
+      const timing = gateTimingFor(runningForMs, adapter.lateStartupDialogs);
+      expect({ ...READINESS_TIMING, ...timing }.readySettleMs).toBe(expected[id]!.settleAtLaunch);
+      // Just launched: the first screen showing the prompt opens the gate at once, or only after the settle.
+      const gctx: GateContext = { startupDefaults: adapter.startupDefaults, choiceKeys: adapter.choiceKeys, timing };
+      let state = gateStep(initialGate(0), { type: 'started', at: 0 }, gctx).state;
+      state = gateStep(state, { type: 'screen', at: 300, screen: { kind: 'ready' } }, gctx).state;
+      expect(state.phase === 'ready').toBe(expected[id]!.firstPromptOpensGate);
+    }
   });
 });

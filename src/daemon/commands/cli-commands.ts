@@ -3,23 +3,26 @@ import type { CliSpec, KnownCliId } from '../../shared/config.js';
 import type { KeyName } from '../../shared/keys.js';
 
 /**
- * From each CLI's own /help (Claude Code 2.x, Codex 0.17x, Gemini CLI 0.x). `help` is left out on purpose:
- * the bot's /help is how a chat user discovers everything, including these.
+ * From each CLI's own /help (Claude Code 2.x, Codex 0.17x, Gemini CLI 0.x), each checked against the pinned CLI by
+ * test/e2e/cli-slash-commands.test.ts; what it rejects is not listed (Codex 0.171.0 answers "Unrecognized command" to
+ * /approvals, /undo and /prompts; Claude Code 2.1.332 "Unknown" to /pr-comments, /todos and /vim; Gemini 0.61.0 sends
+ * /restore to the model as a prompt unless checkpointing is on — a bot that turns it on adds it to `extraCliCommands`).
+ * `help` is left out on purpose: the bot's /help is how a chat user discovers everything, including these.
  */
 export const CLI_SLASH_COMMANDS: Readonly<Record<KnownCliId, readonly string[]>> = {
   'claude-code': [
     'add-dir', 'agents', 'bashes', 'bug', 'clear', 'compact', 'config', 'context', 'cost', 'doctor', 'exit', 'export',
     'hooks', 'ide', 'init', 'login', 'logout', 'mcp', 'memory', 'model', 'output-style', 'permissions', 'plugin',
-    'pr-comments', 'privacy-settings', 'release-notes', 'resume', 'review', 'rewind', 'security-review', 'status',
-    'statusline', 'todos', 'upgrade', 'usage', 'vim',
+    'privacy-settings', 'release-notes', 'resume', 'review', 'rewind', 'security-review', 'status', 'statusline',
+    'upgrade', 'usage',
   ],
   codex: [
-    'model', 'approvals', 'permissions', 'review', 'new', 'resume', 'init', 'compact', 'undo', 'diff', 'mention',
-    'status', 'mcp', 'logout', 'quit', 'exit', 'feedback', 'prompts',
+    'model', 'permissions', 'review', 'new', 'resume', 'init', 'compact', 'diff', 'mention', 'status', 'mcp', 'logout',
+    'quit', 'exit', 'feedback',
   ],
   gemini: [
     'about', 'auth', 'bug', 'chat', 'clear', 'compress', 'copy', 'directory', 'docs', 'editor', 'extensions', 'ide',
-    'init', 'mcp', 'memory', 'model', 'privacy', 'quit', 'exit', 'restore', 'settings', 'stats', 'theme', 'tools', 'vim',
+    'init', 'mcp', 'memory', 'model', 'privacy', 'quit', 'exit', 'settings', 'stats', 'theme', 'tools', 'vim',
   ],
   shell: [],
 };

@@ -5,6 +5,7 @@ import { ClaudeTranscriptParser } from '../transcript/claude-code.js';
 import {
   PANE_DEAD, arrowsThenEnter, isRule, lastIndexMatching, recognizeDialog, screenLines, type DialogRule,
 } from './screen.js';
+import { keyWaitSelection, type KeyWaitRule } from './key-hints.js';
 import type { CliAdapter, KeyStep, LaunchContext, CliLaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
 import { LITERAL_TEXT } from './literal-text.js';
 import { CLI_INPUT } from '../../shared/cli-spec.js';
@@ -40,6 +41,22 @@ const DIALOGS: readonly DialogRule[] = [
   { dialog: 'claude.permission', match: /Do you want to [^?]*\?/, kind: 'permission' },
 ];
 
+/**
+ * Auto-mode dialogs: no menu, the choices are key hints on their last line. The first was measured on 2.1.332
+ * (test/fixtures/screens/claude-27-auto-mode-cant-check.txt: "Enter to stay in auto mode · shift+Tab to leave for accept
+ * edits mode and stop · Esc to cancel", shown when the fake model's server does not run auto mode's safety check); the
+ * classifier notice's headings are the pinned binary's own strings, not yet seen on screen. Unrecognised, they left the
+ * card saying "processing" while Claude waited for a key (issue 31).
+ */
+const KEY_DIALOGS: readonly KeyWaitRule[] = [
+  { dialog: 'claude.auto-mode-end', match: /Auto mode can't check actions in this session$/, kind: 'permission' },
+  {
+    dialog: 'claude.auto-mode-notice',
+    match: /We're changing auto mode to no longer charge for classifier requests in Claude Code\.|Auto mode switched to its built-in safety check for this session/,
+    kind: 'menu',
+  },
+];
+
 export const CLAUDE_STARTUP_DEFAULTS: readonly StartupDefault[] = [
   { dialog: 'claude.theme', option: /^Auto \(match terminal\)$/, reason: 'the theme only changes colours; auto follows the terminal' },
   { dialog: 'claude.security-notes', option: /^Continue$/, reason: 'an information page with a single way on' },
@@ -72,7 +89,8 @@ export function classifyClaude(screenText: string): ScreenState {
   if (composer < 0) {
     // Dialogs replace the composer; with the composer visible an indented ❯ is slash-command completion.
     const dialog = recognizeDialog(lines, DIALOG_CURSOR, DIALOGS)
-      ?? (lines.some((l) => QUESTION_FOOTER.test(l)) ? recognizeDialog(lines, QUESTION_CURSOR, QUESTION_RULES) : null);
+      ?? (lines.some((l) => QUESTION_FOOTER.test(l)) ? recognizeDialog(lines, QUESTION_CURSOR, QUESTION_RULES) : null)
+      ?? KEY_DIALOGS.map((rule) => keyWaitSelection(lines, rule)).find((s) => s !== null);
     if (dialog) return dialog;
     if (lines.some((l) => LIMITED.test(l))) return { kind: 'limited' };
     return { kind: 'unknown' };
@@ -162,6 +180,7 @@ export const claudeCodeAdapter: CliAdapter = {
   composerText: claudeComposerText,
   choiceKeys: claudeChoiceKeys,
   startupDefaults: CLAUDE_STARTUP_DEFAULTS,
+  lateStartupDialogs: true,
   seedFiles: claudeSeedFiles,
   transcript: {
     async locate({ cwd, home, env, nativeSessionId, startedAfterMs }) {

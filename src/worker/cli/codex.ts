@@ -190,6 +190,7 @@ export const codexAdapter: CliAdapter = {
   composerText: codexComposerText,
   choiceKeys: codexChoiceKeys,
   startupDefaults: CODEX_STARTUP_DEFAULTS,
+  lateStartupDialogs: true,
   seedFiles: codexSeedFiles,
   trustFiles: codexTrustFiles,
   transcript: { locate: locateCodexRollout, parser: () => new CodexTranscriptParser(), turnEnd: 'record' },

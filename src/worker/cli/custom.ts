@@ -47,6 +47,8 @@ export function customAdapter(spec: CustomCli): AdapterResult {
     composerText: () => null,
     choiceKeys: () => [],
     startupDefaults: [],
+    // An unknown program may put something up after its prompt first matched: its prompt must hold before typing.
+    lateStartupDialogs: true,
     seedFiles: () => [],
     transcript: null,
     resumeCommand: () => null,

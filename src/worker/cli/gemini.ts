@@ -153,6 +153,7 @@ export const geminiAdapter: CliAdapter = {
   composerText: geminiComposerText,
   choiceKeys: geminiChoiceKeys,
   startupDefaults: GEMINI_STARTUP_DEFAULTS,
+  lateStartupDialogs: true,
   seedFiles: geminiSeedFiles,
   trustFiles: geminiTrustFiles,
   transcript: { locate: locateGeminiChat, parser: () => new GeminiTranscriptParser(), turnEnd: 'screen-ready' },

@@ -139,6 +139,8 @@ export const shellAdapter: CliAdapter = {
   composerText: shellComposerText,
   choiceKeys: () => [],
   startupDefaults: [],
+  // A shell shows no dialog after its prompt: the first prompt is typed into at once (issue 31: +2 s per cold start).
+  lateStartupDialogs: false,
   seedFiles: () => [],
   transcript: null,
   resumeCommand: () => null,

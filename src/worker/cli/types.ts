@@ -29,6 +29,8 @@ export interface SelectionState {
   dialog?: string;
   /** The option that takes a typed answer (Claude's "Type something."), when there is one. */
   textOption?: number;
+  /** Keys per option when the screen names them ("Enter to …", "Esc to …"); otherwise the adapter's choiceKeys decide. */
+  optionKeys?: KeyStep[][];
 }
 
 /** What the screen shows right now. Pure function of the captured text (see CliAdapter.classify). */
@@ -156,6 +158,12 @@ export interface CliAdapter {
   choiceKeys(selection: SelectionState, optionIndex: number): KeyStep[];
   /** Startup dialogs answered without asking anyone, as data. */
   readonly startupDefaults: readonly StartupDefault[];
+  /**
+   * Whether a start-up dialog can still replace the CLI's first input prompt (a trust question, an onboarding offer):
+   * the readiness gate then trusts the prompt only once it has held (READINESS_TIMING.readySettleMs). A program that
+   * puts up no dialogs after its prompt (a shell) is typed into as soon as its prompt shows.
+   */
+  readonly lateStartupDialogs: boolean;
   /** Config files that skip onboarding (theme, trust, auth method). Empty when the CLI has none. */
   seedFiles(ctx: SeedContext): SeedFile[];
   /**

@@ -1,6 +1,7 @@
 // The readiness gate (DESIGN §6) as a pure state machine: screens in, transitions and effects out.
 import type { KeyStep, ScreenState, SelectionState, StartupDefault } from '../cli/types.js';
 import { safeDefaultIndex } from '../cli/screen.js';
+import { optionKeys } from '../cli/key-hints.js';
 
 export const READINESS_TIMING = {
   /** Screen poll period while the gate is open: CLIs draw their first screen 0.5–4.5 s after launch (notes). */
@@ -32,11 +33,14 @@ export const READINESS_TIMING = {
 export type ReadinessTiming = { [K in keyof typeof READINESS_TIMING]: number };
 
 /**
- * The gate's timing for a CLI that has been running `runningForMs` (null: just launched, or unknown). A prompt on a
- * CLI past its start-up holds for one poll (a redraw between a turn's steps can look like a prompt once), not
- * readySettleMs.
+ * The gate's timing for a CLI that has been running `runningForMs` (null: just launched, or unknown), given whether a
+ * start-up dialog can still replace its first prompt (CliAdapter.lateStartupDialogs). A prompt on a CLI past its
+ * start-up holds for one poll (a redraw between a turn's steps can look like a prompt once), not readySettleMs. A
+ * program with no late dialogs (a shell) is ready at its first prompt: the settle cost every new shell session 2.5 s
+ * before its first command was typed (issue 31), and it has nothing to wait for.
  */
-export function gateTimingFor(runningForMs: number | null, timing: ReadinessTiming = READINESS_TIMING): Partial<ReadinessTiming> {
+export function gateTimingFor(runningForMs: number | null, lateStartupDialogs: boolean, timing: ReadinessTiming = READINESS_TIMING): Partial<ReadinessTiming> {
+  if (!lateStartupDialogs) return { readySettleMs: 0 };
   return runningForMs !== null && runningForMs >= timing.startupOverAfterMs ? { readySettleMs: timing.pollMs } : {};
 }
 
@@ -159,7 +163,7 @@ function onDialog(state: GateState, sel: SelectionState, at: number, ctx: GateCo
   if (state.phase === 'selection_resolved' && same && state.answer) {
     if (at - state.answer.sentAt < timing.dialogGoneMs) return { state, effects: [] };
     if (state.answer.attempts < timing.maxAnswerAttempts) {
-      const keys = ctx.choiceKeys(sel, state.answer.index);
+      const keys = optionKeys(sel, state.answer.index, ctx.choiceKeys);
       const answer = { ...state.answer, sentAt: at, attempts: state.answer.attempts + 1 };
       return to({ ...state, answer }, 'selection_resolved', 'the dialog is still there; keys sent again', {}, [{ type: 'send_keys', keys, notBefore: at }]);
     }
@@ -179,7 +183,7 @@ function onDialog(state: GateState, sel: SelectionState, at: number, ctx: GateCo
     // Let it settle: keys sent the instant a dialog appears can be ignored.
     return to({ ...state, selection: sel, selectionSeenAt: seenAt, answer: undefined }, 'polling', 'dialog appeared; letting it settle');
   }
-  const keys = ctx.choiceKeys(sel, fallback.index);
+  const keys = optionKeys(sel, fallback.index, ctx.choiceKeys);
   const label = sel.options[fallback.index]?.label ?? '?';
   return to(
     { ...state, selection: sel, selectionSeenAt: seenAt, answer: { index: fallback.index, by: 'default', sentAt: at, attempts: 1 } },
@@ -194,7 +198,7 @@ function onChoice(state: GateState, ev: Extract<GateEvent, { type: 'choice' }>, 
   const sel = state.selection;
   if (state.phase !== 'waiting_selection' || !sel || sel.id !== ev.promptId) return { state, effects: [] };
   if (ev.optionIndex < 0 || ev.optionIndex >= sel.options.length) return { state, effects: [] };
-  const keys = ctx.choiceKeys(sel, ev.optionIndex);
+  const keys = optionKeys(sel, ev.optionIndex, ctx.choiceKeys);
   const notBefore = Math.max(ev.at, (state.selectionSeenAt ?? ev.at) + timing.dialogSettleMs);
   const label = sel.options[ev.optionIndex]!.label;
   return to(

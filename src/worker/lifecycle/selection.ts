@@ -1,6 +1,7 @@
 // Runtime prompts (tool permission, menus): surface once, answer after the dialog settled, check it went away (pure).
 import type { KeyStep, ScreenState, SelectionState } from '../cli/types.js';
 import { READINESS_TIMING } from './readiness.js';
+import { optionKeys } from '../cli/key-hints.js';
 import { literalChatText } from '../../shared/chat-text.js';
 
 export const SELECTION_TIMING = {
@@ -40,7 +41,7 @@ export function promptStep(state: PromptState, ev: PromptEvent, choiceKeys: (s: 
     const notBefore = Math.max(ev.at, (state.seenAt ?? ev.at) + SELECTION_TIMING.settleMs);
     // A typed answer is never typed twice: a second try could leave the text doubled in the box.
     const attempts = ev.text !== undefined ? SELECTION_TIMING.maxAttempts : 1;
-    const keys = ev.text !== undefined ? typedAnswerKeys(sel, ev.optionIndex, ev.text) : choiceKeys(sel, ev.optionIndex);
+    const keys = ev.text !== undefined ? typedAnswerKeys(sel, ev.optionIndex, ev.text) : optionKeys(sel, ev.optionIndex, choiceKeys);
     return {
       state: { ...state, answer: { index: ev.optionIndex, sentAt: notBefore, attempts } },
       effects: [{ type: 'send_keys', keys, notBefore }],
@@ -61,7 +62,7 @@ export function promptStep(state: PromptState, ev: PromptEvent, choiceKeys: (s: 
   if (a.attempts < SELECTION_TIMING.maxAttempts) {
     return {
       state: { ...state, answer: { ...a, sentAt: ev.at, attempts: a.attempts + 1 } },
-      effects: [{ type: 'send_keys', keys: choiceKeys(screen, a.index), notBefore: ev.at }],
+      effects: [{ type: 'send_keys', keys: optionKeys(screen, a.index, choiceKeys), notBefore: ev.at }],
     };
   }
   // Still there after two answers: report it and let a person try again.

@@ -10,39 +10,13 @@ import { parserSince, type TranscriptEvent } from '../transcript/types.js';
 import { decideStatus, STATUS_TIMING } from '../lifecycle/status.js';
 import { promptStep, type PromptEffect, type PromptState } from '../lifecycle/selection.js';
 import { paneOutputSince, paneShowsTurnEnd, paneTookTurn } from '../lifecycle/pane-output.js';
+import { keyWaitLook } from '../lifecycle/key-wait.js';
 import type { QueuedMessage } from '../lifecycle/input-machine.js';
 import { PANE_DIED } from './gate-runner.js';
 import { lookAt, type PaneLook } from './pane.js';
 import { PanePidWatch } from './pane-pid-watch.js';
 import { runPromptEffects } from './prompt-effects.js';
-
-export const MONITOR_LIMITS = {
-  /** Scrollback read for a shell's final output: enough for a long command listing, cheap to capture. */
-  outputHistoryLines: 2_000,
-  /** Lines of the last screen sent with `cli_exit`. */
-  exitTailLines: 40,
-  /** User-turn texts kept for delivery proof: one delivery is in flight at a time, so a few are plenty. */
-  userTurnTextsKept: 16,
-  /**
-   * A shell turn whose command the pane never shows complete (a `clear`, a full-screen program) still closes after
-   * this long: far beyond a slow paste (a 30 KB command echoes in a few seconds on this loaded 2-core box).
-   */
-  unprovenTurnMs: 30_000,
-} as const;
-
-interface OpenTurn {
-  turnId: string;
-  text: string;
-  /** Pane (with history) just before the text went in: transcript-less CLIs diff against it. */
-  before?: string;
-  /**
-   * The delivery proved the CLI took it. Until then an idle screen is the screen *before* the Enter (a tick can land
-   * between typing and Enter after a quiet spell), so it must not close the turn with empty output.
-   */
-  confirmed: boolean;
-  /** When the delivery proved it (Date.now()). */
-  confirmedAt?: number;
-}
+import { MONITOR_LIMITS, type OpenTurn } from './monitor-turns.js';
 
 export interface MonitorDeps {
   backend: SessionBackend;
@@ -85,6 +59,8 @@ export class Monitor {
   private identitySent: string | null = null;
   /** Probe the pane on the next tick (its pipe closed). Idle ticks always probe. */
   private probeNext = false;
+  /** ms (from the last look) until an unrecognised screen with a key hint has been quiet long enough to ask a person. */
+  private keyWaitDueMs: number | null = null;
   /** The pane's process gone: probe now (see pane-pid-watch.ts). */
   private readonly pidWatch = new PanePidWatch(() => {
     if (!this.running) return;
@@ -266,7 +242,8 @@ export class Monitor {
     const quiet = waitsForEvent && this.liveness.current !== 'suspect';
     this.follower?.setPace(quiet ? 'idle' : 'active');
     this.pidWatch.setPace(quiet ? 'idle' : 'active');
-    this.schedule(this.lookAgain ? 0 : quiet ? STATUS_TIMING.idleSafetyProbeMs : STATUS_TIMING.captureEveryMs);
+    const next = this.lookAgain ? 0 : quiet ? STATUS_TIMING.idleSafetyProbeMs : STATUS_TIMING.captureEveryMs;
+    this.schedule(Math.min(next, this.keyWaitDueMs ?? next));
   }
 
   private async tickOnce(): Promise<void> {
@@ -275,7 +252,7 @@ export class Monitor {
     // so the status cannot have changed, so a safety tick only probes. (A working status still looks: it turns idle
     // by silence alone.)
     const settled = this.status === 'idle' || this.status === 'waiting' || this.status === 'limited';
-    const screenUnchanged = settled && this.lastLookAt > this.lastOutputAt && this.openTurns.length === 0 && this.prompt.answer === undefined;
+    const screenUnchanged = settled && this.lastLookAt > this.lastOutputAt && this.openTurns.length === 0 && this.prompt.answer === undefined && this.keyWaitDueMs === null;
     if (this.probeNext || this.status === 'idle' || screenUnchanged) {
       this.probeNext = false;
       const probe = await this.deps.backend.probe();
@@ -307,17 +284,20 @@ export class Monitor {
       this.lost('the CLI exited', probe.state === 'exists' ? probe.exitStatus : null);
       return;
     }
-    const step = promptStep(this.prompt, { type: 'screen', at: Date.now(), screen: look.look.screen }, this.deps.adapter.choiceKeys);
+    // A screen no adapter knows that shows a key hint becomes a question once quiet (key-wait.ts).
+    const { screen, dueInMs } = keyWaitLook(look.look.screen, look.look.text, Date.now() - this.lastOutputAt, this.prompt.current?.id);
+    this.keyWaitDueMs = dueInMs;
+    const step = promptStep(this.prompt, { type: 'screen', at: Date.now(), screen }, this.deps.adapter.choiceKeys);
     this.prompt = step.state;
     await this.runPromptEffects(step.effects);
     // Gemini writes no end-of-turn record: a ready screen lets its parser close the turn once the file is quiet.
-    if (look.look.screen.kind === 'ready' && this.openTurns.length > 0 && this.deps.adapter.transcript?.turnEnd === 'screen-ready') {
+    if (screen.kind === 'ready' && this.openTurns.length > 0 && this.deps.adapter.transcript?.turnEnd === 'screen-ready') {
       await this.follower?.poll();
       await this.follower?.settle();
     }
     const lastTurn = this.openTurns[this.openTurns.length - 1];
     const next = decideStatus({
-      screen: look.look.screen,
+      screen,
       msSinceOutput: Date.now() - this.lastOutputAt,
       turnOpen: this.openTurns.length > 0,
       hasTranscript: this.deps.adapter.transcript !== null,

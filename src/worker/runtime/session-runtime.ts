@@ -280,7 +280,7 @@ export class SessionRuntime {
     this.counters.gateRuns += 1;
     this.gate = new GateRunner({
       backend: this.deps.backend, adapter: this.deps.adapter, log: this.deps.log, send: this.deps.send, startupDialogs: this.deps.init.startupDialogs,
-      timing: gateTimingFor(this.cliRunningForMs),
+      timing: gateTimingFor(this.cliRunningForMs, this.deps.adapter.lateStartupDialogs),
     });
     const res = await this.gate.run();
     this.gate = null;
