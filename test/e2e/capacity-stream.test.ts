@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readPid } from '../../src/platform/pid-lock.js';
 import { answeredInTopic, cardsFor, headerColour, textsIn } from '../support/cards.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
-import { overCap, sampleHost, workerChildren } from '../support/host-sampler.js';
+import { overCap, sampleHost, tmuxCliNames, workerChildren } from '../support/host-sampler.js';
+import { until } from '../support/until.js';
 
 /** The issue's rule: over a cap for more than this is a failure; shorter blips are the planner catching up. */
 const CAP_GRACE_MS = 2_000;
@@ -72,6 +73,52 @@ describe('capacity under a stream of topics', () => {
     writeFileSync(release, '');
     await r.fake.waitFor(busyDone, 60_000, 'busy session finished');
   }, 1_100_000);
+
+  // Issue 31 item 15: queued launches the worker cap cannot admit yet used to count against the CLI cap, so a backlog
+  // behind busy sessions stopped every idle CLI (72 launches, 64 stops, live CLIs at 4 of 8).
+  it('caps 4/8 with a backlog behind 4 busy sessions: idle CLIs are not stopped while fewer than 8 are live; the backlog drains to 8', async () => {
+    rig = await startRig({ botOverrides: { maxLiveWorkers: 4, maxLiveClis: 8 } });
+    await rig.start();
+    const r = rig;
+    const appId = r.appIds[0]!;
+    const daemonPid = readPid(r.home.paths.pidFile)!;
+    const group = `oc_backlog_${Date.now().toString(16)}`;
+    const topic = (text: string) => r.fake.injectMessage({ chatType: 'group', chatId: group, text, mentionBot: true });
+    const cliNames = async () => (await tmuxCliNames(r.tmux)) ?? [];
+    const stops = () => r.logText().match(/stopped the least recently used idle CLI/g)?.length ?? 0;
+
+    // Two quick topics: idle CLIs. Then four that work until released: their workers push the idle ones out (detached,
+    // their CLIs keep running): 6 CLIs live, 4 workers busy.
+    const quick = [await topic('echo quick-$((1+1))'), await topic('echo quick-$((2+2))')];
+    await r.fake.waitFor(() => answeredInTopic(r.fake, appId, quick[0]!.messageId, 'quick-2') && answeredInTopic(r.fake, appId, quick[1]!.messageId, 'quick-4'), 120_000, 'quick topics answered');
+    const release = join(r.home.dir, 'release-busy');
+    const busy: { messageId: string }[] = [];
+    for (let i = 0; i < 4; i++) busy.push(await topic(`until [ -e ${release} ]; do sleep 0.3; done; echo busy${i}-$((${i}+10))`));
+    await r.fake.waitFor(() => busy.every((b) => headerColour(cardsFor(r.fake, appId, b.messageId)[0]?.content) === 'orange'), 120_000, 'four busy sessions working');
+    await until('6 CLIs live', async () => (await cliNames()).length === 6, 60_000);
+    const before = (await cliNames()).sort();
+
+    // A backlog of six: no worker slot is free, so they wait (each card says it is queued) and nothing is stopped.
+    const sampler = sampleHost(daemonPid, r.tmux);
+    const backlog: { m: { messageId: string }; expect: string }[] = [];
+    for (let i = 0; i < 6; i++) backlog.push({ m: await topic(`echo backlog${i}-$((${i}*7))`), expect: `backlog${i}-${i * 7}` });
+    await r.fake.waitFor(() => backlog.every((b) => cardsFor(r.fake, appId, b.m.messageId).some((c) => JSON.stringify(c.content).includes('Queued:'))), 60_000, 'every backlog card says it is queued');
+    expect(stops(), 'idle CLIs stopped for launches that could not start').toBe(0);
+    expect((await cliNames()).sort(), 'the same 6 CLIs still live').toEqual(before);
+
+    // Released: the backlog drains through the four worker slots; CLIs are stopped only to stay within 8.
+    writeFileSync(release, '');
+    const unanswered = () => [...busy.map((b, i) => ({ m: b, expect: `busy${i}-${i + 10}` })), ...backlog].filter((t) => !answeredInTopic(r.fake, appId, t.m.messageId, t.expect));
+    await r.fake.waitFor(() => unanswered().length === 0, 600_000, 'every topic answered').catch((err: Error) => {
+      throw new Error(`${err.message}: not answered: ${unanswered().map((t) => t.expect).join(', ')}`);
+    });
+    await sampler.stop();
+    // 12 sessions, at most 8 CLIs: 8 live at the end, and exactly the 4 stops that made room for them (each stop
+    // waited for a launch a worker slot could take; stops finish before those launches, so the count dips between).
+    await until('8 CLIs live', async () => (await cliNames()).length === 8, 60_000);
+    expect(stops()).toBe(4);
+    expect(overCap(sampler.samples, (x) => x.clis, 8).longestMs).toBeLessThanOrEqual(CAP_GRACE_MS);
+  }, 900_000);
 
   it('a message that arrives while its CLI is being stopped is answered, not lost', async () => {
     // Caps 1/1: every message to the other topic stops this topic's CLI; the follow-up arrives right behind it.

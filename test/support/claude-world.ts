@@ -1,10 +1,12 @@
-// A Feishu rig whose bot runs the real Claude Code against the fake Anthropic model in a loopback-only namespace.
+// A Feishu rig whose bot runs a real model CLI (Claude Code, or Gemini) against its fake model in a loopback-only
+// namespace: the real daemon, fake Feishu, the pinned CLI.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { adapterFor } from '../../src/worker/cli/registry.js';
 import { applySeedFiles } from '../../src/worker/cli/seed.js';
-import { cleanCliEnv } from './clis.js';
+import type { SeedFile } from '../../src/worker/cli/types.js';
+import { cleanCliEnv, requireTestCli } from './clis.js';
 import { killTmuxAndPanes, nsenterTmux, writeBin } from './cli-rig.js';
 import { startRig, type E2eRig } from './e2e-daemon.js';
 import { startFakeModelProcess, type IsolatedFakeServer } from './fake-models/index.js';
@@ -17,38 +19,71 @@ export interface ClaudeWorld {
   fake: IsolatedFakeServer;
   cwd: string;
   root: string;
-  /** The environment the bot gives Claude (HOME, model endpoint): what a hand-started Claude needs too. */
+  /** The CLI's HOME (its config, state and transcripts). */
+  home: string;
+  /** The environment the bot gives the CLI (HOME, model endpoint): what a hand-started CLI needs too. */
   env: Record<string, string>;
   /** Starts (again) the tmux server inside the model fake's loopback-only network namespace. */
   startTmuxServer(): Promise<void>;
 }
 
-/** `settings` replaces the asking-permissions settings file (e.g. to allow Bash without a prompt). */
-export async function startClaudeWorld(opts: { askPermissions: boolean; seed?: boolean; bot?: Record<string, unknown>; settings?: unknown }): Promise<ClaudeWorld> {
-  const root = mkdtempSync(join(tmpdir(), 'lmx-e2e-dclaude-'));
+/** One world's CLI: its program name, adapter, fake model and the bot environment that points it there. */
+const WORLD_CLIS = {
+  claude: { adapter: 'claude-code', fake: 'anthropic', env: (url: string) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_AUTH_TOKEN: 'sk-fake', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }) },
+  gemini: { adapter: 'gemini', fake: 'gemini', env: (url: string) => ({ GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'fake-key' }) },
+} as const;
+
+interface WorldOptions {
+  cli: keyof typeof WORLD_CLIS;
+  /** Which of the adapter's seed files to write (none = an unseeded home: every onboarding dialog comes). */
+  seed: (file: SeedFile) => boolean;
+  bot?: Record<string, unknown>;
+  /** Files written under the CLI's HOME after seeding (relative path → content). */
+  homeFiles?: Record<string, string>;
+}
+
+async function startWorld(opts: WorldOptions): Promise<ClaudeWorld> {
+  const spec = WORLD_CLIS[opts.cli];
+  const root = mkdtempSync(join(tmpdir(), `lmx-e2e-d${opts.cli}-`));
   const [home, cwd, tmp, bin] = ['home', 'work', 'tmp', 'bin'].map((d) => join(root, d)) as [string, string, string, string];
   for (const d of [home, cwd, tmp, bin]) mkdirSync(d, { recursive: true });
-  writeBin(bin, 'claude');
-  const fake = await startFakeModelProcess('anthropic', { isolate: true });
-  const env = {
-    HOME: home, TMPDIR: tmp, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, LANG: 'C.UTF-8',
-    ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_AUTH_TOKEN: 'sk-fake', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  };
-  const adapter = adapterFor('claude-code');
+  writeBin(bin, opts.cli);
+  const fake = await startFakeModelProcess(spec.fake, { isolate: true });
+  const env = { HOME: home, TMPDIR: tmp, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, LANG: 'C.UTF-8', ...spec.env(fake.url) };
+  const adapter = adapterFor(spec.adapter);
   if (!adapter.ok) throw new Error(adapter.message);
-  if (opts.seed !== false) {
-    const seeded = await applySeedFiles(adapter.adapter.seedFiles({ cwd, home, baseUrl: fake.url, env }));
-    if (!seeded.ok) throw new Error(seeded.message);
+  const seeded = await applySeedFiles(adapter.adapter.seedFiles({ cwd, home, baseUrl: fake.url, env }).filter(opts.seed));
+  if (!seeded.ok) throw new Error(seeded.message);
+  for (const [rel, content] of Object.entries(opts.homeFiles ?? {})) {
+    mkdirSync(join(home, rel, '..'), { recursive: true });
+    writeFileSync(join(home, rel), content);
   }
-  if (opts.askPermissions || opts.settings) {
-    mkdirSync(join(home, '.claude'), { recursive: true });
-    writeFileSync(join(home, '.claude', 'settings.json'), opts.settings ? JSON.stringify(opts.settings) : ASKING);
-  }
-  const rig = await startRig({ botOverrides: { cli: 'claude-code', workingDir: cwd, env, ...opts.bot } });
+  const rig = await startRig({ botOverrides: { cli: spec.adapter, workingDir: cwd, env, ...opts.bot } });
   const startTmuxServer = () =>
     nsenterTmux(fake.netnsPid, rig.tmux.socket, ['new-session', '-d', '-s', 'keepalive', '-x', '20', '-y', '5', 'sleep', '100000'], cleanCliEnv({ HOME: home, TMPDIR: tmp }));
   await startTmuxServer();
-  return { rig, fake, cwd, root, env, startTmuxServer };
+  return { rig, fake, cwd, root, home, env, startTmuxServer };
+}
+
+/** `settings` replaces the asking-permissions settings file (e.g. to allow Bash without a prompt). */
+export function startClaudeWorld(opts: { askPermissions: boolean; seed?: boolean; bot?: Record<string, unknown>; settings?: unknown }): Promise<ClaudeWorld> {
+  const settings: Record<string, string> = opts.askPermissions || opts.settings ? { '.claude/settings.json': opts.settings ? JSON.stringify(opts.settings) : ASKING } : {};
+  return startWorld({ cli: 'claude', seed: () => opts.seed !== false, ...(opts.bot ? { bot: opts.bot } : {}), homeFiles: settings });
+}
+
+/**
+ * Gemini with its sign-in seeded; `trusted: false` leaves the working folder out of trustedFolders.json (it asks).
+ * `lingerS`: the pane's process stays this long after Gemini exits (its launcher waits), as a Gemini that hangs on
+ * its way out does — deterministically.
+ */
+export async function startGeminiWorld(opts: { trusted: boolean; bot?: Record<string, unknown>; lingerS?: number }): Promise<ClaudeWorld> {
+  const world = await startWorld({ cli: 'gemini', seed: (f) => opts.trusted || !f.path.endsWith('trustedFolders.json'), ...(opts.bot ? { bot: opts.bot } : {}) });
+  if (opts.lingerS) {
+    const bin = join(world.root, 'bin', 'gemini');
+    rmSync(bin);
+    writeFileSync(bin, `#!/bin/sh\n${requireTestCli('gemini').map((a) => `'${a}'`).join(' ')} "$@"\nsleep ${opts.lingerS}\n`, { mode: 0o755 });
+  }
+  return world;
 }
 
 /** Ends everything a world started: tmux server and panes, the daemon, the fake model, the temp folders. */

@@ -16,6 +16,10 @@ const plan = (sessions: HostSession[], waiting: WaitingLaunch[], c: Caps | Recor
   planCapacity({ sessions, waiting, caps: (g) => ('maxLiveWorkers' in c ? (c as Caps) : (c as Record<string, Caps>)[g]!) });
 
 const six = [1, 2, 3, 4, 5, 6].map((i) => s(`s${i}`, 'idle', i));
+/** Four sessions in the middle of a turn: they hold their workers and CLIs. */
+const busyFour = [1, 2, 3, 4].map((i) => s(`b${i}`, 'working', 100 + i));
+/** `n` new sessions waiting to launch (no worker, no CLI), in arrival order. */
+const backlog = (n: number) => Array.from({ length: n }, (_, i) => asleep(`q${i}`, 200 + i));
 
 describe('planCapacity', () => {
   it.each<[string, HostSession[], WaitingLaunch[], Caps | Record<string, Caps>, CapacityAction[]]>([
@@ -40,7 +44,13 @@ describe('planCapacity', () => {
     ['a re-attach that needs the worker slot of an idle session detaches it (its CLI stays)', [detached('d', 5), s('b', 'idle', 2)], [w('d')], caps(1, 2), [{ kind: 'detach', id: 'b' }]],
     ['all busy: launches wait and nothing is touched', [s('a', 'working', 1), s('b', 'working', 2), asleep('n', 9)], [w('n')], caps(2, 4), []],
     ['a waiting session is never evicted for another', [detached('d', 1), asleep('n', 9)], [w('d'), w('n')], caps(1, 1), [{ kind: 'launch', id: 'd' }]],
-    ['a burst: as many launch as fit, the rest wait; room is made for them', [s('a', 'idle', 1), asleep('n1', 5), asleep('n2', 6), asleep('n3', 7)], [w('n1'), w('n2'), w('n3')], caps(2, 3), [{ kind: 'launch', id: 'n1' }, { kind: 'stop', id: 'a', via: 'worker' }]],
+    // Two worker slots once a's worker goes: n1 and n2 fit with a's CLI (3); n3 waits for a slot, and costs nothing yet.
+    ['a burst: as many launch as fit, the rest wait; room is made for the ones a worker slot can take', [s('a', 'idle', 1), asleep('n1', 5), asleep('n2', 6), asleep('n3', 7)], [w('n1'), w('n2'), w('n3')], caps(2, 3), [{ kind: 'launch', id: 'n1' }, { kind: 'detach', id: 'a' }]],
+    // Issue 31 item 15: queued launches the worker cap cannot admit yet must not count against the CLI cap.
+    ['a backlog behind busy workers stops no idle CLI (caps 4/8, 6 CLIs live)', [...busyFour, detached('d1', 1), detached('d2', 2), ...backlog(6)], backlog(6).map((b) => w(b.id)), caps(4, 8), []],
+    ['the issue\'s backlog: 64 launches behind 4 busy workers, 8 CLIs live: none is stopped', [...busyFour, ...[1, 2, 3, 4].map((i) => detached(`d${i}`, i)), ...backlog(64)], backlog(64).map((b) => w(b.id)), caps(4, 8), []],
+    ['one worker slot free: room for one launch only (one CLI stopped, not five)', [...busyFour.slice(0, 3), s('i', 'idle', 1), ...[2, 3, 4, 5].map((i) => detached(`d${i}`, i)), ...backlog(10)], backlog(10).map((b) => w(b.id)), caps(4, 8), [{ kind: 'stop', id: 'i', via: 'worker' }]],
+    ['a worker slot free and a CLI to spare: the next launch goes, nothing is stopped', [...busyFour.slice(0, 3), detached('d1', 1), ...backlog(5)], backlog(5).map((b) => w(b.id)), caps(4, 8), [{ kind: 'launch', id: 'q0' }]],
     ['a waiting session that already has a worker needs no slot', [s('a', 'idle', 1), s('b', 'idle', 2)], [w('b')], caps(2, 2), []],
     ['an adopted CLI (a person\'s own) is never stopped: the next least recent one is, its worker may detach', [s('a', 'idle', 1, { keepCli: true }), s('b', 'idle', 2), s('c', 'idle', 3)], [], caps(1, 2), [{ kind: 'stop', id: 'b', via: 'worker' }, { kind: 'detach', id: 'a' }]],
     ['a detached adopted CLI stays even over the cap', [detached('a', 1, { keepCli: true }), s('b', 'working', 2)], [], caps(2, 1), []],
@@ -55,9 +65,11 @@ describe('planCapacity', () => {
     const arrivals = Array.from({ length: 100 }, (_, i) => asleep(`n${i}`, 100 + i));
     const actions = plan([...existing, ...arrivals], arrivals.map((a) => w(a.id)), caps(8, 20));
     expect(actions.filter((a) => a.kind === 'launch')).toEqual([]);
-    // Every idle session is freed for the waiting ones: 20 CLIs stopped (8 through their workers, 12 through tmux).
+    // Room for what the 8 worker slots can take next, no more: the 8 least recent CLIs stop (through their workers,
+    // which frees the slots); the 12 detached CLIs stay, since the other 92 arrivals could not start anyway.
     expect(actions.filter((a) => a.kind === 'stop' && a.via === 'worker')).toHaveLength(8);
-    expect(actions.filter((a) => a.kind === 'stop' && a.via === 'tmux')).toHaveLength(12);
+    expect(actions.filter((a) => a.kind === 'stop' && a.via === 'tmux')).toHaveLength(0);
+    expect(actions.filter((a) => a.kind === 'detach')).toHaveLength(0);
   });
 });
 

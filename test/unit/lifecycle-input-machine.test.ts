@@ -75,13 +75,21 @@ describe('input state machine', () => {
       name: 'CLI exits during start-up (after a startup answer): launched once more, then ready',
       events: [input('a'), ...BOOT_NEW.slice(0, 4), { type: 'gate_done', outcome: 'missing', reason: 'exited' }, { type: 'session_checked', session: 'dead' }, { type: 'session_prepared', ok: true }, { type: 'tmux_started', ok: true, created: true }, { type: 'gate_done', outcome: 'ready', reason: 'ready' }],
       phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'running', 'sending'],
-      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'deliver:a'],
+      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'end_exiting_cli', 'prepare:new', 'start_tmux', 'run_gate', 'deliver:a'],
+    },
+    {
+      // Issue 31 item 14: Gemini's process hung after "restarting to apply the trust changes"; taking its pane over
+      // as the relaunch only saw that screen again and failed the message. Its process is ended first, never reused.
+      name: 'CLI ending during start-up whose process would not end: never taken over as the relaunch, the messages fail',
+      events: [input('a'), ...BOOT_NEW.slice(0, 4), { type: 'gate_done', outcome: 'missing', reason: 'exited' }, { type: 'session_checked', session: 'alive' }],
+      phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'checking_session', 'failed'],
+      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'end_exiting_cli', 'report:input_failed:a', 'report:error'],
     },
     {
       name: 'CLI exits during start-up twice: the messages fail',
       events: [input('a'), ...BOOT_NEW.slice(0, 4), { type: 'gate_done', outcome: 'missing', reason: 'exited' }, { type: 'session_checked', session: 'dead' }, { type: 'session_prepared', ok: true }, { type: 'tmux_started', ok: true, created: true }, { type: 'gate_done', outcome: 'missing', reason: 'exited' }],
       phases: ['idle', 'checking_tmux', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'checking_session', 'starting_session', 'starting_tmux', 'waiting_selection', 'failed'],
-      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'report:input_failed:a', 'report:error'],
+      effects: ['check_tmux', 'check_session', 'prepare:new', 'start_tmux', 'run_gate', 'end_exiting_cli', 'prepare:new', 'start_tmux', 'run_gate', 'report:input_failed:a', 'report:error'],
     },
     {
       name: 'gate timeout fails, and the next message tries again',

@@ -85,7 +85,7 @@ export function isQuiet(status: SessionStatus): boolean {
 
 /**
  * Per bot: first make room — least recently used quiet sessions go, a stopped CLI also frees its worker — for what is
- * running plus what waits; then admit waiting launches while the caps, counted with the processes that still exist
+ * running plus the waiting launches the worker cap can take next (not the whole backlog); then admit waiting launches while the caps, counted with the processes that still exist
  * (a stop under way still occupies its slot), allow. So our own launches never push a bot over its caps, and a stream
  * of arrivals only ever waits for slots that quiet sessions free.
  */
@@ -130,13 +130,20 @@ function planGroup(sessions: readonly HostSession[], waiting: readonly WaitingLa
   const queued = waiting.map((w) => byId.get(w.id)).filter((s): s is HostSession => s !== undefined && !s.worker);
   const count = (f: (s: HostSession) => boolean) => sessions.filter(f).length;
 
-  // What will exist once the actions under way have finished, plus what the waiting launches need.
-  let wantWorkers = count((s) => s.worker && s.underway === undefined) + queued.length;
-  let wantClis = count((s) => s.cliRunning && s.underway !== 'stop') + queued.filter((s) => !s.cliRunning).length;
-
   const lru = sessions
     .filter((s) => s.underway === undefined && !s.pinned && !waitingIds.has(s.id) && isQuiet(s.status))
     .sort((a, b) => a.lastActivityAt - b.lastActivityAt || a.id.localeCompare(b.id));
+  const evictable = new Set(lru.map((s) => s.id));
+  // Only the launches the worker cap can admit once every quiet worker is gone make room now: the rest wait behind
+  // busy workers anyway, and stopping an idle CLI for them only loses it (issue 31 item 15: a backlog of 72 launches
+  // at caps 4/8 stopped 64 idle CLIs and kept 4 alive). Each later plan admits, and makes room for, the next ones.
+  const keptWorkers = count((s) => s.worker && s.underway === undefined && !evictable.has(s.id));
+  const admissible = queued.slice(0, Math.max(0, caps.maxLiveWorkers - keptWorkers));
+
+  // What will exist once the actions under way have finished, plus what the admissible launches need.
+  let wantWorkers = count((s) => s.worker && s.underway === undefined) + admissible.length;
+  let wantClis = count((s) => s.cliRunning && s.underway !== 'stop') + admissible.filter((s) => !s.cliRunning).length;
+
   const actions: CapacityAction[] = [];
   const chosen = new Set<string>();
   for (const s of lru) {

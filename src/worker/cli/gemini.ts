@@ -17,8 +17,8 @@ const DIALOG_CURSOR = /^(\s*● )\d+\.\s/;
 const BUSY = /\(esc to cancel, \d+[smh]/;
 /**
  * The CLI is ending. After the trust dialog, with GEMINI_CLI_NO_RELAUNCH=true, Gemini prints "restarting to apply
- * the trust changes" and then exits (or, seen 2 of 5 times here, hangs): either way the process must be started
- * again (`respawn-pane -k`), so that line counts as exited.
+ * the trust changes" and then exits (or, seen 2 of 5 and 4 of 7 times here, hangs): either way the process must be
+ * started again, so that line counts as exited (the worker ends a lingering one first: runtime/exiting-cli.ts).
  */
 const EXIT_TEXT = /Agent powering down\. Goodbye!|Gemini CLI is restarting to apply the trust changes/;
 const RESUME_ID = /gemini --resume ([0-9a-fA-F-]{36})/;

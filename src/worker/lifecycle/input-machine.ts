@@ -61,6 +61,11 @@ export type InputEffect =
   | { type: 'log'; from: InputPhase; to: InputPhase; reason: string }
   | { type: 'check_tmux' }
   | { type: 'check_session' }
+  /**
+   * The CLI said it is ending during start-up (Gemini after a trust answer): wait for its process to go, end it if it
+   * lingers, then report the session as checked. A process on its way out is never taken over as the relaunch.
+   */
+  | { type: 'end_exiting_cli' }
   /** Choose argv (new with a chosen id, or resume with the known native id) and environment. */
   | { type: 'prepare_session'; mode: 'new' | 'resume' }
   | { type: 'start_tmux' }
@@ -146,6 +151,10 @@ export function inputStep(state: InputState, event: InputEvent, ctx: InputContex
 
     case 'session_checked':
       if (state.phase !== 'checking_session') return { state, effects: [] };
+      if (event.session === 'alive' && state.relaunchedInBoot) {
+        // The CLI that said it was ending still runs after being ended: taking it over would wait on a dying screen.
+        return fail(state, failure('not_ready', 'the CLI said it was ending during start-up, and its process would not end'));
+      }
       if (event.session === 'alive') {
         // Take-over of a live pane (daemon restart, worker re-fork): attach, then the gate checks the screen once.
         return go(state, 'starting_tmux', 'a live CLI session exists; taking it over', {}, [{ type: 'attach_tmux' }]);
@@ -173,9 +182,10 @@ export function inputStep(state: InputState, event: InputEvent, ctx: InputContex
     case 'gate_done':
       if (state.phase !== 'waiting_selection') return { state, effects: [] };
       if (event.outcome === 'missing' && !state.relaunchedInBoot) {
-        // Some CLIs quit after a startup answer and expect to be started again (Gemini after trusting a folder).
+        // Some CLIs quit after a startup answer and expect to be started again (Gemini after trusting a folder). Its
+        // process may still be ending (or hang while it does): it is ended first, so the relaunch is a fresh one.
         return go(state, 'checking_session', `the CLI exited during start-up (${event.reason}); launching it once more`, { relaunchedInBoot: true }, [
-          { type: 'check_session' },
+          { type: 'end_exiting_cli' },
         ]);
       }
       if (event.outcome !== 'ready') return fail(state, failure('not_ready', `${event.outcome}: ${event.reason}`));

@@ -74,6 +74,8 @@ export class GateRunner {
       const choice = this.pendingChoices.shift();
       if (choice) {
         await this.apply({ ...choice, at: Date.now() });
+        // Answered: the CLI is starting again, not waiting for anyone (a CLI that restarts to apply it takes seconds).
+        if (this.state.phase === 'selection_resolved') this.deps.send({ type: 'status', status: 'starting' });
         continue;
       }
       const look = await lookAt(this.deps.backend, this.deps.adapter);

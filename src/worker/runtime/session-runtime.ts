@@ -12,6 +12,7 @@ import { isBusyStatus } from '../lifecycle/status.js';
 import { gateTimingFor } from '../lifecycle/readiness.js';
 import { applySeedFiles } from '../cli/seed.js';
 import { deliver } from './deliverer.js';
+import { endExitingCli } from './exiting-cli.js';
 import { GateRunner } from './gate-runner.js';
 import { Monitor } from './monitor.js';
 import { paneHint } from '../cli/pane-hint.js';
@@ -176,6 +177,9 @@ export class SessionRuntime {
       case 'check_session':
         void this.deps.backend.probe().then((p) =>
           this.dispatch({ type: 'session_checked', session: p.state === 'exists' ? (p.paneDead ? 'dead' : 'alive') : 'missing' }));
+        return;
+      case 'end_exiting_cli':
+        void endExitingCli(this.deps.backend, this.deps.log).then((session) => this.dispatch({ type: 'session_checked', session }));
         return;
       case 'prepare_session':
         void this.trustFolder().then(() => this.prepare(e.mode));
