@@ -70,7 +70,7 @@ describe('larkmux start / status / stop', () => {
     home.writeConfig({ bots: [{ name: 'b', appId: 'nope', appSecret: 'TOPSECRET-123456' }] });
     const res = await runLarkmux(['start'], home.env);
     expect(res.code).toBe(1);
-    expect(res.stderr).toContain('bots[0].appId: must look like cli_');
+    expect(res.stderr).toContain('bots[0].appId: "nope": must look like cli_');
     expect(res.stderr + res.stdout).not.toContain('TOPSECRET');
     expect(existsSync(home.paths.pidFile)).toBe(false);
   });
