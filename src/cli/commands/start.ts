@@ -45,8 +45,7 @@ export const start: CliCommand = {
   async run({ flags, paths, env, cmd, out, err }) {
     const cfg = readConfigFile(paths.config, env);
     if (!cfg.ok) {
-      err(`${paths.config} is invalid:`);
-      for (const e of cfg.errors) err(`  - ${e}`);
+      printConfigErrors(paths.config, cfg.errors, err);
       // In the foreground this is the daemon's own exit (systemd's RestartPreventExitStatus=78 stops the restart loop).
       return flags.foreground ? EXIT.badConfig : EXIT.failure;
     }
@@ -88,6 +87,12 @@ export const start: CliCommand = {
     return failed.length ? EXIT.failure : EXIT.ok;
   },
 };
+
+/** Every mistake in config.json, one per line (shared with `restart`, which checks before it stops anything). */
+export function printConfigErrors(configPath: string, errors: readonly string[], err: (line: string) => void): void {
+  err(`${configPath} is invalid (${errors.length} ${errors.length === 1 ? 'problem' : 'problems'}):`);
+  for (const e of errors) err(`  - ${e}`);
+}
 
 /** A line per bot: connected, or failed with the reason and the fix; then the pairing code of an unowned bot. */
 function printBots(st: DaemonStatus, cmd: string, out: (l: string) => void): void {
