@@ -4,6 +4,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseConfig, parseConfigJson, substituteEnv, type ConfigResult } from '../shared/config.js';
 import { looseBots } from '../shared/config-checks.js';
+import { configExposure, literalSecretFields, type ConfigExposure } from '../shared/config-exposure.js';
 import { expandHome } from './paths.js';
 
 export type ConfigFileResult = ConfigResult & { exists: boolean };
@@ -58,4 +59,15 @@ export function readConfigFile(path: string, env: NodeJS.ProcessEnv = process.en
     return { ok: false, errors: [`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? 'error'}; check its permissions`], exists: true };
   }
   return { ...checkConfigText(text, env), exists: true };
+}
+
+/** The verdict on who else can read or change config.json (null when there is no file or it cannot be read). */
+export function configFileExposure(path: string): ConfigExposure | null {
+  try {
+    const mode = statSync(path).mode;
+    const json = parseConfigJson(readFileSync(path, 'utf8'));
+    return configExposure(path, mode, json.ok ? literalSecretFields(json.raw) : []);
+  } catch {
+    return null;
+  }
 }

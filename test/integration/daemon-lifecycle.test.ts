@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isAlive, readPid } from '../../src/platform/pid-lock.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
-import { runLarkmux } from '../support/larkmux-cli.js';
+import { endDaemonHome, runLarkmux } from '../support/larkmux-cli.js';
 
 /** A config with no bot whose web port is any free one. */
 const FREE_PORT = { web: { port: 0 } };
@@ -13,12 +13,7 @@ describe('larkmux start / status / stop', () => {
   beforeEach(() => {
     home = makeTestHome();
   });
-  afterEach(async () => {
-    await runLarkmux(['stop'], home.env);
-    const pid = readPid(home.paths.pidFile);
-    if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
-    home.cleanup();
-  });
+  afterEach(() => endDaemonHome(home));
 
   it('starts a daemon that status --json reports, and stop leaves no daemon process', async () => {
     // The web port is 0 (any free one): with no bot the console is the only way in, and 7680 may be in use here.

@@ -1,6 +1,6 @@
 // `larkmux start`: the daemon in the background (or in the foreground for systemd and tests). In the background it waits
 // until each bot has connected or failed, then says which, and prints the pairing code of a bot nobody owns yet.
-import { readConfigFile } from '../../platform/config-file.js';
+import { configFileExposure, readConfigFile } from '../../platform/config-file.js';
 import { controlCall } from '../../platform/control-client.js';
 import { ConsoleLinkSchema, type DaemonStatus } from '../../shared/control-protocol.js';
 import type { LarkmuxPaths } from '../../platform/paths.js';
@@ -44,6 +44,9 @@ export const start: CliCommand = {
   flags: [{ name: 'foreground', short: 'f', description: 'Run in this terminal (for systemd, containers and debugging)' }],
   async run({ flags, paths, env, cmd, out, err }) {
     const cfg = readConfigFile(paths.config, env);
+    // Said first, so that it is seen even when the file has mistakes too (issue 31 item 10).
+    const exposure = configFileExposure(paths.config);
+    if (exposure && !exposure.ok) err(`warning: ${exposure.problem}; fix: ${exposure.fix}`);
     if (!cfg.ok) {
       printConfigErrors(paths.config, cfg.errors, err);
       // In the foreground this is the daemon's own exit (systemd's RestartPreventExitStatus=78 stops the restart loop).
