@@ -42,7 +42,7 @@ export async function runDaemon(env: NodeJS.ProcessEnv = process.env, opts: { pr
   }
 
   let stopping: Promise<void> | null = null;
-  const shutdown = (why: string) => {
+  const shutdown = (why: string, code: number = DAEMON_EXIT.ok) => {
     if (stopping) return stopping;
     log.info({ why }, 'shutting down');
     stopping = daemon
@@ -50,7 +50,7 @@ export async function runDaemon(env: NodeJS.ProcessEnv = process.env, opts: { pr
       .catch((err) => log.error({ err }, 'error while stopping'))
       .finally(() => {
         lock.release();
-        process.exit(DAEMON_EXIT.ok);
+        process.exit(code);
       });
     return stopping;
   };
@@ -68,6 +68,14 @@ export async function runDaemon(env: NodeJS.ProcessEnv = process.env, opts: { pr
 
   try {
     await daemon.start();
+    // In the foreground (systemd, a terminal) a daemon nobody can reach exits non-zero; in the background
+    // `larkmux start` reads the same fact from the status and stops it (issue 31 item 12).
+    const unreachable = daemon.unreachableWhy();
+    if (opts.printConsoleLink && unreachable) {
+      process.stderr.write(`larkmux daemon: ${unreachable}\n`);
+      await shutdown('nobody can reach it', DAEMON_EXIT.crashed);
+      return;
+    }
     // Never into the log: a detached daemon's stdout is logs/daemon.out, so only the foreground prints it.
     const link = opts.printConsoleLink ? daemon.consoleLink() : null;
     if (link) process.stdout.write(`console: open ${link}  (works once; run larkmux start again for a new link)\n`);

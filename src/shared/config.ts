@@ -1,6 +1,7 @@
 // config.json: the one schema (zod) for LARKMUX_HOME/config.json, with `${ENV}` secrets and errors that name the fix.
 import { z } from 'zod';
-import { describeIssue, envRefProblem, fieldName, regexProblems } from './config-checks.js';
+import { botProblems, envRefProblem, fieldName, regexProblems } from './config-checks.js';
+import { describeIssues, type SettingSchema } from './config-issues.js';
 import { LocaleSchema, defaultLocale, type Locale } from './i18n.js';
 
 // The CLI spec lives in its own module so that browser code (the console page, through ipc.ts) never loads this file.
@@ -123,7 +124,8 @@ export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, path: stri
       const v = env[name];
       if (v === undefined) {
         errors.push(`${fieldName(path)}: environment variable ${name} is not set; export it before starting larkmux or write the value in the file`);
-        return '';
+        // Kept as written, so the shape check below still runs (and does not add "empty" for this same field).
+        return `\${${name}}`;
       }
       return v;
     });
@@ -135,46 +137,50 @@ export function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, path: stri
   return value;
 }
 
-/** Validates a parsed config.json. Never throws; never puts a secret value into an error. */
+/** Validates a parsed config.json, reporting every mistake at once. Never throws; never puts a secret value into an error. */
 export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env): ConfigResult {
   const errors: string[] = [];
   const substituted = substituteEnv(raw, env, [], errors);
-  if (errors.length) return { ok: false, errors };
   const res = ConfigSchema.safeParse(substituted);
-  if (!res.success) return { ok: false, errors: res.error.issues.map(describeIssue) };
+  if (!res.success) errors.push(...describeIssues(res.error.issues, { raw, schemaAt: settingSchemaAt }));
+  errors.push(...botProblems(substituted), ...regexProblems(raw));
+  if (errors.length || !res.success) return { ok: false, errors };
   const config = res.data;
-  const names = new Set<string>();
-  const ids = new Set<string>();
-  config.bots.forEach((b, i) => {
-    if (names.has(b.name)) errors.push(`bots[${i}].name: "${b.name}" is used by another bot; give each bot its own name`);
-    if (ids.has(b.appId)) errors.push(`bots[${i}].appId: ${b.appId} appears twice; one entry per app`);
-    names.add(b.name);
-    ids.add(b.appId);
-    if (b.events === 'webhook' && !b.encryptKey && !b.verificationToken) {
-      errors.push(
-        `bots[${i}]: events is "webhook" but neither encryptKey nor verificationToken is set, so anyone who finds the URL could post events; ` +
-          'copy the Encrypt Key or Verification Token from the developer console (Events & Callbacks → Encryption Strategy) into the bot',
-      );
-    }
-  });
-  errors.push(...regexProblems(config));
-  if (errors.length) return { ok: false, errors };
   const secrets = config.bots.flatMap((b) => [b.appSecret, b.encryptKey, b.verificationToken]).filter((s): s is string => !!s && s.length >= 4);
   return { ok: true, config, secrets, envNames: configEnvNames(raw) };
 }
 
-/** Parses the text of config.json (JSON syntax errors become one clear line). */
-export function parseConfigText(text: string, env: NodeJS.ProcessEnv = process.env): ConfigResult {
-  let raw: unknown;
+let configJsonSchema: SettingSchema | undefined;
+
+/** The JSON schema of the setting at `path` (for the keys an object allows and a number's range), or undefined. */
+export function settingSchemaAt(path: readonly PropertyKey[]): SettingSchema | undefined {
+  configJsonSchema ??= z.toJSONSchema(ConfigSchema, { io: 'input', unrepresentable: 'any' }) as SettingSchema;
+  let node: SettingSchema | undefined = configJsonSchema;
+  for (const p of path) {
+    // A union (`console`: boolean or object, `cli`: id or object): follow the branch that has what the path needs.
+    const numeric = typeof p === 'number' || /^\d+$/.test(String(p));
+    const pick = (n: SettingSchema): SettingSchema | undefined => (numeric ? n.items : n.properties?.[String(p)]);
+    node = node && (pick(node) ?? node.anyOf?.map(pick).find((n) => n !== undefined));
+  }
+  return node && !node.properties && node.anyOf ? (node.anyOf.find((n) => n.properties) ?? node) : node;
+}
+
+/** The JSON in config.json's text, or the one clear line saying where its syntax breaks. */
+export function parseConfigJson(text: string): { ok: true; raw: unknown } | { ok: false; error: string } {
   try {
-    raw = JSON.parse(text);
+    return { ok: true, raw: JSON.parse(text) };
   } catch (e) {
     // V8's message quotes the text around the error, which may be a secret: report only the position.
     const pos = /position (\d+)/.exec((e as Error).message)?.[1];
     const where = pos === undefined ? '' : ` at ${lineCol(text, Number(pos))}`;
-    return { ok: false, errors: [`config.json is not valid JSON${where}; fix the syntax (a missing comma or quote is the usual cause)`] };
+    return { ok: false, error: `config.json is not valid JSON${where}; fix the syntax (a missing comma or quote is the usual cause)` };
   }
-  return parseConfig(raw, env);
+}
+
+/** Parses the text of config.json (JSON syntax errors become one clear line). */
+export function parseConfigText(text: string, env: NodeJS.ProcessEnv = process.env): ConfigResult {
+  const json = parseConfigJson(text);
+  return json.ok ? parseConfig(json.raw, env) : { ok: false, errors: [json.error] };
 }
 
 function lineCol(text: string, pos: number): string {

@@ -124,6 +124,8 @@ export const DaemonStatusSchema = z.object({
   home: z.string(),
   logFile: z.string(),
   webUrl: z.string().nullable(),
+  /** Why the web port is not listening (who holds it, which setting to change); absent while it listens or starts. */
+  webProblem: z.string().optional(),
   notice: z.string().optional(),
   bots: z.array(BotStatusSchema),
   /** The local console, when it runs (a bot-like status under the pseudo app id `console`). */

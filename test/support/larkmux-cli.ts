@@ -2,6 +2,8 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isAlive, readPid } from '../../src/platform/pid-lock.js';
+import type { TestHome } from './home.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -38,4 +40,12 @@ export function runLarkmux(args: string[], env: NodeJS.ProcessEnv, opts: RunOpti
     });
     if (stdin !== undefined) child.stdin?.end(stdin);
   });
+}
+
+/** Ends the daemon a test started in this home (`larkmux stop`, then its pid if it is still there) and removes the home. */
+export async function endDaemonHome(home: TestHome): Promise<void> {
+  await runLarkmux(['stop'], home.env);
+  const pid = readPid(home.paths.pidFile);
+  if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
+  home.cleanup();
 }

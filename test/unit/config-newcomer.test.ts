@@ -17,11 +17,11 @@ function errorsOf(raw: unknown, env: NodeJS.ProcessEnv = {}): string {
 
 describe('config errors name the fix', () => {
   const cases: [string, unknown, RegExp][] = [
-    ['unknown cli lists the known ones', { bots: [{ ...bot, cli: 'claude' }] }, /bots\[0\]\.cli: unknown CLI; use one of "claude-code", "codex", "gemini", "shell", or a custom/],
+    ['unknown cli lists the known ones', { bots: [{ ...bot, cli: 'claude' }] }, /bots\[0\]\.cli: unknown CLI "claude" \(did you mean "claude-code"\?\); use one of "claude-code", "codex", "gemini", "shell", or a custom/],
     ['missing appId says where to find it', { bots: [{ name: 'x', appSecret: SECRET }] }, /bots\[0\]\.appId: missing; add it: the App ID from the Feishu\/Lark developer console/],
     ['missing appSecret suggests the env form', { bots: [{ name: 'x', appId: bot.appId }] }, /bots\[0\]\.appSecret: missing; add it: the App Secret, best as "\$\{LARK_APP_SECRET\}"/],
-    ['bad domain', { bots: [{ ...bot, domain: 'open.feishu' }] }, /bots\[0\]\.domain: use "feishu", "lark", or the http\(s\) base URL/],
-    ['bad publicUrl', { web: { publicUrl: 'lmx.example.com' } }, /web\.publicUrl: must be a full http\(s\) URL, e.g. "https:\/\/lmx\.example\.com"/],
+    ['bad domain', { bots: [{ ...bot, domain: 'open.feishu' }] }, /bots\[0\]\.domain: "open\.feishu" is not allowed; use "feishu", "lark", or the http\(s\) base URL/],
+    ['bad publicUrl', { web: { publicUrl: 'lmx.example.com' } }, /web\.publicUrl: "lmx\.example\.com" is not a full http\(s\) URL; write one like "https:\/\/lmx\.example\.com"/],
     ['$NAME without braces', { bots: [{ ...bot, appSecret: '$LARK_APP_SECRET' }] }, /bots\[0\]\.appSecret: "\$LARK_APP_SECRET" is taken literally; write "\$\{LARK_APP_SECRET\}" \(with braces\)/],
     ['${BAD NAME}', { bots: [{ ...bot, appSecret: '${BAD NAME}' }] }, /bots\[0\]\.appSecret: a \$\{…\} reference needs a variable name of letters, digits and _/],
     ['unclosed ${', { bots: [{ ...bot, env: { TOKEN: '${TOKEN' } }] }, /bots\[0\]\.env\.TOKEN: a \$\{…\} reference needs a variable name/],

@@ -34,15 +34,15 @@ describe('config', () => {
 
   const cases: [string, unknown, NodeJS.ProcessEnv, RegExp][] = [
     ['missing env var', { bots: [{ ...bot, appSecret: '${NOPE_SECRET}' }] }, {}, /bots\[0\]\.appSecret: environment variable NOPE_SECRET is not set; export it/],
-    ['bad app id', { bots: [{ ...bot, appId: 'app_123' }] }, {}, /bots\[0\]\.appId: must look like cli_ followed by 16 hex digits/],
-    ['unknown top-level field', { bots: [], webb: {} }, {}, /config: unknown field\(s\) "webb"; remove them or check the spelling/],
-    ['unknown bot field', { bots: [{ ...bot, secret: SECRET }] }, {}, /bots\[0\]: unknown field\(s\) "secret"/],
-    ['wrong type', { web: { port: 'eighty' } }, {}, /web\.port: expected number/],
-    ['bad enum', { bots: [{ ...bot, events: 'poll' }] }, {}, /bots\[0\]\.events: must be one of "websocket", "webhook"/],
+    ['bad app id', { bots: [{ ...bot, appId: 'app_123' }] }, {}, /bots\[0\]\.appId: "app_123": must look like cli_ followed by 16 hex digits/],
+    ['unknown top-level field', { bots: [], webb: {} }, {}, /config: unknown field "webb" \(did you mean "web"\?\); remove it or check the spelling \(allowed in the top level: console, web, tmux, bots\)/],
+    ['unknown bot field', { bots: [{ ...bot, secret: SECRET }] }, {}, /bots\[0\]: unknown field "secret"; remove it/],
+    ['wrong type', { web: { port: 'eighty' } }, {}, /web\.port: expected a number, got "eighty"/],
+    ['bad enum', { bots: [{ ...bot, events: 'poll' }] }, {}, /bots\[0\]\.events: "poll" is not allowed; use one of "websocket", "webhook"/],
     ['unknown cli', { bots: [{ ...bot, cli: 'vim' }] }, {}, /bots\[0\]\.cli/],
     ['duplicate names', { bots: [bot, { ...bot, appId: 'cli_0000000000000000' }] }, {}, /bots\[1\]\.name: "claude" is used by another bot/],
-    ['bad tmux socket', { tmux: { socket: '../x' } }, {}, /tmux\.socket: a tmux -L socket name/],
-    ['secret of the wrong type', { bots: [{ ...bot, appSecret: 12345 }] }, {}, /bots\[0\]\.appSecret: expected string/],
+    ['bad tmux socket', { tmux: { socket: '../x' } }, {}, /tmux\.socket: "\.\.\/x": a tmux -L socket name/],
+    ['secret of the wrong type', { bots: [{ ...bot, appSecret: 12345 }] }, {}, /bots\[0\]\.appSecret: expected a string, got \(hidden\)/],
   ];
 
   it.each(cases)('%s: names the field and the fix', (_name, raw, env, expected) => {

@@ -1,12 +1,13 @@
 // `larkmux start`: the daemon in the background (or in the foreground for systemd and tests). In the background it waits
 // until each bot has connected or failed, then says which, and prints the pairing code of a bot nobody owns yet.
-import { readConfigFile } from '../../platform/config-file.js';
+import { configFileExposure, readConfigFile } from '../../platform/config-file.js';
 import { controlCall } from '../../platform/control-client.js';
 import { ConsoleLinkSchema, type DaemonStatus } from '../../shared/control-protocol.js';
 import type { LarkmuxPaths } from '../../platform/paths.js';
 import { nextStepNotice } from '../../shared/next-step-notice.js';
 import { talkScopeWarnings } from '../../shared/talk-scope.js';
-import { daemonState, startDetached } from '../daemon-process.js';
+import { daemonState, startDetached, stopDaemon } from '../daemon-process.js';
+import { isAlive, readPid } from '../../platform/pid-lock.js';
 import { EXIT, type CliCommand } from '../types.js';
 
 export const START_WAIT = {
@@ -23,7 +24,21 @@ const settled = (b: BotLine) => b.state !== 'connecting' && b.state !== 'stopped
  * socket answers before both (issue 14's fast start), and with no bot configured "every bot settled" holds at once,
  * so without this the console link was asked for before the web port listened and silently left out.
  */
-const startedUp = (st: DaemonStatus) => st.restore?.state !== 'restoring' && (st.webUrl !== null || (st.notice?.includes('web terminal off') ?? false));
+const startedUp = (st: DaemonStatus) =>
+  st.restore?.state !== 'restoring' && (st.webUrl !== null || st.webProblem !== undefined || (st.notice?.includes('web terminal off') ?? false));
+
+/** No bot and the console cannot be opened (the web port is off): nobody can reach this daemon (issue 31 item 12). */
+export const noWayIn = (st: DaemonStatus) => st.bots.length === 0 && st.console?.state === 'unavailable';
+
+/** The web port's problem and what it means for the console, to stderr; true when nobody can reach the daemon. */
+function reportWebPort(st: DaemonStatus, err: (line: string) => void): boolean {
+  if (!st.webProblem) return false;
+  err(`warning: ${st.webProblem}`);
+  if (st.console?.state !== 'unavailable') return false;
+  if (noWayIn(st)) err('console: unavailable, and with no bot configured it is the only way in');
+  else err('console: unavailable until the web port listens (the bots work as usual)');
+  return noWayIn(st);
+}
 
 /** The daemon's status once it has started up and every bot is connected or failed (or the wait ran out). */
 async function waitForBots(paths: Parameters<typeof daemonState>[0]): Promise<DaemonStatus | null> {
@@ -31,9 +46,14 @@ async function waitForBots(paths: Parameters<typeof daemonState>[0]): Promise<Da
   let last: DaemonStatus | null = null;
   while (Date.now() < deadline) {
     const st = await daemonState(paths);
-    if (!st.running) return last;
-    last = st.status;
-    if (startedUp(last) && last.bots.every(settled)) return last;
+    if (!st.running) {
+      // A status call can time out while a busy machine imports the Lark SDK: only a daemon that is gone ends the wait.
+      const pid = readPid(paths.pidFile);
+      if (!pid || !isAlive(pid)) return last;
+    } else {
+      last = st.status;
+      if (startedUp(last) && last.bots.every(settled)) return last;
+    }
     await new Promise((r) => setTimeout(r, START_WAIT.pollMs));
   }
   return last;
@@ -45,9 +65,11 @@ export const start: CliCommand = {
   flags: [{ name: 'foreground', short: 'f', description: 'Run in this terminal (for systemd, containers and debugging)' }],
   async run({ flags, paths, env, cmd, out, err }) {
     const cfg = readConfigFile(paths.config, env);
+    // Said first, so that it is seen even when the file has mistakes too (issue 31 item 10).
+    const exposure = configFileExposure(paths.config);
+    if (exposure && !exposure.ok) err(`warning: ${exposure.problem}; fix: ${exposure.fix}`);
     if (!cfg.ok) {
-      err(`${paths.config} is invalid:`);
-      for (const e of cfg.errors) err(`  - ${e}`);
+      printConfigErrors(paths.config, cfg.errors, err);
       // In the foreground this is the daemon's own exit (systemd's RestartPreventExitStatus=78 stops the restart loop).
       return flags.foreground ? EXIT.badConfig : EXIT.failure;
     }
@@ -60,8 +82,9 @@ export const start: CliCommand = {
     if (state.running) {
       out(`larkmux is already running (pid ${state.status.pid}).`);
       printBots(state.status, cmd, out);
+      const unreachable = reportWebPort(state.status, err);
       await printConsoleLink(paths, cmd, out);
-      return EXIT.ok;
+      return unreachable ? EXIT.failure : EXIT.ok;
     }
     const res = await startDetached(paths, env);
     if (!res.ok && res.code === 'already_running') {
@@ -82,14 +105,25 @@ export const start: CliCommand = {
     if (after) printBots(after, cmd, out);
     out(`logs: ${paths.logFile}  (${cmd} logs -f)`);
     if (after?.webUrl) out(`web terminal: ${after.webUrl}`);
-    if (after?.notice?.includes('web terminal off')) out(`warning: ${after.notice}`);
     for (const w of talkScopeWarnings(cfg.config.bots)) out(`warning: ${w}`);
+    if (after && reportWebPort(after, err)) {
+      // A daemon nobody can reach would only make the next `start` say "already running": stop it again.
+      const stopped = await stopDaemon(paths);
+      err(stopped.ok ? `larkmux stopped again (pid ${res.pid}); fix the web port, then run ${cmd} start` : stopped.message);
+      return EXIT.failure;
+    }
     const notice = nextStepNotice(cfg.config, cfg.exists, paths.config, cmd);
     if (notice) out(`next: ${notice}`);
     await printConsoleLink(paths, cmd, out);
     return failed.length ? EXIT.failure : EXIT.ok;
   },
 };
+
+/** Every mistake in config.json, one per line (shared with `restart`, which checks before it stops anything). */
+export function printConfigErrors(configPath: string, errors: readonly string[], err: (line: string) => void): void {
+  err(`${configPath} is invalid (${errors.length} ${errors.length === 1 ? 'problem' : 'problems'}):`);
+  for (const e of errors) err(`  - ${e}`);
+}
 
 /** A line per bot: connected, or failed with the reason and the fix; then the pairing code of an unowned bot. */
 function printBots(st: DaemonStatus, cmd: string, out: (l: string) => void): void {

@@ -2,6 +2,7 @@
 import { readConfigFile } from '../../platform/config-file.js';
 import { tmuxSocketName } from '../../shared/tmux-socket.js';
 import { daemonState } from '../daemon-process.js';
+import type { DaemonStatus } from '../../shared/control-protocol.js';
 import { EXIT, type CliCommand } from '../types.js';
 
 function duration(sec: number): string {
@@ -10,6 +11,13 @@ function duration(sec: number): string {
   const m = Math.floor((sec % 3600) / 60);
   const s = sec % 60;
   return d ? `${d}d ${h}h` : h ? `${h}h ${m}m` : m ? `${m}m ${s}s` : `${s}s`;
+}
+
+/** The web port's truth: listening where, or not and why (issue 31 item 12). */
+export function webPortLine(st: Pick<DaemonStatus, 'webUrl' | 'webProblem'>): string {
+  if (st.webUrl) return `web port: listening on ${st.webUrl}`;
+  if (st.webProblem) return `web port: not listening because ${st.webProblem.replace(/^web terminal off: /, '')}`;
+  return 'web port: starting';
 }
 
 export const status: CliCommand = {
@@ -31,14 +39,16 @@ export const status: CliCommand = {
     out(`larkmux ${st.version} running: pid ${st.pid}, up ${duration(st.uptimeSec)}, home ${st.home}`);
     const cfg = readConfigFile(paths.config, env);
     if (cfg.ok) out(`tmux server: ${tmuxSocketName(cfg.config.tmux.socket, paths.home)} (look with: tmux -L ${tmuxSocketName(cfg.config.tmux.socket, paths.home)} ls)`);
-    if (st.webUrl) out(`web terminal: ${st.webUrl}`);
-    if (st.notice) out(`note: ${st.notice}`);
+    out(webPortLine(st));
+    // The web problem has its own line above; the notice repeats it for `larkmux` versions that read only the notice.
+    const notice = (st.webProblem ? st.notice?.replace(st.webProblem, '') : st.notice)?.replace(/^(; )+|(; )+$/g, '');
+    if (notice) out(`note: ${notice}`);
     if (st.restore?.state === 'restoring') out(`restoring stored sessions: ${st.restore.sessions} registered so far (${st.restore.bots}/${st.restore.botsTotal} bots)`);
     out(`bots (${st.bots.length}):`);
     for (const b of st.bots) {
       out(`  ${b.name.padEnd(16)} ${b.appId}  ${b.state}${b.detail ? ` (${b.detail})` : ''}  workers ${b.liveWorkers}/${b.maxLiveWorkers}  clis ${b.liveClis}/${b.maxLiveClis}`);
     }
-    if (st.console) out(`console: ${st.console.state}  workers ${st.console.liveWorkers}/${st.console.maxLiveWorkers}  clis ${st.console.liveClis}/${st.console.maxLiveClis}  (larkmux start prints its link)`);
+    if (st.console) out(`console: ${st.console.state}${st.console.state === 'unavailable' ? ' (nobody can open it until the web port listens)' : ''}  workers ${st.console.liveWorkers}/${st.console.maxLiveWorkers}  clis ${st.console.liveClis}/${st.console.maxLiveClis}  (larkmux start prints its link)`);
     out(`sessions (${st.sessions.length}), live workers ${st.workers}:`);
     for (const s of st.sessions) {
       out(`  ${s.id.slice(0, 8)}  ${s.bot.padEnd(12)} ${s.cli.padEnd(12)} ${s.status.padEnd(8)} ${s.lifecycle.padEnd(9)} ${s.cwd}`);

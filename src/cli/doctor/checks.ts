@@ -4,12 +4,13 @@ import { existsSync, statSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { CLI_INSTALL, cliInstallFor } from '../../shared/cli-install.js';
 import { larkmuxCommand } from '../../platform/larkmux-command.js';
-import { readConfigFile } from '../../platform/config-file.js';
+import { configFileExposure, readConfigFile } from '../../platform/config-file.js';
 import type { DoctorCheck, DoctorLine } from './types.js';
 import { sessionsCheck } from './sessions-check.js';
 import { which } from '../../platform/which.js';
 import { fontsCheck } from './fonts-check.js';
 import { talkScopeCheck } from './talk-scope-check.js';
+import { webCheck } from './web-check.js';
 
 const run = promisify(execFile);
 
@@ -55,6 +56,14 @@ const configCheck: DoctorCheck = ({ paths, env }) => {
   return [{ level: 'OK', label: 'config', detail: `valid, ${res.config.bots.length} bot(s): ${res.config.bots.map((b) => b.name).join(', ')}` }];
 };
 
+/** Who else can read config.json (when it holds written-out secrets) or change it (issue 31 item 10). */
+const configModeCheck: DoctorCheck = ({ paths }) => {
+  const verdict = configFileExposure(paths.config);
+  if (!verdict) return [];
+  if (verdict.ok) return [{ level: 'OK', label: 'config mode', detail: verdict.detail }];
+  return [{ level: 'WARN', label: 'config mode', detail: verdict.problem, fix: verdict.fix }];
+};
+
 /** The coding CLIs doctor checks: every adapter with a program to install (the shell comes with the system). */
 export const CLI_PROGRAMS = (['claude-code', 'codex', 'gemini'] as const).map((id) => ({ id, ...CLI_INSTALL[id] }));
 
@@ -85,4 +94,4 @@ const platformCheck: DoctorCheck = () => {
   return [{ level: 'WARN', label: 'platform', detail: `${process.platform} is untested (larkmux is developed and tested on Linux)`, fix: 'put the fonts in $LARKMUX_HOME/fonts (larkmux fonts install) if screenshots show boxes' }];
 };
 
-export const DOCTOR_CHECKS: DoctorCheck[] = [nodeCheck, tmuxCheck, configCheck, talkScopeCheck, cliCheck, homeCheck, platformCheck, fontsCheck, sessionsCheck];
+export const DOCTOR_CHECKS: DoctorCheck[] = [nodeCheck, tmuxCheck, configCheck, configModeCheck, talkScopeCheck, cliCheck, homeCheck, webCheck, platformCheck, fontsCheck, sessionsCheck];

@@ -10,6 +10,8 @@ import { nextStepNotice } from '../../shared/next-step-notice.js';
 import { larkmuxCommand } from '../../platform/larkmux-command.js';
 import { LegacyTmuxSessions } from './legacy-tmux.js';
 import { which } from '../../platform/which.js';
+import { findPortHolder } from '../../platform/port-holder.js';
+import { webPortProblem } from '../../shared/web-port-problem.js';
 import { BotRuntime } from '../bots/bot-runtime.js';
 import { ControlServer } from './control.js';
 import { LazyImAdapter } from '../im/lazy-adapter.js';
@@ -170,6 +172,19 @@ export class Daemon {
     return this.console ? this.bots.find((b) => b.im === this.console?.adapter) : undefined;
   }
 
+  /** Why nobody can reach this daemon (no bot, and the console's web port is off), or null when someone can. */
+  unreachableWhy(): string | null {
+    if (!this.webProblem || !this.console || this.bots.some((b) => b.im !== this.console?.adapter)) return null;
+    return `${this.webProblem}; with no bot configured the console is the only way in, so the daemon stops`;
+  }
+
+  /** The console's status: its adapter is always "connected", but nobody reaches it while the web port is off. */
+  private consoleStatus(runtime: BotRuntime): DaemonStatus['bots'][number] {
+    const st = runtime.status();
+    if (!this.webProblem) return st;
+    return { ...st, state: 'unavailable', detail: [`the web port is not listening: ${this.webProblem.replace(/^web terminal off: /, '')}`, st.detail].filter(Boolean).join('; ') };
+  }
+
   /** A fresh one-time console login URL, or null when the console (or the web port) is off. Never logged. */
   consoleLink(): string | null {
     const port = this.web.port;
@@ -206,7 +221,8 @@ export class Daemon {
     const web = await this.web.start();
     if (web.ok) this.opts.log.info({ url: web.baseUrl }, 'web terminal listening');
     else {
-      this.webProblem = `web terminal off: ${web.message} (set web.port in config.json)`;
+      const { host, port } = this.opts.config.web;
+      this.webProblem = webPortProblem(web, host, port, /EADDRINUSE/.test(web.message) ? findPortHolder(port) : null);
       this.opts.log.error(this.webProblem);
     }
     // Bots connect in parallel; one bot that cannot connect does not keep the others (or the daemon) down.
@@ -246,7 +262,8 @@ export class Daemon {
       ...(this.notice || this.webProblem ? { notice: [this.notice, this.webProblem].filter(Boolean).join('; ') } : {}),
       // The console is not a Feishu bot: `bots` lists the configured ones only, `console` says how the console runs.
       bots: this.bots.filter((b) => b.im !== this.console?.adapter).map((b) => b.status()),
-      ...(this.consoleRuntime() ? { console: this.consoleRuntime()!.status() } : {}),
+      ...(this.webProblem ? { webProblem: this.webProblem } : {}),
+      ...(this.consoleRuntime() ? { console: this.consoleStatus(this.consoleRuntime()!) } : {}),
       sessions: this.sessionSummaries(),
       workers: this.pool.size(),
       restore: this.restoring.status(),
