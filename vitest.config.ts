@@ -36,7 +36,10 @@ export default defineConfig({
       { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/.clis/**', ...REAL_CLI_TESTS] } },
       // Their own waits (CLI start, model round trips, permission prompts) add up to minutes on a loaded machine: a
       // test's deadline is its waits, not the 60 s default (cli-gemini's permission test was cut at 60 s mid-wait).
-      { extends: true, test: { name: 'real-clis', include: REAL_CLI_TESTS, retry: 1, testTimeout: 300_000 } },
+      // One file at a time, said here: vitest 4 does not pass the command line's `--maxWorkers` on to a project, and
+      // `extends: true` gives this one the root's 2 (two CLI files ran side by side). test/unit/vitest-projects.test.ts
+      // checks the resolved value.
+      { extends: true, test: { name: 'real-clis', include: REAL_CLI_TESTS, retry: 1, testTimeout: 300_000, maxWorkers: 1 } },
     ],
   },
 });
