@@ -27,6 +27,8 @@ export default defineConfig({
     testTimeout: 60_000,
     // Every retried test is named at the end of the output (RETRIED: …): a retry must never hide a product bug.
     reporters: ['default', './test/support/retry-reporter.ts'],
+    // Every test ends the tmux servers it started: at the end of a run, any that still answers fails the run.
+    globalSetup: ['./test/support/tmux-leak-check.ts'],
     hookTimeout: 120_000,
     // The user's real LARKMUX_HOME is never touched: every test sets its own (test/support/home.ts).
     // Nor the user's default tmux server: the pre-per-home server larkmux looks at is a name no test server uses.
