@@ -27,6 +27,8 @@ export default defineConfig({
     testTimeout: 60_000,
     // Every retried test is named at the end of the output (RETRIED: …): a retry must never hide a product bug.
     reporters: ['default', './test/support/retry-reporter.ts'],
+    // Every test ends the tmux servers it started: at the end of a run, any that still answers fails the run.
+    globalSetup: ['./test/support/tmux-leak-check.ts'],
     hookTimeout: 120_000,
     // The user's real LARKMUX_HOME is never touched: every test sets its own (test/support/home.ts).
     // Nor the user's default tmux server: the pre-per-home server larkmux looks at is a name no test server uses.
@@ -36,7 +38,10 @@ export default defineConfig({
       { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: [...configDefaults.exclude, 'test/.clis/**', ...REAL_CLI_TESTS] } },
       // Their own waits (CLI start, model round trips, permission prompts) add up to minutes on a loaded machine: a
       // test's deadline is its waits, not the 60 s default (cli-gemini's permission test was cut at 60 s mid-wait).
-      { extends: true, test: { name: 'real-clis', include: REAL_CLI_TESTS, retry: 1, testTimeout: 300_000 } },
+      // One file at a time, said here: vitest 4 does not pass the command line's `--maxWorkers` on to a project, and
+      // `extends: true` gives this one the root's 2 (two CLI files ran side by side). test/unit/vitest-projects.test.ts
+      // checks the resolved value.
+      { extends: true, test: { name: 'real-clis', include: REAL_CLI_TESTS, retry: 1, testTimeout: 300_000, maxWorkers: 1 } },
     ],
   },
 });

@@ -1,4 +1,5 @@
-// Many topics on one host (issue 14): what idle sessions cost and worker memory (support/idle-measure.ts), and what
+// Many topics on one host (issue 14): what idle sessions cost and worker memory (support/idle-measure.ts: workers
+// alone; support/idle-as-run.ts: as `larkmux start` runs them, daemon, screenshots and render process counted), and what
 // they cost once idleDetachMinutes has detached their workers (support/idle-detached.ts); a stream
 // of 100 new topics under caps 8/20 — caps sampled from outside (workers = the daemon's worker children, CLIs = tmux
 // sessions), messages served, per-topic latency; and a restart with 500 stored sessions (registered, first answer).
@@ -18,6 +19,7 @@ import { ROOT } from '../test/support/larkmux-cli.js';
 import { expect0, runLarkmux, startBuilt } from './support/built-daemon.js';
 import { measureIdleDetached } from './support/idle-detached.js';
 import { measureIdle } from './support/idle-measure.js';
+import { measureIdleAsRun } from './support/idle-as-run.js';
 import { READINESS_TIMING } from '../src/worker/lifecycle/readiness.js';
 
 const BENCH = {
@@ -191,10 +193,13 @@ async function restart() {
 
 // Build first so the measured daemon is the current code (incremental: quick when nothing changed).
 execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-b'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
-// `bench -- scale [idle|detached|stream|restart]` runs one part; without it all four, idle first (it wants a quiet host).
+// `bench -- scale [idle|detached|stream|restart]` runs one part (`idle-as-run`: only that half of idle); without it
+// all four, idle first (it wants a quiet host).
 const only = process.argv[2];
 const idle = only === undefined || only === 'idle' ? await measureIdle() : null;
+// The same idle sessions as a user runs them: the daemon, the default display mode (screenshots), the render process.
+const idleAsRun = only === undefined || only === 'idle' || only === 'idle-as-run' ? await measureIdleAsRun() : null;
 const idleDetached = only === undefined || only === 'detached' ? await measureIdleDetached() : null;
 const topics = only === undefined || only === 'stream' ? await stream() : null;
 const restarted = only === undefined || only === 'restart' ? await restart() : null;
-process.stdout.write(`${JSON.stringify({ idle, idleDetached, topics, restart: restarted, loadAverage1m: round(loadavg()[0]!) })}\n`);
+process.stdout.write(`${JSON.stringify({ idle, idleDetached, topics, restart: restarted, idleAsRun, loadAverage1m: round(loadavg()[0]!) })}\n`);

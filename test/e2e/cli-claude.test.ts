@@ -1,7 +1,7 @@
 // The real Claude Code CLI driven by a real worker against the fake Anthropic server: the issue's acceptance stories.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import type { WorkerToDaemon } from '../../src/shared/ipc.js';
 import { claudePromptText } from '../../src/worker/transcript/claude-code.js';
 import { skipWithoutCli } from '../support/clis.js';
@@ -22,6 +22,28 @@ function promptsIn(transcriptPath: string): string[] {
   });
 }
 
+/** How long after the first answer the screen is watched for Claude's tmux hint (it came within 1 s, for ~8 s). */
+const HINT_WINDOW_MS = 10_000;
+
+/** Captures the CLI's pane every 250 ms until stop() (or the test's end), which returns every screen seen. */
+function watchScreens(r: CliRig): { stop(): Promise<string[]> } {
+  const seen: string[] = [];
+  let stopped = false;
+  const loop = (async () => {
+    while (!stopped) {
+      seen.push(await r.worker.capture());
+      await new Promise((res) => setTimeout(res, 250));
+    }
+  })();
+  const stop = async () => {
+    stopped = true;
+    await loop;
+    return seen;
+  };
+  onTestFinished(() => stop().then(() => undefined));
+  return { stop };
+}
+
 const launches = (r: CliRig) => (r.worker.logText().match(/"msg":"CLI launched"/g) ?? []).length;
 const gateRuns = (r: CliRig) => (r.worker.logText().match(/readiness gate: open/g) ?? []).length;
 
@@ -35,16 +57,23 @@ describe.skipIf(skipWithoutCli('claude'))('real Claude Code through the worker',
   it('first and second message: one launch, one native id, no readiness polling before the second send', async () => {
     rig = await startCliRig({ name: 'claude', seed: true });
     const w = rig.worker;
+    const screens = watchScreens(rig);
     w.input('t1', 'hello from larkmux');
     const identity = await w.waitFor((m) => m.type === 'cli_identity');
     expect(await w.waitFor((m) => m.type === 'input_delivered' && m.turnId === 't1')).toMatchObject({ evidence: expect.any(String) });
     expect((await w.waitFor(isFinal('t1'), 60_000)).text).toBe('FAKE-REPLY: hello from larkmux');
+    const t1At = Date.now();
     expect(launches(rig)).toBe(1);
 
     const pid = await w.panePid();
     w.input('t2', 'second message');
     expect((await w.waitFor(isFinal('t2'), 60_000)).text).toBe('FAKE-REPLY: second message');
     expect(launches(rig)).toBe(1);
+    // larkmux's tmux server has the options Claude asks for: its "tmux focus-events off · add 'set -g focus-events on'
+    // …" line (measured without them: under the prompt right after the first answer, for about 8 s) never shows.
+    await new Promise((r) => setTimeout(r, Math.max(0, t1At + HINT_WINDOW_MS - Date.now())));
+    const hints = (await screens.stop()).flatMap((t) => t.split('\n')).filter((l) => l.includes('focus-events')).map((l) => l.trim());
+    expect([...new Set(hints)]).toEqual([]);
     expect(gateRuns(rig)).toBe(1);
     expect(await w.panePid()).toBe(pid);
     const ids = new Set(w.of('cli_identity').map((m) => m.nativeSessionId));

@@ -28,11 +28,14 @@ describe.skipIf(skipWithoutCli('claude'))('console + real Claude Code', () => {
   afterAll(async () => {
     await browser?.close();
     if (home && tmux) {
-      const h = home;
-      await killTmuxAndPanes(tmux, async () => {
+      const [h, server] = [home, tmux];
+      // `larkmux stop` leaves the CLI's tmux session running (sessions outlive the daemon by design): the server is
+      // the test's to end.
+      await killTmuxAndPanes(server, async () => {
         await runLarkmux(['stop'], h.env).catch(() => undefined);
         const pid = readPid(h.paths.pidFile);
         if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
+        await server.kill();
       });
     }
     await fake?.close();

@@ -105,6 +105,17 @@ describe('TmuxBackend launch', () => {
     expect(existsSync(join(home, 'lmx-pwned'))).toBe(false);
   });
 
+  it('starts the server with the options the CLIs ask for (focus-events on), set before the CLI can ask', async () => {
+    // What Claude Code runs at start (`tmux show -gv focus-events`), from the pane's first command.
+    const out = join(home, 'focus.txt');
+    const probe = `tmux -L '${server.socket}' show -gv focus-events > '${out}.tmp'; mv '${out}.tmp' '${out}'; exec sleep 60`;
+    const res = await backend().start({ argv: ['sh', '-c', probe], cwd: home, env: {}, cols: 80, rows: 24 });
+    expect(res.ok).toBe(true);
+    await waitFor(out);
+    expect(readFileSync(out, 'utf8').trim()).toBe('on');
+    expect((await server.run(['show-options', '-sv', 'focus-events'])).stdout.trim()).toBe('on');
+  });
+
   it('keeps a CLI that exits at once as lmx-diag-<id>, with a clear error and no live-named session', async () => {
     const id = newSessionId();
     const res = await backend(id).start({ argv: ['sh', '-c', 'echo "fatal: no API key configured"; exit 7'], cwd: home, env: {}, cols: 80, rows: 24 });

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { testTmuxSocket } from '../support/tmux.js';
 import { buildPalette } from '../../src/worker/render/palette.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TmuxControlClient, TmuxExecRunner, connectTmux } from '../../src/worker/backend/tmux-control.js';
@@ -12,7 +12,7 @@ import { fontReport, installFonts } from '../../src/worker/render/fonts.js';
 import { ScreenRenderer } from '../../src/worker/render/screenshot.js';
 import { decodePng } from '../support/reference-painter.js';
 
-const socket = `lmx-t-${randomBytes(4).toString('hex')}`;
+const socket = testTmuxSocket();
 let home: string;
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
 
@@ -77,7 +77,7 @@ describe('TmuxControlClient', () => {
   });
 
   it('fails pending and later commands when the server goes away', async () => {
-    const other = `lmx-t-${randomBytes(4).toString('hex')}`;
+    const other = testTmuxSocket();
     execFileSync('tmux', ['-L', other, '-f', '/dev/null', 'new-session', '-d', '-s', 'x']);
     const started = await TmuxControlClient.start({ socket: other, session: 'x' });
     if (!started.ok) throw new Error(started.message);

@@ -1,6 +1,6 @@
 // Locates the pinned real CLIs installed by scripts/install-test-clis.sh into test/.clis (null when absent).
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { testTmuxSocket } from './tmux.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -103,7 +103,7 @@ async function waitForExit(pid: number): Promise<void> {
  * that process's network namespace (nsenter), so the CLI sees only loopback.
  */
 export async function startCliPane(opts: { argv: readonly string[]; cwd: string; env: Record<string, string>; netnsPid: number | null }): Promise<CliPane> {
-  const socket = `lmx-t-${randomBytes(5).toString('hex')}`;
+  const socket = testTmuxSocket();
   const target = 'cli';
   const prefix = opts.netnsPid ? ['nsenter', `--net=/proc/${opts.netnsPid}/ns/net`] : [];
   const envArgs = Object.entries(opts.env).flatMap(([k, v]) => ['-e', `${k}=${v}`]);

@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { larkmuxPaths, type LarkmuxPaths } from '../../src/platform/paths.js';
+import { tmuxSocketName } from '../../src/shared/tmux-socket.js';
+import { registerTestTmuxSocket } from './tmux-registry.js';
 
 export interface TestHome {
   dir: string;
@@ -16,6 +18,8 @@ export function makeTestHome(prefix = 'lmx-home-'): TestHome {
   // Short paths: unix socket paths must stay under ~100 bytes.
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const paths = larkmuxPaths(dir);
+  // A daemon of this home with no tmux.socket configured starts its server on the name the home derives.
+  registerTestTmuxSocket(tmuxSocketName(null, dir));
   return {
     dir,
     paths,

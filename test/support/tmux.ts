@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { registerTestTmuxSocket } from './tmux-registry.js';
 
 export interface TmuxRunResult {
   code: number;
@@ -19,7 +20,8 @@ export interface TestTmuxServer {
   kill(): Promise<void>;
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` still exists. */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -28,8 +30,14 @@ function alive(pid: number): boolean {
   }
 }
 
+/** A fresh random test socket name, recorded for the end-of-run check that no test server survives (tmux-leak-check.ts). */
+export function testTmuxSocket(): string {
+  return registerTestTmuxSocket(`lmx-t-${randomBytes(5).toString('hex')}`);
+}
+
 /** A fresh server on a random socket, or on `socket` (e.g. the one a test LARKMUX_HOME derives) so the test can kill it. */
-export function makeTmuxServer(socket = `lmx-t-${randomBytes(5).toString('hex')}`): TestTmuxServer {
+export function makeTmuxServer(socket = testTmuxSocket()): TestTmuxServer {
+  registerTestTmuxSocket(socket);
   const env = { ...process.env };
   delete env.TMUX;
   delete env.TMUX_PANE;

@@ -10,6 +10,7 @@ import { PANE_UNSET_NAMES } from '../../shared/pane-command.js';
 import { planTextInput } from './input-plan.js';
 import { escapeTmuxFormat, TmuxClient, type TmuxResult } from './tmux-client.js';
 import { PipePaneObserver, type PaneObserver } from './tmux-observer.js';
+import { serverOptionCommands } from './tmux-server-options.js';
 import { paneDiedHookCommand, watchPaneDeath } from './pane-death.js';
 import { zombieExitStatus } from '../../platform/proc-stat.js';
 import type {
@@ -244,9 +245,11 @@ export class TmuxBackend implements SessionBackend {
     ];
     // One invocation: tmux runs the whole chain before it reaps any child, so remain-on-exit is on before an
     // instant exit could destroy the pane, and the pipe is in place before the CLI's first output is processed.
-    // window-size manual: an attaching web client must not resize the pane.
+    // window-size manual: an attaching web client must not resize the pane. The server options (tmux-server-options.ts)
+    // come in the same chain, so they are set before the CLI can ask for them.
     const res = await this.client.runChain([
       newSession,
+      ...serverOptionCommands(),
       ['set-option', '-w', '-t', this.paneTarget, 'remain-on-exit', 'on'],
       ['set-option', '-w', '-t', this.paneTarget, 'window-size', 'manual'],
       pipe.value,
