@@ -6,7 +6,6 @@ import type { Translate } from '../../shared/i18n.js';
 import { IPC_PROTOCOL_VERSION, type DaemonToWorker } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import type { FrameRenderer } from '../../platform/render-process.js';
-import { expandHome } from '../../platform/paths.js';
 import { AttentionKeeper } from './attention-keeper.js';
 import type { ImAdapter } from '../im/types.js';
 import { LiveSession } from './live-session.js';
