@@ -67,7 +67,9 @@ export class GateRunner {
 
   async run(): Promise<GateOutcome> {
     const pollMs = this.deps.timing?.pollMs ?? READINESS_TIMING.pollMs;
-    this.deps.log.info({ cli: this.deps.adapter.id }, 'readiness gate: open');
+    // The settle is logged so the gate's decision can be seen from outside (a shell gets none: issue 31 item 16).
+    const readySettleMs = this.deps.timing?.readySettleMs ?? READINESS_TIMING.readySettleMs;
+    this.deps.log.info({ cli: this.deps.adapter.id, readySettleMs }, 'readiness gate: open');
     await this.apply({ type: 'started', at: Date.now() });
     while (!isGateDone(this.state)) {
       if (this.disposed) return { outcome: 'missing', reason: 'worker closing', polls: this.polls };
