@@ -7,9 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive, readPid } from '../../src/platform/pid-lock.js';
 import { textsIn } from '../support/cards.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
-import { runLarkmux, ROOT } from '../support/larkmux-cli.js';
+import { runLarkmux } from '../support/larkmux-cli.js';
 
-const LARKMUX = `'${process.execPath}' '${join(ROOT, 'bin', 'larkmux.js')}'`;
+// Typed as the README writes it: every pane the daemon starts has this installation's `larkmux` first on its PATH.
+const LARKMUX = 'larkmux';
 const FIFOS = ['f1', 'f2', 'f3', 'f4', 'f5'] as const;
 const flat = (text: string) => text.replace(/\s+/g, '');
 

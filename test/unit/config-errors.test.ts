@@ -39,8 +39,8 @@ describe('the console section names the field, the value and what is allowed', (
 
 describe('every section: value given and what is allowed', () => {
   it.each<[string, unknown, string[]]>([
-    ['misspelt web key', { web: { prot: 8080 } }, ['web: unknown field "prot" (did you mean "port"?); remove it or check the spelling (allowed in web: port, host, publicUrl)']],
-    ['unknown key with nothing close', { web: { colour: 'red' } }, ['web: unknown field "colour"; remove it or check the spelling (allowed in web: port, host, publicUrl)']],
+    ['misspelt web key', { web: { prot: 8080 } }, ['web: unknown field "prot" (did you mean "port"?); remove it or check the spelling (allowed in web: port, host, publicUrl, allowedHosts)']],
+    ['unknown key with nothing close', { web: { colour: 'red' } }, ['web: unknown field "colour"; remove it or check the spelling (allowed in web: port, host, publicUrl, allowedHosts)']],
     ['port out of range', { web: { port: 70000 } }, ['web.port: 70000 is too large; use a whole number from 0 to 65535']],
     ['cap below its minimum', { bots: [{ ...bot, maxLiveClis: 0 }] }, ['bots[0].maxLiveClis: 0 is too small; use a whole number from 1 to 1000']],
     ['enum with a near miss', { bots: [{ ...bot, events: 'websockets' }] }, ['bots[0].events: "websockets" is not allowed (did you mean "websocket"?); use one of "websocket", "webhook"']],
