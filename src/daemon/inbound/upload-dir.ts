@@ -1,8 +1,9 @@
 // The day's upload folder inside a session's folder, opened without following a link at any level, and files written
 // into it through that open folder (a pane can make `.larkmux`, `uploads` or the day a link to anywhere; issue 31 item 5).
-import { constants, existsSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
+import { PROC_FD_DIR } from '../../platform/proc-fd.js';
 
 /** Each folder is opened as itself: a link (or anything that is not a folder) at that name is refused. */
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
@@ -10,25 +11,26 @@ const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOL
 const NEW_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 /**
- * Where the kernel exposes an open folder by its descriptor (Linux): names resolved under it stay in that folder even
- * if a path component is swapped for a link after it was checked. Elsewhere the checked path is used.
+ * `name` in the open folder `dir` (found at `path`): through its descriptor where the kernel offers one (Linux), so the
+ * name stays in that folder even if a path component is swapped for a link after it was checked; else the checked path.
  */
-const FD_DIR = '/proc/self/fd';
+function nameIn(dir: FileHandle, path: string, name: string): string {
+  return PROC_FD_DIR ? join(PROC_FD_DIR, String(dir.fd), name) : join(path, name);
+}
 
 export type UploadDirResult = { ok: true; dir: UploadDir } | { ok: false; refused: string };
 
 export class UploadDir {
-  private constructor(private readonly handle: FileHandle, private readonly path: string, private readonly viaFd: boolean) {}
+  private constructor(private readonly handle: FileHandle, private readonly path: string) {}
 
   /** Opens (creating as needed, mode 0700) `rel` under `cwd`, one level at a time; `refused` names the level that is a link or not a folder. */
   static async open(cwd: string, rel: string): Promise<UploadDirResult> {
-    const viaFd = existsSync(FD_DIR);
     let handle = await open(cwd, constants.O_RDONLY | constants.O_DIRECTORY);
     let path = cwd;
     const done: string[] = [];
     for (const part of rel.split('/')) {
       done.push(part);
-      const at = viaFd ? join(FD_DIR, String(handle.fd), part) : join(path, part);
+      const at = nameIn(handle, path, part);
       try {
         await mkdir(at, { mode: 0o700 }).catch((e: NodeJS.ErrnoException) => {
           if (e.code !== 'EEXIST') throw e;
@@ -44,11 +46,11 @@ export class UploadDir {
         throw e;
       }
     }
-    return { ok: true, dir: new UploadDir(handle, path, viaFd) };
+    return { ok: true, dir: new UploadDir(handle, path) };
   }
 
   private at(name: string): string {
-    return this.viaFd ? join(FD_DIR, String(this.handle.fd), name) : join(this.path, name);
+    return nameIn(this.handle, this.path, name);
   }
 
   /** Writes a new file: aside (`.part`, created new, never through a link), then renamed within this folder. */

@@ -4,10 +4,12 @@
 // nor follow a link swapped in meanwhile (O_NOFOLLOW), the OPENED descriptor is checked again, the read is capped, and
 // every step runs in one lane with a deadline, so such a path can hold at most one of libuv's threads, never the pool.
 // Only files inside the allowed roots are read (answer-links.ts decides), judged after symlinks are resolved.
-import { constants, existsSync } from 'node:fs';
+import { constants } from 'node:fs';
 import { open, readlink, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import { withDeadline } from '../../platform/deadline.js';
 import { scrubSecrets } from '../../platform/log.js';
+import { PROC_FD_DIR } from '../../platform/proc-fd.js';
 import { judgeFilePath, type FileAccess } from './answer-links.js';
 
 export const LOCAL_FILE_READ = {
@@ -20,9 +22,6 @@ export const LOCAL_FILE_READ = {
 
 /** Never blocks on open (a FIFO without a writer, a modem line) and never follows a symlink in the last component. */
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
-
-/** Linux names what a descriptor opened: checked again, a folder swapped for a link meanwhile cannot lead outside. */
-const FD_PATHS = existsSync('/proc/self/fd') ? '/proc/self/fd' : null;
 
 export type FileKind = 'file' | 'directory' | 'fifo' | 'socket' | 'device' | 'other';
 
@@ -41,7 +40,7 @@ export type LocalReadRefusal =
   | { reason: 'not_regular'; kind: Exclude<FileKind, 'file'> }
   | { reason: 'failed'; detail: string };
 
-export type LocalRead = ({ ok: true; data: Buffer; realPath: string }) | ({ ok: false } & LocalReadRefusal);
+export type LocalRead = ({ ok: true; data: Buffer }) | ({ ok: false } & LocalReadRefusal);
 
 const KIND_NAMES: Record<Exclude<FileKind, 'file'>, string> = {
   directory: 'a folder',
@@ -98,10 +97,23 @@ function refusalOf(e: unknown): LocalRead {
   return { ok: false, reason: 'failed', detail: (e as Error).message };
 }
 
-async function resolved(access: FileAccess): Promise<FileAccess> {
+/** The access with its roots and home resolved (symlinks followed); a root that does not exist drops out. */
+async function realAccess(access: FileAccess): Promise<FileAccess> {
   const real = (p: string) => realpath(p).catch(() => null);
   const roots = (await Promise.all(access.roots.map(real))).filter((r): r is string => r !== null);
   return { roots, home: access.home === null ? null : ((await real(access.home)) ?? access.home) };
+}
+
+/** Each access's roots and home, resolved by its first read (in the lane): callers build one per request or answer. */
+const realAccesses = new WeakMap<FileAccess, Promise<FileAccess>>();
+
+function resolved(access: FileAccess): Promise<FileAccess> {
+  let r = realAccesses.get(access);
+  if (!r) {
+    r = realAccess(access);
+    realAccesses.set(access, r);
+  }
+  return r;
 }
 
 /** The steps; `givenUp` says the deadline passed (stop, close what is open: the lane is free once this returns). */
@@ -121,7 +133,8 @@ async function readNow(path: string, limit: number, given: FileAccess, givenUp: 
     const st = await fh.stat();
     const kind = kindOf(st);
     if (kind !== 'file') return { ok: false, reason: 'not_regular', kind };
-    if (FD_PATHS && !judgeFilePath(await readlink(`${FD_PATHS}/${fh.fd}`), access).ok) return { ok: false, reason: 'changed' };
+    // The descriptor names what it opened: checked again, a folder swapped for a link meanwhile cannot lead outside.
+    if (PROC_FD_DIR && !judgeFilePath(await readlink(`${PROC_FD_DIR}/${fh.fd}`), access).ok) return { ok: false, reason: 'changed' };
     const buf = Buffer.alloc(Math.min(st.size, limit) + 1);
     let total = 0;
     while (total < buf.length) {
@@ -130,7 +143,7 @@ async function readNow(path: string, limit: number, given: FileAccess, givenUp: 
       if (bytesRead === 0) break;
       total += bytesRead;
     }
-    return { ok: true, data: buf.subarray(0, total), realPath: real };
+    return { ok: true, data: buf.subarray(0, total) };
   } catch (e) {
     return refusalOf(e);
   } finally {
@@ -144,17 +157,9 @@ async function readNow(path: string, limit: number, given: FileAccess, givenUp: 
  */
 export async function readLocalFile(path: string, limit: number, access: FileAccess, deadlineMs: number = LOCAL_FILE_READ.deadlineMs): Promise<LocalRead> {
   let expired = false;
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<LocalRead>((resolve) => {
-    timer = setTimeout(() => {
-      expired = true;
-      resolve({ ok: false, reason: 'too_slow' });
-    }, deadlineMs);
-  });
   const work = localFileLane.run(() => (expired ? Promise.resolve<LocalRead>({ ok: false, reason: 'too_slow' }) : readNow(path, limit, access, () => expired)));
-  try {
-    return await Promise.race([work, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return withDeadline(work, deadlineMs, (): LocalRead => {
+    expired = true;
+    return { ok: false, reason: 'too_slow' };
+  });
 }

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import type { ChatPlace, ImAdapter, MediaLimits } from '../im/types.js';
 import { sessionPlace, type SessionCore } from '../sessions/session-core.js';
 import type { FileAccess } from './answer-links.js';
-import { describeLocalRefusal, readLocalFile } from './local-file-read.js';
+import { describeLocalRefusal, readLocalFile, type LocalReadRefusal } from './local-file-read.js';
 import { mediaRefusal, planMedia } from './media-plan.js';
 
 export type OutboundItem = { kind: 'file' | 'image'; path: string } | { kind: 'text'; text: string };
@@ -19,6 +19,8 @@ export interface PostOutcome {
   ok: boolean;
   messageId?: string;
   error?: string;
+  /** Why the file was not read, when it was not (an answer's links tell a missing or outside file apart). */
+  refused?: LocalReadRefusal['reason'];
 }
 
 /** The topic a session posts into: the thread it lives in, or the chat itself for a chat-scoped session. */
@@ -40,10 +42,13 @@ async function postOne(target: PostTarget, item: OutboundItem, access: FileAcces
     const r = await im.sendText(place, item.text, replyTo);
     return r.ok ? { item: name, ok: true, messageId: r.value.messageId } : { item: name, ok: false, error: r.message };
   }
-  if (!im.sendMedia || !im.uploadFile) return { item: name, ok: false, error: 'this chat cannot receive files' };
   const limits = im.mediaLimits ?? DEFAULT_LIMITS;
-  const read = await readLocalFile(item.path, Math.max(limits.imageBytes, limits.fileBytes), access);
-  if (!read.ok) return { item: name, ok: false, error: describeLocalRefusal(read) };
+  const canReceive = im.sendMedia !== undefined && im.uploadFile !== undefined;
+  // Judged even where the chat takes no files (a byte is read then): an answer's links still tell a missing or an
+  // outside file apart from one that could not go.
+  const read = await readLocalFile(item.path, canReceive ? Math.max(limits.imageBytes, limits.fileBytes) : 0, access);
+  if (!im.sendMedia || !im.uploadFile) return { item: name, ok: false, error: 'this chat cannot receive files', ...(read.ok ? {} : { refused: read.reason }) };
+  if (!read.ok) return { item: name, ok: false, error: describeLocalRefusal(read), refused: read.reason };
   const plan = planMedia(item.path, read.data.length, item.kind, limits);
   if (!plan.ok) return { item: name, ok: false, error: mediaRefusal(plan) };
   if (plan.as === 'image') {

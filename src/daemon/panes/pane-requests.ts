@@ -63,6 +63,7 @@ export class PaneRequests {
     const access = sessionFileAccess(bot.bot, session.cwd, this.home);
     const outcomes = await postItems(sessionTopic(bot.im, session), items, { access, ...(signal ? { signal } : {}) });
     this.log.info({ session: session.id.slice(0, 8), sent: outcomes.filter((o) => o.ok).length, failed: outcomes.filter((o) => !o.ok).length }, 'larkmux send from a pane');
-    return { inPane: true, session: session.id, outcomes };
+    // The wire carries what `larkmux send` shows: each item, the message posted or why not.
+    return { inPane: true, session: session.id, outcomes: outcomes.map(({ refused, ...shown }) => shown) };
   }
 }

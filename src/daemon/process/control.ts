@@ -2,6 +2,7 @@
 import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
+import { withDeadline } from '../../platform/deadline.js';
 import type { Logger } from '../../platform/log.js';
 import { CONTROL_MAX_LINE, ControlRequestSchema, controlDeadlineMs, type ControlCommand, type ControlRequest, type ControlResponse } from '../../shared/control-protocol.js';
 
@@ -92,14 +93,10 @@ export class ControlServer {
     const deadlineMs = (this.opts.deadlineMs ?? controlDeadlineMs)(req.cmd);
     const expired = new AbortController();
     const signal = AbortSignal.any([expired.signal, clientGone]);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<{ late: true }>((resolve) => {
-      timer = setTimeout(() => resolve({ late: true }), deadlineMs);
-    });
     try {
       const handler = this.handlers[req.cmd] as (r: ControlRequest, s: AbortSignal) => Promise<unknown> | unknown;
       const work = Promise.resolve().then(() => handler(req, signal)).then((data) => ({ data }));
-      const outcome = await Promise.race([work, late]);
+      const outcome = await withDeadline(work, deadlineMs, () => ({ late: true as const }));
       if ('late' in outcome) {
         expired.abort();
         // The handler may still settle later; nobody waits for it, and a late failure must not go unhandled.
@@ -112,8 +109,6 @@ export class ControlServer {
     } catch (err) {
       this.log.error({ err, cmd: req.cmd }, 'control command failed');
       this.reply(sock, { id: req.id, ok: false, error: (err as Error).message });
-    } finally {
-      clearTimeout(timer);
     }
   }
 

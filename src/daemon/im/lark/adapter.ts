@@ -4,6 +4,7 @@ import { APP_ID_RE, botLocale, type BotConfig } from '../../../shared/config.js'
 import { t, type Locale } from '../../../shared/i18n.js';
 import type { CardModel } from '../../../shared/card-model.js';
 import { scrubSecrets, type Logger } from '../../../platform/log.js';
+import { withDeadline } from '../../../platform/deadline.js';
 import { splitByBytes } from '../../../shared/utf8-parts.js';
 import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundAttachment, InboundEvent, InboundMessage, MediaLimits, OutboundMedia, TextStream, TextStreamLimits } from '../types.js';
 import { renderCard } from './cards.js';
@@ -169,9 +170,7 @@ export class LarkAdapter implements ImAdapter {
       .catch((e: unknown) => {
         this.log.error({ err: scrubSecrets((e as Error)?.message ?? String(e)), kind: ev.kind }, 'event handler threw');
       });
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((r) => { timer = setTimeout(r, this.opts.ackDeadlineMs ?? ADAPTER_TIMING.ackDeadlineMs); });
-    return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+    return withDeadline(work, this.opts.ackDeadlineMs ?? ADAPTER_TIMING.ackDeadlineMs, () => undefined);
   }
 
   private async onRawMessage(data: unknown): Promise<unknown> {
