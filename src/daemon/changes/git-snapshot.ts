@@ -51,11 +51,8 @@ export async function snapshotTree(top: string): Promise<string | null> {
   try {
     const index = join(dir, 'index');
     // Starting from a copy of the real index lets `add` reuse its stat cache (fast on big trees); none is fine too.
-    const gitIndex = await git(top, ['rev-parse', '--git-path', 'index']);
-    if (gitIndex.ok) {
-      const p = gitIndex.out.trim();
-      await copyFile(isAbsolute(p) ? p : join(top, p), index).catch(() => undefined);
-    }
+    const gitIndex = await gitPathOf(top, 'index');
+    if (gitIndex) await copyFile(gitIndex, index).catch(() => undefined);
     const env = { GIT_INDEX_FILE: index };
     const added = await git(top, ['add', '-A', '--', '.'], env);
     if (!added.ok) return null;

@@ -46,7 +46,7 @@ export async function typedForTurn(turn: AttachmentTurn, own: string, msg: Inbou
   const picturesOnly = attachments.length > 0 && attachments.every((a) => a.kind === 'image');
   const instruction = picturesOnly ? turn.t('attachments.lookAtImage') : ATTACHMENT_ONLY_INSTRUCTION;
   const files = res.saved.map((f) => f.path);
-  const text = typedPrompt(turn.cli, { own, quote: program ? undefined : quote?.text, files, notSaved: res.refused.map((r) => r.typed), instruction });
+  const text = typedPrompt(turn.cli, { own, quote: quote?.text, files, notSaved: res.refused.map((r) => r.typed), instruction });
   const savedAs = res.saved.flatMap((f) => (f.name ? [`${shownName(f.name)} → ${f.path}`] : []));
   return { text, quoteLeftOut: program && quote !== undefined && (quote.text.trim() !== '' || quote.attachments.length > 0), savedAs };
 }

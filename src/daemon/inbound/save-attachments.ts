@@ -36,29 +36,25 @@ export async function saveAttachments(im: ImAdapter, cwd: string, atts: readonly
   const opened = await UploadDir.open(cwd, folder);
   if (!opened.ok) return { saved: [], refused: atts.map((a) => refusal(a.name ?? a.kind, `a ${a.kind}: the upload folder is a link`)), blocked: opened.refused };
   try {
-    await saveInto(opened.dir, folder, im.downloadAttachment.bind(im), atts, now, limits, out);
+    const list = atts.slice(0, limits.maxFiles);
+    if (atts.length > list.length) out.refused.push(refusal(`${atts.length - list.length} more attachment(s) beyond ${limits.maxFiles} a message`));
+    const single = list.length === 1;
+    let budget = single ? limits.maxFileBytes : limits.maxMessageBytes;
+    for (const att of list) {
+      const r = await im.downloadAttachment(att, Math.min(budget, limits.maxFileBytes));
+      if (!r.ok) {
+        out.refused.push(refusal(`${att.name ?? att.kind}: ${r.message}`, `a ${att.kind}: ${r.message}`));
+        continue;
+      }
+      budget -= r.value.byteLength;
+      const prefix = `${now.toISOString().slice(11, 19).replace(/:/g, '')}-${randomBytes(3).toString('hex')}`;
+      const name = att.kind === 'image' ? `${prefix}.${imageExtension(r.value)}` : storedName(prefix, att.name, 'bin');
+      // Written aside, then renamed: whoever watches the folder (the CLI, a test) never sees half a file.
+      await opened.dir.write(name, r.value);
+      out.saved.push({ path: `${folder}/${name}`, ...(att.kind === 'file' && att.name ? { name: att.name } : {}) });
+    }
   } finally {
     await opened.dir.close();
   }
   return out;
-}
-
-async function saveInto(dir: UploadDir, folder: string, download: NonNullable<ImAdapter['downloadAttachment']>, atts: readonly InboundAttachment[], now: Date, limits: InboundLimits, out: SavedAttachments): Promise<void> {
-  const list = atts.slice(0, limits.maxFiles);
-  if (atts.length > list.length) out.refused.push(refusal(`${atts.length - list.length} more attachment(s) beyond ${limits.maxFiles} a message`));
-  const single = list.length === 1;
-  let budget = single ? limits.maxFileBytes : limits.maxMessageBytes;
-  for (const att of list) {
-    const r = await download(att, Math.min(budget, limits.maxFileBytes));
-    if (!r.ok) {
-      out.refused.push(refusal(`${att.name ?? att.kind}: ${r.message}`, `a ${att.kind}: ${r.message}`));
-      continue;
-    }
-    budget -= r.value.byteLength;
-    const prefix = `${now.toISOString().slice(11, 19).replace(/:/g, '')}-${randomBytes(3).toString('hex')}`;
-    const name = att.kind === 'image' ? `${prefix}.${imageExtension(r.value)}` : storedName(prefix, att.name, 'bin');
-    // Written aside, then renamed: whoever watches the folder (the CLI, a test) never sees half a file.
-    await dir.write(name, r.value);
-    out.saved.push({ path: `${folder}/${name}`, ...(att.kind === 'file' && att.name ? { name: att.name } : {}) });
-  }
 }

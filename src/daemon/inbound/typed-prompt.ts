@@ -46,7 +46,7 @@ export function quoteBlock(quote: string): string {
 export function typedPrompt(cli: CliSpec, parts: PromptParts): string {
   if (cliInputOf(cli) === 'program') {
     const own = parts.own.trim() ? [parts.own] : [];
-    return [...own, ...parts.files.map((p) => mentionPath(cli, p))].join('\n');
+    return [...own, ...parts.files].join('\n');
   }
   const quote = parts.quote?.trim() ? [quoteBlock(parts.quote), ''] : [];
   const head = parts.own.trim() || (parts.files.length === 0 && parts.notSaved.length === 0) ? parts.own : parts.instruction;
