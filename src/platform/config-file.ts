@@ -3,7 +3,7 @@
 // every mistake is reported at once, the shape's and the folders' together.
 import { readFileSync, statSync } from 'node:fs';
 import { parseConfig, parseConfigJson, substituteEnv, type ConfigResult } from '../shared/config.js';
-import { looseBots } from '../shared/config-checks.js';
+import { looseOwners } from '../shared/config-checks.js';
 import { configExposure, literalSecretFields, type ConfigExposure } from '../shared/config-exposure.js';
 import { expandHome } from './paths.js';
 
@@ -22,10 +22,7 @@ function isFolder(path: string): boolean {
  * field, the resolved path and the fix. Reads the config loosely, so it also runs when the shape has other errors.
  */
 export function folderProblems(config: unknown, env: NodeJS.ProcessEnv = process.env): string[] {
-  const resolved = substituteEnv(config, env) as { console?: unknown };
-  const owners = looseBots(resolved).map(({ bot, index }) => ({ prefix: `bots[${index}]`, entry: bot }));
-  const consoleEntry = resolved?.console;
-  if (consoleEntry && typeof consoleEntry === 'object' && !Array.isArray(consoleEntry)) owners.push({ prefix: 'console', entry: consoleEntry as Record<string, unknown> });
+  const owners = looseOwners(substituteEnv(config, env));
   const problems: string[] = [];
   const check = (field: string, raw: unknown) => {
     // A missing ${NAME} is reported by the parser already; a non-string by the shape check.

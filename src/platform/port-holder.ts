@@ -3,12 +3,7 @@
 // when the holder belongs to another user, the answer is null and the message says "another program".
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
-
-export interface PortHolder {
-  pid: number;
-  /** Its command line, shortened. */
-  command: string;
-}
+import type { PortHolder } from '../shared/web-port-problem.js';
 
 /** /proc/net/tcp's state column for a listening socket. */
 const TCP_LISTEN = '0A';

@@ -5,17 +5,19 @@
 import { fieldName } from './config-issues.js';
 import { shownValue } from './config-value.js';
 
-export { SECRET_KEYS } from './config-value.js';
-export { describeIssue, fieldName } from './config-issues.js';
-
 /** Custom-CLI fields that are regular expressions: `$` and `{` mean regex things there, not environment references. */
 const REGEX_KEYS: ReadonlySet<string> = new Set(['readyPattern', 'busyPattern']);
 
-/** `${NAME}` with a proper name, the only reference form; anything else that starts with `${` is a mistake. */
-const GOOD_REF = /\$\{[A-Za-z_][A-Za-z0-9_]*\}/g;
+/** An environment variable's name as a reference may spell it: letters, digits and _, not starting with a digit. */
+const ENV_NAME = '[A-Za-z_][A-Za-z0-9_]*';
+/**
+ * `${NAME}` with a proper name, the only reference form (the name is group 1); anything else that starts with `${` is a
+ * mistake. Global, for `replace` and `matchAll`, which start from the beginning whatever an earlier use left.
+ */
+export const ENV_REF = new RegExp(`\\$\\{(${ENV_NAME})\\}`, 'g');
 const BRACE_REF_START = /\$\{/;
 /** A whole value that looks like a shell variable: `$LARK_APP_SECRET` (taken literally before, as the secret itself). */
-const BARE_REF = /^\$([A-Za-z_][A-Za-z0-9_]*)$/;
+const BARE_REF = new RegExp(`^\\$(${ENV_NAME})$`);
 
 /** Reference-syntax mistakes in one string: `$NAME` without braces (a whole value) or `${…}` whose name is not valid. */
 export function envRefProblem(value: string, path: readonly PropertyKey[]): string | null {
@@ -24,27 +26,33 @@ export function envRefProblem(value: string, path: readonly PropertyKey[]): stri
   const field = fieldName(path);
   const bare = BARE_REF.exec(value);
   if (bare) return `${field}: "$${bare[1]}" is taken literally; write "\${${bare[1]}}" (with braces) to read the environment variable`;
-  if (BRACE_REF_START.test(value.replace(GOOD_REF, ''))) {
+  if (BRACE_REF_START.test(value.replace(ENV_REF, ''))) {
     return `${field}: a \${…} reference needs a variable name of letters, digits and _ (e.g. "\${LARK_APP_SECRET}"), closed by "}"`;
   }
   return null;
 }
 
-type Loose = Record<string, unknown>;
-const isObject = (v: unknown): v is Loose => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** A JSON object of config.json read loosely: any keys, any values. */
+export type Loose = Record<string, unknown>;
+export const isObject = (v: unknown): v is Loose => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** The entries of `bots` that are objects, with their index (a file whose `bots` is not a list has none). */
-export function looseBots(raw: unknown): { bot: Loose; index: number }[] {
+function looseBots(raw: unknown): { bot: Loose; index: number }[] {
   const bots = isObject(raw) ? raw.bots : undefined;
   return Array.isArray(bots) ? bots.flatMap((bot, index) => (isObject(bot) ? [{ bot, index }] : [])) : [];
 }
 
+/** Each bot's entry and then the console's (when it is an object), with the field prefix that names it in a message. */
+export function looseOwners(raw: unknown): { prefix: string; entry: Loose }[] {
+  const owners = looseBots(raw).map(({ bot, index }) => ({ prefix: `bots[${index}]`, entry: bot }));
+  if (isObject(raw) && isObject(raw.console)) owners.push({ prefix: 'console', entry: raw.console });
+  return owners;
+}
+
 /** Custom-CLI regexes (each bot's and the console's) that do not compile, with the engine's reason (config, not a secret). */
 export function regexProblems(raw: unknown): string[] {
-  const clis = looseBots(raw).map(({ bot, index }) => ({ field: `bots[${index}].cli`, cli: bot.cli }));
-  if (isObject(raw) && isObject(raw.console)) clis.push({ field: 'console.cli', cli: raw.console.cli });
   const problems: string[] = [];
-  for (const { field, cli } of clis) {
+  for (const { prefix, entry: { cli } } of looseOwners(raw)) {
     if (!isObject(cli)) continue;
     for (const key of ['readyPattern', 'busyPattern'] as const) {
       const source = cli[key];
@@ -52,7 +60,7 @@ export function regexProblems(raw: unknown): string[] {
       try {
         new RegExp(source, 'm');
       } catch (e) {
-        problems.push(`${field}.${key}: not a valid regular expression (${(e as Error).message.replace(/^Invalid regular expression: /, '')}); fix it (JavaScript syntax, no surrounding slashes)`);
+        problems.push(`${prefix}.cli.${key}: not a valid regular expression (${(e as Error).message.replace(/^Invalid regular expression: /, '')}); fix it (JavaScript syntax, no surrounding slashes)`);
       }
     }
   }

@@ -1,29 +1,19 @@
 // Who else can read or change config.json, and whether that matters: a file holding a secret written out (not a
 // `${NAME}` reference) must be readable by its owner alone; a file others can write lets them choose what larkmux runs.
+import { ENV_REF, isObject, looseOwners } from './config-checks.js';
 import { SECRET_KEYS } from './config-value.js';
 
 /** A value made only of `${NAME}` references carries no secret itself (the environment holds it). */
-const ONLY_REFERENCES = /^(\$\{[A-Za-z_][A-Za-z0-9_]*\})+$/;
-
-type Loose = Record<string, unknown>;
-const isObject = (v: unknown): v is Loose => v !== null && typeof v === 'object' && !Array.isArray(v);
-const literal = (v: unknown): boolean => typeof v === 'string' && v !== '' && !ONLY_REFERENCES.test(v);
+const literal = (v: unknown): boolean => typeof v === 'string' && v !== '' && v.replace(ENV_REF, '') !== '';
 
 /** The fields of a raw config.json that hold a secret written out: app secrets, event keys and tokens, every env entry. */
 export function literalSecretFields(raw: unknown): string[] {
-  if (!isObject(raw)) return [];
   const fields: string[] = [];
-  const envOf = (prefix: string, env: unknown) => {
-    if (isObject(env)) for (const [k, v] of Object.entries(env)) if (literal(v)) fields.push(`${prefix}.env.${k}`);
-  };
-  if (Array.isArray(raw.bots)) {
-    raw.bots.forEach((b, i) => {
-      if (!isObject(b)) return;
-      for (const key of SECRET_KEYS) if (literal(b[key])) fields.push(`bots[${i}].${key}`);
-      envOf(`bots[${i}]`, b.env);
-    });
+  for (const { prefix, entry } of looseOwners(raw)) {
+    // The console has no Feishu app, so no app secret or event keys: only its env can hold a secret.
+    if (prefix !== 'console') for (const key of SECRET_KEYS) if (literal(entry[key])) fields.push(`${prefix}.${key}`);
+    if (isObject(entry.env)) for (const [k, v] of Object.entries(entry.env)) if (literal(v)) fields.push(`${prefix}.env.${k}`);
   }
-  if (isObject(raw.console)) envOf('console', raw.console.env);
   return fields;
 }
 

@@ -1,7 +1,7 @@
 // config.json: the one schema (zod) for LARKMUX_HOME/config.json, with `${ENV}` secrets and errors that name the fix.
 import { z } from 'zod';
-import { botProblems, envRefProblem, fieldName, regexProblems } from './config-checks.js';
-import { describeIssues, type SettingSchema } from './config-issues.js';
+import { ENV_REF, botProblems, envRefProblem, regexProblems } from './config-checks.js';
+import { describeIssues, fieldName, type SettingSchema } from './config-issues.js';
 import { LocaleSchema, defaultLocale, type Locale } from './i18n.js';
 
 // The CLI spec lives in its own module so that browser code (the console page, through ipc.ts) never loads this file.
@@ -101,8 +101,6 @@ export type ConfigResult =
   /** envNames: every variable a `${…}` in the file names (the daemon removes them from its environment, DESIGN §11). */
   | { ok: true; config: Config; secrets: string[]; envNames: string[] }
   | { ok: false; errors: string[] };
-
-const ENV_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** Every environment variable name that a `${NAME}` anywhere in the raw config refers to. */
 export function configEnvNames(value: unknown, out: Set<string> = new Set()): string[] {

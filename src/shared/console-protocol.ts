@@ -16,6 +16,16 @@ export const CONSOLE_PATHS = {
   signOut: '/console/sign-out',
 } as const;
 
+/** Web hosts that mean "this machine" (a wildcard listens here too): the page is opened at 127.0.0.1. */
+const LOOPBACK_HOSTS: readonly string[] = ['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'];
+
+/** The console page's URL for a person: loopback unless the web port is published under its own URL. */
+export function consolePageUrl(web: { host: string; publicUrl?: string | undefined }, port: number): string {
+  const host = LOOPBACK_HOSTS.includes(web.host) ? '127.0.0.1' : web.host.includes(':') ? `[${web.host}]` : web.host;
+  const base = web.publicUrl ? web.publicUrl.replace(/\/+$/, '') : `http://${host}:${port}`;
+  return `${base}${CONSOLE_PATHS.root}`;
+}
+
 export const CONSOLE_LIMITS = {
   /** A prompt may be a 100 KB paste (CJK is 3 bytes a character in UTF-8); anything longer is refused, not cut. */
   textChars: 200_000,

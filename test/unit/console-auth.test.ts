@@ -1,7 +1,7 @@
 // Console login: one-time tokens that expire, cookies that expire, nothing accepted that was not issued.
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_AUTH, ConsoleAuth, consoleCookieHeader } from '../../src/daemon/im/local/console-auth.js';
-import { isLoopback } from '../../src/daemon/im/local/console-server.js';
+import { isLoopback } from '../../src/daemon/web/is-loopback.js';
 
 function clock() {
   let now = 1_000_000;

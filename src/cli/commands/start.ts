@@ -25,7 +25,7 @@ const settled = (b: BotLine) => b.state !== 'connecting' && b.state !== 'stopped
  * so without this the console link was asked for before the web port listened and silently left out.
  */
 const startedUp = (st: DaemonStatus) =>
-  st.restore?.state !== 'restoring' && (st.webUrl !== null || st.webProblem !== undefined || (st.notice?.includes('web terminal off') ?? false));
+  st.restore?.state !== 'restoring' && (st.webUrl !== null || st.webProblem !== undefined);
 
 /** No bot and the console cannot be opened (the web port is off): nobody can reach this daemon (issue 31 item 12). */
 export const noWayIn = (st: DaemonStatus) => st.bots.length === 0 && st.console?.state === 'unavailable';

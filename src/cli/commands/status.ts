@@ -3,6 +3,7 @@ import { readConfigFile } from '../../platform/config-file.js';
 import { tmuxSocketName } from '../../shared/tmux-socket.js';
 import { daemonState } from '../daemon-process.js';
 import type { DaemonStatus } from '../../shared/control-protocol.js';
+import { webProblemReason } from '../../shared/web-port-problem.js';
 import { EXIT, type CliCommand } from '../types.js';
 
 function duration(sec: number): string {
@@ -16,7 +17,7 @@ function duration(sec: number): string {
 /** The web port's truth: listening where, or not and why (issue 31 item 12). */
 export function webPortLine(st: Pick<DaemonStatus, 'webUrl' | 'webProblem'>): string {
   if (st.webUrl) return `web port: listening on ${st.webUrl}`;
-  if (st.webProblem) return `web port: not listening because ${st.webProblem.replace(/^web terminal off: /, '')}`;
+  if (st.webProblem) return `web port: not listening because ${webProblemReason(st.webProblem)}`;
   return 'web port: starting';
 }
 

@@ -2,20 +2,13 @@
 // where, or unavailable because the web port is not listening) — issue 31 item 12, issue 32 item 9.
 import { findPortHolder, probePort } from '../../platform/port-holder.js';
 import { consoleSettings, type Config } from '../../shared/config.js';
-import { CONSOLE_PATHS } from '../../shared/console-protocol.js';
+import { consolePageUrl } from '../../shared/console-protocol.js';
 import type { DaemonStatus } from '../../shared/control-protocol.js';
-import { describeHolder, webPortProblem } from '../../shared/web-port-problem.js';
+import { FREE_PORT_FIX, describeHolder, portTaken, webPortProblem, webProblemReason } from '../../shared/web-port-problem.js';
 import { daemonState } from '../daemon-process.js';
 import type { DoctorCheck, DoctorLine, Level } from './types.js';
 
-const PORT_FIX = 'set web.port in config.json to a free port (0 = any free port), or stop the program that holds it; then restart larkmux';
-
-/** Where the console page is, as `larkmux start` prints it (loopback for a wildcard host, or the public URL). */
-function consolePage(web: Config['web'], port: number): string {
-  const loopback = ['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'].includes(web.host);
-  const base = web.publicUrl ? web.publicUrl.replace(/\/+$/, '') : `http://${loopback ? '127.0.0.1' : web.host}:${port}`;
-  return `${base}${CONSOLE_PATHS.root}`;
-}
+const PORT_FIX = `${FREE_PORT_FIX}, or stop the program that holds it; then restart larkmux`;
 
 /** Off → OK; with no bot the web port is the only way in, so losing it is a FAIL rather than a WARN. */
 const severity = (config: Config): Level => (consoleSettings(config) && config.bots.length === 0 ? 'FAIL' : 'WARN');
@@ -31,11 +24,11 @@ function runningLines(config: Config, st: DaemonStatus): DoctorLine[] {
     const port = Number(new URL(st.webUrl).port) || config.web.port;
     return [
       { level: 'OK', label: 'web port', detail: `listening by this daemon (pid ${st.pid}) on ${st.webUrl}` },
-      st.console ? consoleLine(config, consolePage(config.web, port), null) : { level: 'OK', label: 'console', detail: 'off in the running daemon' },
+      st.console ? consoleLine(config, consolePageUrl(config.web, port), null) : { level: 'OK', label: 'console', detail: 'off in the running daemon' },
     ];
   }
   if (!st.webProblem) return [{ level: 'OK', label: 'web port', detail: `the daemon (pid ${st.pid}) is still starting` }];
-  const why = st.webProblem.replace(/^web terminal off: /, '');
+  const why = webProblemReason(st.webProblem);
   const consoleOff: DoctorLine = { level: 'OK', label: 'console', detail: 'off in the running daemon' };
   return [{ level: severity(config), label: 'web port', detail: `not listening because ${why}`, fix: PORT_FIX }, st.console ? consoleLine(config, null, 'the web port is not listening') : consoleOff];
 }
@@ -45,10 +38,10 @@ export const webCheck: DoctorCheck = async ({ paths, config }) => {
   const state = await daemonState(paths);
   if (state.running) return runningLines(config, state.status);
   const { host, port } = config.web;
-  if (port === 0) return [{ level: 'OK', label: 'web port', detail: 'any free port (web.port is 0), chosen at start' }, consoleLine(config, consolePage(config.web, port).replace(':0/', ':<port>/'), null)];
+  if (port === 0) return [{ level: 'OK', label: 'web port', detail: 'any free port (web.port is 0), chosen at start' }, consoleLine(config, consolePageUrl(config.web, port).replace(':0/', ':<port>/'), null)];
   const probe = await probePort(host, port);
-  if (probe.free) return [{ level: 'OK', label: 'web port', detail: `${host}:${port} is free (larkmux is not running)` }, consoleLine(config, consolePage(config.web, port), null)];
-  const held = /EADDRINUSE/.test(probe.message);
-  const detail = held ? `port ${port} on ${host} is held by ${describeHolder(findPortHolder(port))}` : webPortProblem(probe, host, port, null).replace(/^web terminal off: /, '');
+  if (probe.free) return [{ level: 'OK', label: 'web port', detail: `${host}:${port} is free (larkmux is not running)` }, consoleLine(config, consolePageUrl(config.web, port), null)];
+  const held = portTaken(probe);
+  const detail = held ? `port ${port} on ${host} is held by ${describeHolder(findPortHolder(port))}` : webProblemReason(webPortProblem(probe, host, port, null));
   return [{ level: severity(config), label: 'web port', detail, fix: PORT_FIX }, consoleLine(config, null, held ? `port ${port} is taken` : 'the web port cannot be used')];
 };

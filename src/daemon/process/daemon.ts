@@ -11,7 +11,7 @@ import { larkmuxCommand } from '../../platform/larkmux-command.js';
 import { LegacyTmuxSessions } from './legacy-tmux.js';
 import { which } from '../../platform/which.js';
 import { findPortHolder } from '../../platform/port-holder.js';
-import { webPortProblem } from '../../shared/web-port-problem.js';
+import { webPortProblem, webProblemReason } from '../../shared/web-port-problem.js';
 import { BotRuntime } from '../bots/bot-runtime.js';
 import { ControlServer } from './control.js';
 import { LazyImAdapter } from '../im/lazy-adapter.js';
@@ -182,7 +182,7 @@ export class Daemon {
   private consoleStatus(runtime: BotRuntime): DaemonStatus['bots'][number] {
     const st = runtime.status();
     if (!this.webProblem) return st;
-    return { ...st, state: 'unavailable', detail: [`the web port is not listening: ${this.webProblem.replace(/^web terminal off: /, '')}`, st.detail].filter(Boolean).join('; ') };
+    return { ...st, state: 'unavailable', detail: [`the web port is not listening: ${webProblemReason(this.webProblem)}`, st.detail].filter(Boolean).join('; ') };
   }
 
   /** A fresh one-time console login URL, or null when the console (or the web port) is off. Never logged. */
@@ -222,7 +222,7 @@ export class Daemon {
     if (web.ok) this.opts.log.info({ url: web.baseUrl }, 'web terminal listening');
     else {
       const { host, port } = this.opts.config.web;
-      this.webProblem = webPortProblem(web, host, port, /EADDRINUSE/.test(web.message) ? findPortHolder(port) : null);
+      this.webProblem = webPortProblem(web, host, port, () => findPortHolder(port));
       this.opts.log.error(this.webProblem);
     }
     // Bots connect in parallel; one bot that cannot connect does not keep the others (or the daemon) down.

@@ -152,24 +152,27 @@ export class WebGrants {
 
   /** Ends every write link and write cookie of a session (`/revoke-term`); returns how many were live. The view token stays. */
   revoke(sessionId: string): number {
-    // Kept (marked) until they would have expired, so a later use is refused as "revoked" in the log.
-    const now = this.now();
-    let ended = 0;
-    for (const g of [...this.links.filter((l) => l.usedAt === null), ...this.cookies]) {
-      if (g.sessionId !== sessionId || g.revoked || now >= g.expiresAt) continue;
-      g.revoked = true;
-      ended++;
-    }
-    for (const l of this.links) if (l.sessionId === sessionId) l.revoked = true;
-    return ended;
+    return this.revokeWhere((g) => g.sessionId === sessionId);
   }
 
   /** Ends every write link and cookie one user holds, on every session (`larkmux console revoke` for the console user). */
   revokeUser(userId: string): number {
+    return this.revokeWhere((g) => g.userId === userId);
+  }
+
+  /** Marks the matching grants revoked; returns how many were live (unused links and cookies, neither revoked nor expired). */
+  private revokeWhere(match: (g: { sessionId: string; userId: string }) => boolean): number {
+    // Kept (marked) until they would have expired, so a later use is refused as "revoked" in the log.
     const now = this.now();
-    const live = [...this.links.filter((l) => l.usedAt === null), ...this.cookies].filter((g) => g.userId === userId && !g.revoked && now < g.expiresAt);
-    for (const g of [...this.links, ...this.cookies]) if (g.userId === userId) g.revoked = true;
-    return live.length;
+    let ended = 0;
+    for (const g of [...this.links.filter((l) => l.usedAt === null), ...this.cookies]) {
+      if (!match(g) || g.revoked || now >= g.expiresAt) continue;
+      g.revoked = true;
+      ended++;
+    }
+    // Spent and expired links too: a second use of a link reads "revoked" once its session's or user's grants ended.
+    for (const l of this.links) if (match(l)) l.revoked = true;
+    return ended;
   }
 
   /** Ends everything of a session, view token included (`/close`). */

@@ -1,4 +1,5 @@
 // How many web-terminal WebSockets one holder may open: pure decisions over the connections already open.
+import { isLoopback } from './is-loopback.js';
 import type { Access } from './web-upstream-headers.js';
 
 /** One open (or opening) WebSocket of a session, as the caps see it. */
@@ -25,10 +26,9 @@ export type CapExceeded = 'write_user' | 'view_session' | 'view_viewer';
  */
 export function viewerOf(peer: string | undefined, forwardedFor: string | string[] | undefined): string {
   const address = (peer ?? '').replace(/^::ffff:/, '');
-  const loopback = address === '::1' || /^127\.\d+\.\d+\.\d+$/.test(address);
   const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor;
   const last = header?.split(',').pop()?.trim();
-  return loopback && last ? `via-proxy:${last}` : address;
+  return isLoopback(address) && last ? `via-proxy:${last}` : address;
 }
 
 /** The cap a new connection would go past, or null when it fits beside the session's open ones. */

@@ -10,6 +10,7 @@ import { CONSOLE_LIMITS, CONSOLE_PATHS, ConsoleClientMessageSchema, type Console
 import { localeFromLanguageTag, t, type Locale, type MessageKey } from '../../../shared/i18n.js';
 import type { Logger } from '../../../platform/log.js';
 import { SESSION_ID_RE } from '../../../shared/session-key.js';
+import { isLoopback } from '../../web/is-loopback.js';
 import { readCookie } from '../../web/web-grants.js';
 import { LINK_PAGE_HEADERS, consoleLoginPage } from '../../web/web-link-page.js';
 import { CONSOLE_USER_ID, type ConsoleAdapter } from './console-adapter.js';
@@ -39,13 +40,6 @@ export function consoleStaticDir(): string {
   const here = dirname(fileURLToPath(import.meta.url));
   const candidates = [join(here, '..', '..', '..', 'web', 'console'), join(here, '..', '..', '..', '..', 'dist', 'web', 'console')];
   return candidates.find((c) => existsSync(join(c, 'console.js'))) ?? candidates[0]!;
-}
-
-/** Loopback peers: this machine, including a reverse proxy or tunnel client running on it. */
-export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
-  return v4 === '::1' || /^127\.\d+\.\d+\.\d+$/.test(v4);
 }
 
 export interface ConsoleServerOptions {

@@ -1,7 +1,7 @@
 // The local console, assembled: its pseudo bot config, adapter, login and web routes (DESIGN §11).
 import { BotConfigSchema, type BotConfig, type Config, type ConsoleConfig } from '../../../shared/config.js';
 import { consoleCliChoices, defaultConsoleCli } from '../../../shared/console-cli.js';
-import { CONSOLE_PATHS } from '../../../shared/console-protocol.js';
+import { consolePageUrl } from '../../../shared/console-protocol.js';
 import type { Logger } from '../../../platform/log.js';
 import { expandHome } from '../../../platform/paths.js';
 import { CONSOLE_APP_ID, CONSOLE_USER_ID, ConsoleAdapter } from './console-adapter.js';
@@ -38,11 +38,9 @@ export function consoleProjects(bot: Pick<BotConfig, 'workingDir' | 'projects'>)
   return paths.map((path) => ({ label: path.split('/').filter(Boolean).pop() ?? path, path }));
 }
 
-/** The URL printed for a person: loopback unless the web port is published under its own URL. */
+/** The one-time login link printed for a person (`larkmux start`): the console page with a login token. */
 export function consoleLoginUrl(web: Pick<Config['web'], 'host' | 'publicUrl'>, port: number, token: string): string {
-  const loopback = ['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'].includes(web.host);
-  const base = web.publicUrl ? web.publicUrl.replace(/\/+$/, '') : `http://${loopback ? '127.0.0.1' : web.host.includes(':') ? `[${web.host}]` : web.host}:${port}`;
-  return `${base}${CONSOLE_PATHS.root}?token=${token}`;
+  return `${consolePageUrl(web, port)}?token=${token}`;
 }
 
 export interface LocalConsole {
