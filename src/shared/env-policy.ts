@@ -23,8 +23,12 @@ export const ENV_POLICY = {
   workerOnlyNames: ['LARKMUX_HOME', 'LARKMUX_LOG_LEVEL', 'LARKMUX_SESSION_ID'],
   /** Never from a bot's `env` either: larkmux's own prefixes, and tmux's pane identity. */
   reservedPrefixes: ['LARKMUX_', 'LARK_'],
+  /** tmux sets these for every process it starts (larkmux's private server and pane): unset before a CLI starts too. */
   reservedNames: ['TMUX', 'TMUX_PANE'],
 } as const;
+
+/** An environment variable's name as a POSIX shell's `export` takes it: letters, digits and `_`, not starting with a digit. */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -80,8 +84,10 @@ export function isReservedEnvKey(key: string): boolean {
 export function namesToUnset(showEnvironmentOutput: string, botEnv: Readonly<Record<string, string>>): string[] {
   const names = new Set<string>();
   for (const line of showEnvironmentOutput.split('\n')) {
-    const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(line);
-    if (m && !isInherited(m[1]!) && !(m[1]! in botEnv)) names.add(m[1]!);
+    // `NAME=value`; a line without `=` (`-NAME`: a name tmux removes) names nothing to unset.
+    const eq = line.indexOf('=');
+    const name = eq < 0 ? '' : line.slice(0, eq);
+    if (ENV_NAME.test(name) && !isInherited(name) && !(name in botEnv)) names.add(name);
   }
   return [...names].sort();
 }

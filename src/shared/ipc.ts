@@ -155,8 +155,6 @@ export const WorkerToDaemonSchema = z.discriminatedUnion('type', [
   ReadyMsg, StatusMsg, ScreenMsg, SelectionMsg, InputDeliveredMsg, InputFailedMsg, FinalOutputMsg, CliIdentityMsg, CliExitMsg, CliStartedMsg, ErrorMsg, HeartbeatMsg,
 ]);
 export type WorkerToDaemon = z.infer<typeof WorkerToDaemonSchema>;
-/** What the worker pool passes on to the daemon's sessions: everything a worker says (the pool only supervises). */
-export type WorkerToSession = WorkerToDaemon;
 
 export type ParseResult<T> = { ok: true; msg: T } | { ok: false; reason: string };
 

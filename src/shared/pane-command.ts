@@ -1,20 +1,13 @@
 // The `larkmux` command inside a pane (issue 32): every CLI larkmux starts finds this installation under that name,
 // bound to this home, and nothing else of larkmux's in its environment (no LARKMUX_HOME, TMUX or TMUX_PANE; issue 31).
 // Pure: the daemon writes the wrapper (daemon/process/pane-command-file.ts), the worker sets the pane's environment.
-
-/** What tmux sets for every process it starts; a CLI gets neither (they name larkmux's private server and pane). */
-export const PANE_UNSET_NAMES = ['TMUX', 'TMUX_PANE'] as const;
+import { quoteShellArg } from './shell-quote.js';
 
 /**
  * bash imports an exported function from a variable of this name before it reads any profile, so `larkmux` works in a
  * login shell whose /etc/profile resets PATH (Debian's does), and in the `bash -lc` a coding CLI runs its commands with.
  */
 export const PANE_FUNCTION_VAR = 'BASH_FUNC_larkmux%%';
-
-/** Single-quotes a word for a POSIX shell (any byte but NUL survives, newlines included). */
-export function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
-}
 
 export interface PaneCommandTarget {
   /** The node binary that runs this installation (the daemon's process.execPath). */
@@ -31,9 +24,9 @@ export function paneCommandScript(target: PaneCommandTarget): string {
     '#!/bin/sh',
     '# `larkmux` for the panes of one larkmux home, rewritten by its daemon at every start: edits do not last.',
     '# It runs the installation that started the daemon, against that daemon\'s home, so `larkmux where|send` reach it.',
-    `LARKMUX_HOME=${shellQuote(target.home)}`,
+    `LARKMUX_HOME=${quoteShellArg(target.home)}`,
     'export LARKMUX_HOME',
-    `exec ${shellQuote(target.node)} ${shellQuote(target.bin)} "$@"`,
+    `exec ${quoteShellArg(target.node)} ${quoteShellArg(target.bin)} "$@"`,
     '',
   ].join('\n');
 }
@@ -46,7 +39,7 @@ export function pathWithFirst(dir: string, path: string | undefined): string {
 
 /** The bash function's definition (the value of PANE_FUNCTION_VAR): it runs the wrapper by its absolute path. */
 export function paneFunction(command: string): string {
-  return `() { ${shellQuote(command)} "$@"; }`;
+  return `() { ${quoteShellArg(command)} "$@"; }`;
 }
 
 /**

@@ -51,8 +51,8 @@ export type ThreadTimings = z.infer<typeof RenderTimingsSchema>;
 
 export const PngSchema = z.instanceof(Uint8Array).refine((b) => b.byteLength > 0 && b.byteLength <= RENDER_LIMITS.png, 'png must be 1 byte to 16 MiB');
 
-/** Why a frame has no image: the screen could not be drawn, the render process failed or was ended, or too many asked. */
-export const RenderFailureCodeSchema = z.enum(['render-failed', 'render-thread-failed', 'closed', 'busy']);
+/** Why a frame has no image: the screen could not be drawn, or the render process failed or was ended. */
+export const RenderFailureCodeSchema = z.enum(['render-failed', 'render-thread-failed', 'closed']);
 export type RenderFailureCode = z.infer<typeof RenderFailureCodeSchema>;
 
 // ── host ⇄ render process (its own channel; the host is the worker, or the daemon for all sessions) ─────────────

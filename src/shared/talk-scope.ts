@@ -1,11 +1,11 @@
 // On a CLI that runs whatever it is typed (a shell, a custom command), being allowed to talk is being allowed to operate
 // (issue 31 item 6): a talker can type `tmux send-keys …` or read the stores, and every session of one larkmux home runs
 // as one Unix user. The gates stay as they are; this says so wherever talkers are set up wider than operators.
-import type { CliSpec } from './cli-spec.js';
+import { cliInputOf, type CliSpec } from './cli-spec.js';
 
 /** A shell or a custom program: text sent to it is run, not read by a model that may refuse. */
 export function runsWhatItIsTyped(cli: CliSpec): boolean {
-  return cli === 'shell' || typeof cli === 'object';
+  return cliInputOf(cli) === 'program';
 }
 
 /** What widens talk beyond operate: the config's allowedChats, and (at run time) /grant talk and /grant chat. */

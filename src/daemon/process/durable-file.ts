@@ -33,14 +33,18 @@ export type ParseVerdict<T> = { ok: true; value: T } | { ok: false; code: 'corru
 /** `value` is null when there was no file yet. */
 export type DurableLoad<T> = { ok: true; value: T | null } | StoreLoadFailure;
 
-/** Writes a file so that readers see the old bytes or the new bytes, never a mix: temp file in the same dir, fsync, rename. */
-export async function writeFileAtomic(path: string, data: string): Promise<AtomicWriteResult> {
+/**
+ * Writes a file so that readers see the old bytes or the new bytes, never a mix: temp file in the same dir, fsync, rename.
+ * Owner-only (0600) unless `mode` says otherwise; a `mode` given is set whole, whatever the umask takes away at creation.
+ */
+export async function writeFileAtomic(path: string, data: string, opts: { mode?: number } = {}): Promise<AtomicWriteResult> {
   const dir = dirname(path);
   const tmp = join(dir, `${basename(path)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const fh = await open(tmp, 'wx', 0o600);
+    const fh = await open(tmp, 'wx', opts.mode ?? 0o600);
     try {
+      if (opts.mode !== undefined) await fh.chmod(opts.mode);
       await fh.writeFile(data, 'utf8');
       await fh.sync();
     } finally {

@@ -1,12 +1,10 @@
 // Writes LARKMUX_HOME/run/bin/larkmux at daemon start: the `larkmux` every pane finds first on its PATH (issue 32).
 // Never `npx larkmux` (npm would ask the public registry for a package of that name), never a global install that may
 // be another version: this node binary, this installation's bin/larkmux.js, this home.
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, rename, unlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LarkmuxPaths } from '../../platform/paths.js';
 import { paneCommandScript, type PaneCommandTarget } from '../../shared/pane-command.js';
+import { writeFileAtomic } from './durable-file.js';
 
 /** This installation's bin/larkmux.js: src/daemon/process/ and dist/daemon/process/ are three levels below the root. */
 export function installedBin(): string {
@@ -15,18 +13,10 @@ export function installedBin(): string {
 
 /**
  * Replaces the wrapper atomically (a pane running `larkmux` while the daemon restarts sees the old file or the new one,
- * never half of one), mode 0755. `run/` stays owner-only, as it holds the control socket.
+ * never half of one), mode 0755. `run/` stays owner-only, as it holds the control socket: writeFileAtomic creates the
+ * missing folders 0700.
  */
 export async function writePaneCommand(paths: LarkmuxPaths, target: Omit<PaneCommandTarget, 'home'> = { node: process.execPath, bin: installedBin() }): Promise<void> {
-  await mkdir(paths.run, { recursive: true, mode: 0o700 });
-  await mkdir(paths.paneBin, { recursive: true, mode: 0o700 });
-  const tmp = join(paths.paneBin, `.larkmux-${randomBytes(6).toString('hex')}.tmp`);
-  try {
-    await writeFile(tmp, paneCommandScript({ ...target, home: paths.home }), { mode: 0o755, flag: 'wx' });
-    await chmod(tmp, 0o755); // the umask may have taken bits away at creation
-    await rename(tmp, paths.paneCommand);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
+  const written = await writeFileAtomic(paths.paneCommand, paneCommandScript({ ...target, home: paths.home }), { mode: 0o755 });
+  if (!written.ok) throw new Error(written.message);
 }

@@ -133,15 +133,16 @@ function planGroup(sessions: readonly HostSession[], waiting: readonly WaitingLa
   const lru = sessions
     .filter((s) => s.underway === undefined && !s.pinned && !waitingIds.has(s.id) && isQuiet(s.status))
     .sort((a, b) => a.lastActivityAt - b.lastActivityAt || a.id.localeCompare(b.id));
-  const evictable = new Set(lru.map((s) => s.id));
+  // Workers no stop or detach is under way for: they stay unless this plan ends them.
+  const settledWorkers = count((s) => s.worker && s.underway === undefined);
   // Only the launches the worker cap can admit once every quiet worker is gone make room now: the rest wait behind
   // busy workers anyway, and stopping an idle CLI for them only loses it (issue 31 item 15: a backlog of 72 launches
   // at caps 4/8 stopped 64 idle CLIs and kept 4 alive). Each later plan admits, and makes room for, the next ones.
-  const keptWorkers = count((s) => s.worker && s.underway === undefined && !evictable.has(s.id));
+  const keptWorkers = settledWorkers - lru.filter((s) => s.worker).length; // the quiet ones (lru) may go
   const admissible = queued.slice(0, Math.max(0, caps.maxLiveWorkers - keptWorkers));
 
   // What will exist once the actions under way have finished, plus what the admissible launches need.
-  let wantWorkers = count((s) => s.worker && s.underway === undefined) + admissible.length;
+  let wantWorkers = settledWorkers + admissible.length;
   let wantClis = count((s) => s.cliRunning && s.underway !== 'stop') + admissible.filter((s) => !s.cliRunning).length;
 
   const actions: CapacityAction[] = [];

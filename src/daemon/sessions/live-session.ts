@@ -1,7 +1,7 @@
 // One session as the daemon runs it: turns in flight, the worker's reports turned into card updates and replies.
 import { describeFailure } from '../../shared/failure.js';
 import type { SelectionCard } from '../../shared/card-model.js';
-import type { Requester, SessionStatus, WorkerToSession } from '../../shared/ipc.js';
+import type { Requester, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
 import type { Translate } from '../../shared/i18n.js';
 import type { Logger } from '../../platform/log.js';
 import { ChangeTracker, type ChangeSet } from '../changes/change-tracker.js';
@@ -128,7 +128,7 @@ export class LiveSession {
     for (const w of this.readyWaiters.splice(0)) w(false);
   }
 
-  async handle(msg: WorkerToSession): Promise<void> {
+  async handle(msg: WorkerToDaemon): Promise<void> {
     switch (msg.type) {
       case 'ready':
         this.webPort = msg.webPort;

@@ -4,7 +4,7 @@
 // the live session's reports (live-session.ts persists it), read here by the capacity keeper.
 import type { BotConfig, CliSpec } from '../../shared/config.js';
 import type { Translate } from '../../shared/i18n.js';
-import type { BackendKind, DaemonToWorker, DisplayMode, SessionStatus, WorkerToSession } from '../../shared/ipc.js';
+import type { BackendKind, DaemonToWorker, DisplayMode, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import type { FrameRenderer } from '../../platform/render-process.js';
 import { expandHome } from '../../platform/paths.js';
@@ -217,7 +217,7 @@ export class SessionService {
     return ok;
   }
 
-  onWorkerMessage(id: string, msg: WorkerToSession): void {
+  onWorkerMessage(id: string, msg: WorkerToDaemon): void {
     const session = this.records.get(id);
     if (!session) return;
     void this.liveOf(session).handle(msg).catch((err) => this.log.error({ err, type: msg.type }, 'worker message handling failed'));

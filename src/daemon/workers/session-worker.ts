@@ -4,7 +4,7 @@
 import type { DaemonToWorker, DisplayMode, Requester } from '../../shared/ipc.js';
 import type { KeyName } from '../../shared/keys.js';
 
-/** Messages a session sends; `init`, `close` and frames belong to the pool (it starts and stops workers, renders for them). */
+/** Messages a session sends; `init` and `close` belong to the pool (it starts and stops workers). */
 export type SessionMessage = Exclude<DaemonToWorker, { type: 'init' | 'close' }>;
 
 /**

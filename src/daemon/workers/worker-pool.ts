@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../platform/log.js';
-import { parseWorkerToDaemon, type DaemonToWorker, type WorkerToSession } from '../../shared/ipc.js';
+import { parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon } from '../../shared/ipc.js';
 import { SMALL_PROCESS_MALLOC_ENV } from '../../platform/render-process.js';
 import { workerEnv } from '../../shared/env-policy.js';
 
@@ -40,7 +40,8 @@ export interface WorkerExit {
 }
 
 export interface WorkerPoolEvents {
-  onMessage(sessionId: string, msg: WorkerToSession): void;
+  /** Everything a worker says, parsed, for its session: the pool only supervises. */
+  onMessage(sessionId: string, msg: WorkerToDaemon): void;
   onExit(exit: WorkerExit): void;
 }
 

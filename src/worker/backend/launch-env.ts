@@ -1,5 +1,5 @@
 // Which per-bot environment variables may reach a CLI: larkmux's own and tmux's are refused, with a warning.
-import { isReservedEnvKey } from '../../shared/env-policy.js';
+import { ENV_NAME, isReservedEnvKey } from '../../shared/env-policy.js';
 
 export { isReservedEnvKey };
 
@@ -19,7 +19,7 @@ export function filterLaunchEnv(env: Readonly<Record<string, string>>): Filtered
     if (isReservedEnvKey(key)) {
       refused.push(key);
       warnings.push(`env ${key} is reserved for larkmux/tmux and was not passed to the CLI`);
-    } else if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) {
+    } else if (!ENV_NAME.test(key)) {
       refused.push(key);
       warnings.push(`env name ${JSON.stringify(key)} is not a valid variable name and was not passed to the CLI`);
     } else {

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ENV_NAME } from '../../shared/env-policy.js';
 import { quoteShellArg } from './tmux-client.js';
 
 export const LAUNCHER = {
@@ -26,14 +27,14 @@ export function launchScript(env: Readonly<Record<string, string>>, unset: reado
   return `${lines.join('\n')}\n`;
 }
 
-/** A name `export` in /bin/sh accepts; others (bash's exported functions, `BASH_FUNC_x%%`) go through env(1). */
-const SHELL_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** Splits an environment into what the launch file can export and what needs env(1) on the command line. */
+/**
+ * Splits an environment into what the launch file can export (ENV_NAME: a name `export` in /bin/sh accepts) and what
+ * needs env(1) on the command line (bash's exported functions, `BASH_FUNC_x%%`).
+ */
 export function splitByShellName(env: Readonly<Record<string, string>>): { shell: Record<string, string>; exported: Record<string, string> } {
   const shell: Record<string, string> = {};
   const exported: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) (SHELL_NAME.test(k) ? shell : exported)[k] = v;
+  for (const [k, v] of Object.entries(env)) (ENV_NAME.test(k) ? shell : exported)[k] = v;
   return { shell, exported };
 }
 

@@ -2,19 +2,15 @@
 // execs `tmux`), plus the quoting helpers the backend needs for formats and `sh -c` lines.
 import { TMUX_RUN_LIMITS, runTmuxChain, type TmuxResult, type TmuxRunOptions } from '../../platform/tmux-runner.js';
 
-// The runner's names, for this module's existing importers.
+// The runner's names and the shared shell quoting, for this module's existing importers.
 export { classifyTmuxError, escapeTmuxArg, type TmuxFailureCode, type TmuxResult } from '../../platform/tmux-runner.js';
+export { quoteShellArg } from '../../shared/shell-quote.js';
 
 export const TMUX_CLIENT_LIMITS = TMUX_RUN_LIMITS;
 
 /** Strings that tmux expands as formats (`-c`, the `pipe-pane` command) keep a literal `#` as `##`. */
 export function escapeTmuxFormat(s: string): string {
   return s.replace(/#/g, '##');
-}
-
-/** POSIX single-quoting for a string placed in a `sh -c` command line: `it's` → `'it'\''s'`. */
-export function quoteShellArg(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 export interface TmuxClientOptions {

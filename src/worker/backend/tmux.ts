@@ -3,10 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { larkmuxPaths } from '../../platform/paths.js';
 import { tmuxDiagName, tmuxSessionName } from '../../shared/session-key.js';
 import { tmuxKeyName, type KeyName } from '../../shared/keys.js';
-import { namesToUnset } from '../../shared/env-policy.js';
+import { ENV_POLICY, namesToUnset } from '../../shared/env-policy.js';
 import { filterLaunchEnv } from './launch-env.js';
 import { discardLaunchFile, launcherArgv, launchScript, splitByShellName, writeLaunchFile } from './launch-file.js';
-import { PANE_UNSET_NAMES } from '../../shared/pane-command.js';
 import { planTextInput } from './input-plan.js';
 import { escapeTmuxFormat, TmuxClient, type TmuxResult } from './tmux-client.js';
 import { PipePaneObserver, type PaneObserver } from './tmux-observer.js';
@@ -229,7 +228,7 @@ export class TmuxBackend implements SessionBackend {
     // may hold anything in its global environment: what is neither inherited nor the bot's is unset first, and what
     // tmux itself sets for the pane (TMUX, TMUX_PANE: larkmux's private server and pane) never reaches the CLI.
     const serverEnv = await this.client.run(['show-environment', '-g']);
-    const unset = [...new Set([...PANE_UNSET_NAMES, ...namesToUnset(serverEnv.ok ? serverEnv.stdout : '', env)])];
+    const unset = [...new Set([...ENV_POLICY.reservedNames, ...namesToUnset(serverEnv.ok ? serverEnv.stdout : '', env)])];
     const file = await writeLaunchFile(this.runDir, this.name, launchScript(env, unset));
     // The launcher argv has several arguments, so tmux execvp()s it (one argument would go through default-shell -c).
     const argv = launcherArgv(file, launch.argv, exported);

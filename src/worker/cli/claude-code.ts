@@ -78,6 +78,15 @@ export function claudeComposerText(screenText: string): string | null {
   return PLACEHOLDERS.some((p) => p.test(text)) ? '' : text;
 }
 
+/** The first auto-mode dialog on screen, or null. */
+function keyDialog(lines: readonly string[]): SelectionState | null {
+  for (const rule of KEY_DIALOGS) {
+    const sel = keyWaitSelection(lines, rule);
+    if (sel) return sel;
+  }
+  return null;
+}
+
 export function classifyClaude(screenText: string): ScreenState {
   const lines = screenLines(screenText);
   const composer = composerIndex(lines);
@@ -90,7 +99,7 @@ export function classifyClaude(screenText: string): ScreenState {
     // Dialogs replace the composer; with the composer visible an indented ❯ is slash-command completion.
     const dialog = recognizeDialog(lines, DIALOG_CURSOR, DIALOGS)
       ?? (lines.some((l) => QUESTION_FOOTER.test(l)) ? recognizeDialog(lines, QUESTION_CURSOR, QUESTION_RULES) : null)
-      ?? KEY_DIALOGS.map((rule) => keyWaitSelection(lines, rule)).find((s) => s !== null);
+      ?? keyDialog(lines);
     if (dialog) return dialog;
     if (lines.some((l) => LIMITED.test(l))) return { kind: 'limited' };
     return { kind: 'unknown' };

@@ -99,6 +99,9 @@ function keyedSelection(title: string, options: KeyedOption[], defaultIndex: num
  * the bottom of the screen shows none of these, or the rule's heading is not on screen.
  */
 export function keyWaitSelection(lines: readonly string[], rule: KeyWaitRule = { kind: 'menu' }): SelectionState | null {
+  // A known dialog is read only under its heading: checked first, as most screens are not that dialog.
+  const heading = rule.match;
+  if (heading && !lines.some((l) => heading.test(l))) return null;
   let last = lines.length - 1;
   while (last >= 0 && lines[last]!.trim() === '') last--;
   if (last < 0) return null;

@@ -7,7 +7,6 @@ import { capturePane, screenHash } from './capture.js';
 import { FrameGate, FRAME_GATE_DEFAULTS } from './frame-gate.js';
 import { RenderThread } from './render-thread-host.js';
 import type { CapturedScreen, FrameKind, FrameLayout, RenderFailureCode } from '../../shared/render-protocol.js';
-import type { FrameRenderer } from '../../platform/render-process.js';
 
 export interface RenderTimings {
   captureMs: number;
@@ -15,7 +14,7 @@ export interface RenderTimings {
   paintMs: number;
   encodeMs: number;
   totalMs: number;
-  /** Synchronous work of this call on the calling (event loop) thread: capture bookkeeping, hash, hand-off to the render thread. */
+  /** Synchronous work of this call on the calling (event loop) thread after the capture (hashed in captureMs): the hand-off to the render thread. */
   mainThreadMs?: number;
 }
 
@@ -24,34 +23,57 @@ export type RenderResult =
   | { ok: true; changed: false; hash: string; cols: number; rows: number; timings: RenderTimings }
   | { ok: false; code: 'pane-gone' | 'tmux-failed' | 'bad-reply' | RenderFailureCode; message: string };
 
-export class ScreenRenderer {
-  private readonly thread: FrameRenderer;
+export type ScreenCaptureResult =
+  | { ok: true; changed: true; screen: CapturedScreen; hash: string }
+  | { ok: true; changed: false; hash: string }
+  | { ok: false; code: 'pane-gone' | 'tmux-failed' | 'bad-reply'; message: string };
 
-  constructor(private readonly opts: {
+/** Captures a pane and names its content; a screen equal to the previous one is not passed on (`changed: false`). */
+export class ScreenCapturer {
+  constructor(private readonly runner: TmuxCommandRunner) {}
+
+  async capture(target: string, previousHash?: string | null): Promise<ScreenCaptureResult> {
+    const cap = await this.captureHashed(target);
+    if (!cap.ok) return cap;
+    return cap.hash === previousHash ? { ok: true, changed: false, hash: cap.hash } : { ok: true, changed: true, screen: cap.screen, hash: cap.hash };
+  }
+
+  /** The pane's screen and its name, whatever came before (ScreenRenderer reports an unchanged screen's size too). */
+  async captureHashed(target: string): Promise<{ ok: true; screen: CapturedScreen; hash: string } | Extract<ScreenCaptureResult, { ok: false }>> {
+    const cap = await capturePane(this.runner, target);
+    if (!cap.ok) return cap;
+    return { ok: true, screen: cap.screen, hash: screenHash(cap.screen) };
+  }
+}
+
+export class ScreenRenderer {
+  private readonly capturer: ScreenCapturer;
+  private readonly thread: RenderThread;
+
+  constructor(opts: {
     runner: TmuxCommandRunner;
     home: string;
     idleReleaseMs?: number;
     onThread?: (event: 'started' | 'released') => void;
-    /** Renders elsewhere (the daemon's render process); absent = a render process of this worker's own. */
-    frames?: FrameRenderer;
   }) {
-    this.thread = opts.frames ?? new RenderThread(opts.home, opts.idleReleaseMs, opts.onThread);
+    this.capturer = new ScreenCapturer(opts.runner);
+    this.thread = new RenderThread(opts.home, opts.idleReleaseMs, opts.onThread);
   }
 
   /** Captures `target`; when its hash equals `previousHash` nothing is painted (`changed: false`). */
   async render(target: string, previousHash?: string | null, kind: FrameKind = 'card'): Promise<RenderResult> {
     const t0 = performance.now();
-    const cap = await capturePane(this.opts.runner, target);
+    const cap = await this.capturer.captureHashed(target);
     if (!cap.ok) return cap;
     const t1 = performance.now();
     const captureMs = t1 - t0;
-    const hash = screenHash(cap.screen);
-    const { cols, rows } = cap.screen;
+    const { hash, screen } = cap;
+    const { cols, rows } = screen;
     if (hash === previousHash) {
       const mainThreadMs = performance.now() - t1;
       return { ok: true, changed: false, hash, cols, rows, timings: { captureMs, parseMs: 0, paintMs: 0, encodeMs: 0, totalMs: captureMs, mainThreadMs } };
     }
-    const pending = this.thread.render(cap.screen, kind);
+    const pending = this.thread.render(screen, kind);
     let mainThreadMs = performance.now() - t1;
     const r = await pending;
     const t2 = performance.now();
@@ -69,23 +91,6 @@ export class ScreenRenderer {
 
   dispose(): void {
     this.thread.dispose();
-  }
-}
-
-export type ScreenCaptureResult =
-  | { ok: true; changed: true; screen: CapturedScreen; hash: string }
-  | { ok: true; changed: false; hash: string }
-  | { ok: false; code: 'pane-gone' | 'tmux-failed' | 'bad-reply'; message: string };
-
-/** Captures a pane and names its content; a screen equal to the previous one is not passed on (`changed: false`). */
-export class ScreenCapturer {
-  constructor(private readonly runner: TmuxCommandRunner) {}
-
-  async capture(target: string, previousHash?: string | null): Promise<ScreenCaptureResult> {
-    const cap = await capturePane(this.runner, target);
-    if (!cap.ok) return cap;
-    const hash = screenHash(cap.screen);
-    return hash === previousHash ? { ok: true, changed: false, hash } : { ok: true, changed: true, screen: cap.screen, hash };
   }
 }
 

@@ -2,7 +2,7 @@
 // is launched again: it gets a moment to exit on its own, then its session is killed. Its pane is never taken over:
 // a take-over would only see the same "ending" screen again and give up on the message.
 import type { Logger } from '../../platform/log.js';
-import type { SessionBackend } from '../backend/types.js';
+import type { ProbeResult, SessionBackend } from '../backend/types.js';
 import type { SessionCheck } from '../lifecycle/input-machine.js';
 import { sleep } from './pane.js';
 
@@ -30,6 +30,11 @@ export async function endExitingCli(backend: SessionBackend, log: Logger, timing
     if (!killed.ok) log.warn({ err: killed.message }, 'could not end the lingering CLI');
     p = await backend.probe();
   }
+  return sessionCheckOf(p);
+}
+
+/** What a probe says of the CLI's session for the input machine; a probe that could not tell counts as missing. */
+export function sessionCheckOf(p: ProbeResult): SessionCheck {
   if (p.state !== 'exists') return 'missing';
   return p.paneDead ? 'dead' : 'alive';
 }

@@ -12,7 +12,7 @@ import { isBusyStatus } from '../lifecycle/status.js';
 import { gateTimingFor } from '../lifecycle/readiness.js';
 import { applySeedFiles } from '../cli/seed.js';
 import { deliver } from './deliverer.js';
-import { endExitingCli } from './exiting-cli.js';
+import { endExitingCli, sessionCheckOf } from './exiting-cli.js';
 import { GateRunner } from './gate-runner.js';
 import { Monitor } from './monitor.js';
 import { paneHint } from '../cli/pane-hint.js';
@@ -175,8 +175,7 @@ export class SessionRuntime {
         void this.deps.backend.probe().then((p) => this.dispatch(p.state === 'unknown' ? { type: 'tmux_checked', ok: false, reason: p.reason } : { type: 'tmux_checked', ok: true }));
         return;
       case 'check_session':
-        void this.deps.backend.probe().then((p) =>
-          this.dispatch({ type: 'session_checked', session: p.state === 'exists' ? (p.paneDead ? 'dead' : 'alive') : 'missing' }));
+        void this.deps.backend.probe().then((p) => this.dispatch({ type: 'session_checked', session: sessionCheckOf(p) }));
         return;
       case 'end_exiting_cli':
         void endExitingCli(this.deps.backend, this.deps.log).then((session) => this.dispatch({ type: 'session_checked', session }));
