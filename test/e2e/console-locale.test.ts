@@ -64,6 +64,16 @@ describe('console language follows the browser when console.locale is unset', ()
       // The card's buttons are written by the daemon (the bot's catalogue), not the page: they follow the browser too.
       expect(await card.locator('button[data-action="display"]').allInnerTexts()).toContain(words.display);
       expect(await card.locator('a[data-action="terminal"]').innerText()).toBe(words.terminal);
+      // The composer's placeholder fits its box on the phone (issue 32 item 9: it was cut off at 390 px).
+      const fit = await page.locator('#text').evaluate((el: HTMLTextAreaElement) => {
+        const css = getComputedStyle(el);
+        const ctx = document.createElement('canvas').getContext('2d')!;
+        ctx.font = css.font;
+        const room = el.clientWidth - parseFloat(css.paddingLeft) - parseFloat(css.paddingRight);
+        return { placeholder: el.placeholder, text: ctx.measureText(el.placeholder).width, room };
+      });
+      expect(fit.placeholder).not.toBe('');
+      expect(fit.text, JSON.stringify(fit)).toBeLessThanOrEqual(fit.room);
       const [term] = await Promise.all([page.context().waitForEvent('page'), card.locator('a[data-action="terminal"]').click()]);
       await term.waitForSelector('body[data-state="open"]', { timeout: 60_000 });
       expect(await term.getAttribute('html', 'lang')).toBe(words.lang);

@@ -58,7 +58,9 @@ function localize(locale: Locale): void {
   byId('cli-label').textContent = tr('console.cli');
   ui.first.placeholder = tr('console.firstMessage');
   byId('start').textContent = tr('console.start');
+  // The placeholder fits one line on a 390 px phone; the keys' hint is the tooltip (phones have no Shift+Enter anyway).
   ui.text.placeholder = tr('console.message');
+  ui.text.title = tr('console.messageKeys');
   byId('send').textContent = tr('console.send');
   byId('sign-out').textContent = tr('console.signOut');
 }
