@@ -72,7 +72,7 @@ export const en = {
   'cmd.screen.failed': 'Could not capture the screen: {reason}',
   'cmd.sessions.none': 'No open sessions.',
   'cmd.sessions.here': ' ← here',
-  'cmd.sessions.more': '… and {count} more (larkmux sessions on the host lists all).',
+  'cmd.sessions.more': '… and {count} more ({cmd} sessions on the host lists all).',
   'cmd.sessions.header.one': '{count} open session:',
   'cmd.sessions.header.other': '{count} open sessions:',
   'cmd.status.footer.one': 'Bot {bot}: {count} open session.',

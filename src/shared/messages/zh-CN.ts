@@ -74,7 +74,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'cmd.screen.failed': '截屏失败：{reason}',
   'cmd.sessions.none': '没有进行中的会话。',
   'cmd.sessions.here': ' ← 当前',
-  'cmd.sessions.more': '… 还有 {count} 个（在主机上运行 larkmux sessions 查看全部）。',
+  'cmd.sessions.more': '… 还有 {count} 个（在主机上运行 {cmd} sessions 查看全部）。',
   'cmd.sessions.header.one': '{count} 个进行中的会话：',
   'cmd.sessions.header.other': '{count} 个进行中的会话：',
   'cmd.status.footer.one': '机器人 {bot}：{count} 个进行中的会话。',
