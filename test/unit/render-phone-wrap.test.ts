@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CARD_IMAGE, framePixels, phoneCardFrame, phoneColumns, phoneRows, textCssPx } from '../../src/worker/render/card-frame.js';
-import { phoneWrap, wrapsAtSpaces, type Cursor } from '../../src/worker/render/phone-wrap.js';
+import { keptStart, phoneWrap, wrapsAtSpaces, type Cursor } from '../../src/worker/render/phone-wrap.js';
 import { ScreenModel } from '../../src/worker/render/screen-model.js';
 import type { ScreenGrid } from '../../src/worker/render/screen-grid.js';
 
@@ -89,18 +89,49 @@ describe('phoneWrap', () => {
     expect(w.cutRows).toBe(cut);
   });
 
-  it('the cursor row stays visible even when it is above the kept bottom', async () => {
-    const rows = ['$ typing here', ...Array.from({ length: 20 }, (_, i) => `out ${i}`)];
+  it('the cursor row stays visible when a window from it holds more content than the bottom', async () => {
+    const rows = ['$ typing here', ...Array.from({ length: 4 }, (_, i) => `out ${i}`), ...Array(10).fill(''), 'x', '', 'y'];
     const cursor = { x: 13, y: 0, visible: true };
-    const w = phoneWrap(await grid(rows, 120, 40, cursor), cursor, { cols: 20, maxRows: 5 });
+    const w = phoneWrap(await grid(rows, 120, 40, cursor), cursor, { cols: 20, maxRows: 7 });
     expect(text(w.grid)[0]).toBe('$ typing here');
     expect(w.cursor).toEqual({ x: 13, y: 0, visible: true });
+  });
+
+  it('a cursor high on the screen does not cut the rows with content below it', async () => {
+    const rows = ['$ top', ...Array.from({ length: 20 }, (_, i) => `out ${i}`)];
+    const cursor = { x: 0, y: 0, visible: true };
+    const w = phoneWrap(await grid(rows, 120, 40, cursor), cursor, { cols: 20, maxRows: 5 });
+    expect(text(w.grid)).toEqual(['out 15', 'out 16', 'out 17', 'out 18', 'out 19']);
+    expect(w.cursor.visible).toBe(false);
+  });
+
+  it("Claude's manual-mode screen with its cursor parked at the top keeps its composer and status line", async () => {
+    const cursor = { x: 0, y: 0, visible: true };
+    const g = await model.load({ ansi: fixture('claude-18-multiline-reply'), cursor, cols: 120, rows: 40 });
+    const { grid: painted, frame } = phoneCardFrame(g, cursor, CELL);
+    const lines = text(painted).slice(0, frame.rows);
+    expect(lines.at(-1)).toBe('  ⏸ manual mode on · ? for shortcuts');
+    expect(lines).toContain('❯');
+    expect(lines.filter((l) => l.trim() !== '').length).toBeGreaterThan(frame.rows * 0.8);
   });
 
   it('maps the cursor to where its cell wrapped', async () => {
     const cursor = { x: 25, y: 1, visible: true };
     const w = phoneWrap(await grid(['top', 'x'.repeat(25)], 120, 40, cursor), cursor, { cols: 10, maxRows: 40 });
     expect(w.cursor).toEqual({ x: 5, y: 3, visible: true });
+  });
+});
+
+describe('keptStart', () => {
+  const rowsOf = (pattern: string) => [...pattern].map((c) => c === 'x');
+  it.each<[string, string, number, number, number]>([
+    ['no cursor: the bottom', 'xxxxxxxx', -1, 4, 4],
+    ['a cursor inside the bottom window: the bottom', 'xxxxxxxx', 6, 4, 4],
+    ['a cursor above, content below: the bottom', 'xxxxxxxx', 0, 4, 4],
+    ['a cursor above a mostly blank bottom: from the cursor', 'xxxx...x', 0, 4, 0],
+    ['everything fits', 'xx', 0, 4, 0],
+  ])('%s', (_name, pattern, cursorLine, maxRows, start) => {
+    expect(keptStart(rowsOf(pattern), cursorLine, maxRows)).toBe(start);
   });
 });
 

@@ -173,6 +173,18 @@ export function squeezeBlankLines(lines: number[][], cursorLine: number, maxRows
   return { lines: lines.filter((_, i) => !drop.has(i)), cursorLine: cursorLine < 0 ? cursorLine : cursorLine - before(cursorLine) };
 }
 
+/**
+ * Pure: the first of the `maxRows` lines kept. The bottom (prompt, composer, status line, newest output) unless the
+ * cursor is above it and a window from the cursor down holds more lines with content: a TUI parks its cursor high on
+ * the screen (Claude at its top), and keeping that row used to cut the composer and status line below it.
+ */
+export function keptStart(hasContent: readonly boolean[], cursorLine: number, maxRows: number): number {
+  const bottom = Math.max(0, hasContent.length - maxRows);
+  if (cursorLine < 0 || cursorLine >= bottom) return bottom;
+  const filled = (from: number) => hasContent.slice(from, from + maxRows).filter(Boolean).length;
+  return filled(cursorLine) > filled(bottom) ? cursorLine : bottom;
+}
+
 /** An empty grid of `cols` × `rows` in the source's theme. */
 function blankGrid(source: ScreenGrid, cols: number, rows: number): ScreenGrid {
   const n = cols * rows;
@@ -213,8 +225,7 @@ export function phoneWrap(grid: ScreenGrid, cursor: Cursor, opts: WrapOptions): 
   lines.splice(0, lines.length, ...squeezed.lines);
   cursorLine = squeezed.cursorLine;
   const used = lines.length;
-  let start = Math.max(0, used - opts.maxRows);
-  if (cursorLine >= 0 && cursorLine < start) start = cursorLine;
+  const start = keptStart(lines.map((l) => l.length > 0), cursorLine, opts.maxRows);
   const kept = lines.slice(start, Math.min(used, start + opts.maxRows));
   const out = blankGrid(grid, opts.cols, Math.max(1, kept.length));
   let mapped: Cursor = { x: 0, y: 0, visible: false };
