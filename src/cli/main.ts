@@ -6,7 +6,7 @@ import { parseArgs } from './args.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT, type CliCommand } from './types.js';
 
-function usage(): string {
+function usage(cmd: string): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
   const lines = [
     `larkmux ${LARKMUX_VERSION}: Feishu/Lark ⇄ coding CLIs in tmux`,
@@ -15,7 +15,7 @@ function usage(): string {
     '',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `larkmux <command> --help` for its flags. Data lives in $LARKMUX_HOME (default ~/.larkmux).',
+    `Run \`${cmd} <command> --help\` for its flags. Data lives in $LARKMUX_HOME (default ~/.larkmux).`,
   ];
   return lines.join('\n');
 }
@@ -42,7 +42,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const err = (l: string) => void (stderrOpen && process.stderr.write(`${l}\n`));
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
-    out(usage());
+    out(usage(larkmuxCommand(env)));
     return name ? EXIT.ok : EXIT.usage;
   }
   if (name === '--version' || name === 'version') {
@@ -52,7 +52,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   const cmd = COMMANDS.find((c) => c.name === name);
   if (!cmd) {
     err(`larkmux: unknown command "${name}"\n`);
-    err(usage());
+    err(usage(larkmuxCommand(env)));
     return EXIT.usage;
   }
   if (rest.includes('--help') || rest.includes('-h')) {

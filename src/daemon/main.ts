@@ -78,7 +78,7 @@ export async function runDaemon(env: NodeJS.ProcessEnv = process.env, opts: { pr
     }
     // Never into the log: a detached daemon's stdout is logs/daemon.out, so only the foreground prints it.
     const link = opts.printConsoleLink ? daemon.consoleLink() : null;
-    if (link) process.stdout.write(`console: open ${link}  (works once; run larkmux start again for a new link)\n`);
+    if (link) process.stdout.write(`console: open ${link}  (works once; run ${larkmuxCommand(env)} start again for a new link)\n`);
   } catch (err) {
     log.fatal({ err }, 'daemon failed to start');
     process.stderr.write(`larkmux daemon: failed to start: ${(err as Error).message}\n`);

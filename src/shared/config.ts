@@ -66,7 +66,7 @@ export const ConsoleConfigSchema = z.strictObject({
   cli: CliSpecSchema.optional().describe('CLI a new console topic starts with unless the person picks another; default: the first bot\'s cli, else the first of claude, codex, gemini found on PATH, else a login shell'),
   workingDir: z.string().min(1).default('~').describe('Folder console sessions start in'),
   projects: z.array(z.string().min(1)).default([]).describe('More folders the console offers when a topic is created'),
-  locale: LocaleSchema.optional().describe('Language of the cards and replies in the console: zh-CN or en (the page itself follows the browser)'),
+  locale: LocaleSchema.optional().describe('Language of the whole console (page, cards, replies, toasts, web terminal): zh-CN or en; unset, the language of the browser (zh* → zh-CN, else en)'),
   env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and _'), z.string()).default({}).describe("Extra environment for the console's CLIs (as a bot's env)"),
   allowRemote: z.boolean().default(false).describe('Serve the console to other machines too (it still needs its link); by default only this machine (127.0.0.1, or a reverse proxy on it) may open it'),
 });

@@ -1,6 +1,7 @@
 // The local console's wire (DESIGN §11): messages between the /console/ page and the daemon over one WebSocket.
 import { z } from 'zod';
 import { CardActionValueSchema, CardModelSchema } from './card-model.js';
+import { LocaleSchema } from './i18n.js';
 
 export const CONSOLE_PROTOCOL_VERSION = 1;
 
@@ -65,6 +66,8 @@ export const ConsoleServerMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('hello'),
     protocol: z.literal(CONSOLE_PROTOCOL_VERSION),
+    /** The language the console writes in (cards, notices, toasts): the page speaks it too. */
+    locale: LocaleSchema.optional(),
     choices: ConsoleChoicesSchema,
     topics: z.array(ConsoleTopicSchema),
     entries: z.array(ConsoleEntrySchema),

@@ -56,6 +56,14 @@ export function localeFromLanguageTag(tag: string | undefined | null): Locale {
   return tag && /^\s*zh\b/i.test(tag) ? 'zh-CN' : 'en';
 }
 
+/**
+ * The language of the console page and of everything the console bot writes there: `console.locale` when set, else the
+ * browser's (its first Accept-Language tag or navigator.language), so one page speaks one language.
+ */
+export function consoleLocale(configured: Locale | undefined, browserLanguage: string | undefined | null): Locale {
+  return configured ?? localeFromLanguageTag(browserLanguage);
+}
+
 /** `key.one` for a count of 1, else `key.other` (English plurals; Chinese has the same text in both). */
 export function plural<K extends string>(key: K, count: number): `${K}.one` | `${K}.other` {
   return count === 1 ? `${key}.one` : `${key}.other`;

@@ -203,7 +203,8 @@ describe('local console (no Feishu app)', () => {
     await page.waitForSelector('body[data-view="list"]');
     await page.screenshot({ path: join(SHOTS, 'console-phone-390x844-list.png') });
 
-    // `larkmux start` while running prints a fresh link; a Chinese browser gets the page in Chinese.
+    // `larkmux start` while running prints a fresh link; console.locale is "en" here, so a Chinese browser reads the
+    // whole page in English (one page, one language: the page's words match the cards').
     const again = await runLarkmux(['start'], home.env, { from: 'built' });
     const fresh = LINK_RE.exec(again.stdout);
     expect(fresh?.[3]).toBeDefined();
@@ -212,10 +213,10 @@ describe('local console (no Feishu app)', () => {
     const zp = await zh.newPage();
     await signInToConsole(zp, fresh![1]!);
     await zp.waitForSelector('body[data-state="open"] .topic');
-    expect(await zp.locator('#new-topic').innerText()).toBe('新建话题');
+    expect(await zp.locator('#new-topic').innerText()).toBe('New topic');
     await zp.locator('.topic').first().click();
     await zp.waitForSelector('article.card-stream');
-    expect(await zp.locator('article.card-stream').last().locator('.card-subtitle').innerText()).toMatch(/^空闲/);
+    expect(await zp.locator('article.card-stream').last().locator('.card-subtitle').innerText()).toMatch(/^Idle/);
     await zp.screenshot({ path: join(SHOTS, 'console-phone-390x844-zh-CN.png') });
     await zh.close();
   }, 240_000);

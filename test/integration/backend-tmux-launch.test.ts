@@ -150,6 +150,8 @@ describe('TmuxBackend launch', () => {
     const age = attached.ok ? attached.value.runningForMs : undefined;
     expect(age).toBeGreaterThanOrEqual(1_000);
     expect(age).toBeLessThan(60_000);
+    // And its foreground (issue 32 item 7: a program other than the shell takes keys at once): sleep, no alternate screen.
+    expect(attached.ok && attached.value.foreground).toEqual({ alternateScreen: false, command: 'sleep' });
     expect(await second.probe()).toEqual(pid);
     const sessions = await server.run(['list-sessions', '-F', '#{session_name}']);
     expect(sessions.stdout.trim().split('\n')).toEqual([tmuxSessionName(id)]);

@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { larkmuxCommand } from '../../src/platform/larkmux-command.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { endDaemonHome, runLarkmux } from '../support/larkmux-cli.js';
@@ -71,7 +72,7 @@ describe('web port taken, console the only way in', () => {
     const pid = Number(/pid (\d+)/.exec(ok.stdout)?.[1]);
     expect(await doctorLines(home.env)).toEqual([
       { level: 'OK', label: 'web port', detail: `listening by this daemon (pid ${pid}) on http://127.0.0.1:${held.port}` },
-      { level: 'OK', label: 'console', detail: `on: http://127.0.0.1:${held.port}/console/ (\`larkmux start\` prints a one-time link to it)` },
+      { level: 'OK', label: 'console', detail: `on: http://127.0.0.1:${held.port}/console/ (\`${larkmuxCommand(home.env)} start\` prints a one-time link to it)` },
     ]);
     const st = await runLarkmux(['status'], home.env);
     expect(st.stdout).toContain(`web port: listening on http://127.0.0.1:${held.port}`);

@@ -16,6 +16,8 @@ import { translator, type Locale } from '../../src/shared/i18n.js';
 import type { AdoptScan } from '../../src/daemon/panes/adoptable-panes.js';
 import type { AdoptCandidate } from '../../src/daemon/panes/adopt-candidates.js';
 import { COMMAND_TABLE } from '../../src/daemon/commands/index.js';
+import { SESSIONS_LIST_MAX } from '../../src/daemon/commands/sessions.js';
+import { larkmuxCommand } from '../../src/platform/larkmux-command.js';
 
 const APP = 'cli_0123456789abcdef';
 const NOW = 1_800_000_000_000;
@@ -281,6 +283,22 @@ describe('commands', () => {
     const f = fake();
     await dispatchCommand('sessions', '', f);
     expect(f.replies[0]).toMatch(/^1 open session:\n[0-9a-f]{8} Starting · live · \/w\/app · 2m ago ← here$/);
+  });
+  it('/sessions beyond its list names the host command in the form the CLI uses (issue 32 item 9)', async () => {
+    const f = fake();
+    const many = Array.from({ length: SESSIONS_LIST_MAX + 3 }, (_, i) => newSessionCore({ appId: APP, anchorId: `oc_${i}`, scope: 'chat', chatId: `oc_${i}`, chatType: 'p2p', cli: 'claude-code', cwd: '/w/app', ownerId: 'ou_admin', now: NOW - i * 1000 }));
+    f.listSessions = () => many;
+    // Started through npx: the daemon inherits npm's variables, and so does the decision.
+    const saved = process.env.npm_command;
+    process.env.npm_command = 'exec';
+    try {
+      await dispatchCommand('sessions', '', f);
+      expect(larkmuxCommand()).toBe('npx larkmux');
+      expect(f.replies[0]!.split('\n').at(-1)).toBe('… and 3 more (npx larkmux sessions on the host lists all).');
+    } finally {
+      if (saved === undefined) delete process.env.npm_command;
+      else process.env.npm_command = saved;
+    }
   });
 });
 

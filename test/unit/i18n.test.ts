@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { LOCALES, catalogue, defaultLocale, localeFromLanguageTag, t } from '../../src/shared/i18n.js';
+import { LOCALES, catalogue, consoleLocale, defaultLocale, localeFromLanguageTag, t } from '../../src/shared/i18n.js';
 
 describe('message catalogue', () => {
   it('every locale has exactly the keys of the English catalogue, none empty', () => {
@@ -35,6 +35,21 @@ describe('message catalogue', () => {
     [undefined, 'en'],
   ] as const)('localeFromLanguageTag(%s) = %s', (tag, want) => {
     expect(localeFromLanguageTag(tag)).toBe(want);
+  });
+
+  it.each([
+    // console.locale unset: the browser's first language decides (Accept-Language or navigator.languages[0]).
+    [undefined, 'en-US,en;q=0.9,zh-CN;q=0.8', 'en'],
+    [undefined, 'zh-CN,zh;q=0.9,en;q=0.8', 'zh-CN'],
+    [undefined, 'zh-Hant-TW', 'zh-CN'],
+    [undefined, 'fr-FR', 'en'],
+    [undefined, undefined, 'en'],
+    [undefined, '', 'en'],
+    // console.locale set: it wins over any browser.
+    ['zh-CN', 'en-US', 'zh-CN'],
+    ['en', 'zh-CN,zh;q=0.9', 'en'],
+  ] as const)('consoleLocale(%s, %s) = %s', (configured, browser, want) => {
+    expect(consoleLocale(configured, browser)).toBe(want);
   });
 
   it('fills parameters and leaves unknown placeholders visible', () => {

@@ -4,7 +4,7 @@ import { EXIT, type CliCommand } from '../types.js';
 
 export const consoleCommand: CliCommand = {
   name: 'console',
-  summary: '`revoke` signs every browser out of the local console; `larkmux start` prints a new link',
+  summary: '`revoke` signs every browser out of the local console; `start` prints a new link',
   params: 'revoke',
   flags: [],
   async run({ args, paths, cmd, out, err }) {

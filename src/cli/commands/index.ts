@@ -5,6 +5,7 @@ import { doctor } from './doctor.js';
 import { fonts } from './fonts.js';
 import { logs } from './logs.js';
 import { restart } from './restart.js';
+import { service } from './service.js';
 import { setup } from './setup.js';
 import { start } from './start.js';
 import { status } from './status.js';
@@ -13,4 +14,4 @@ import { sessions } from './sessions.js';
 import { send } from './send.js';
 import { where } from './where.js';
 
-export const COMMANDS: CliCommand[] = [setup, start, stop, restart, status, logs, doctor, fonts, sessions, where, send, consoleCommand];
+export const COMMANDS: CliCommand[] = [setup, start, stop, restart, status, logs, doctor, fonts, sessions, where, send, consoleCommand, service];

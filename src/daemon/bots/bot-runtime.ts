@@ -62,7 +62,8 @@ export class BotRuntime implements BotRuntimeHandle {
   constructor(private readonly opts: BotRuntimeOptions) {
     const { bot, paths } = opts;
     this.log = opts.log.child({ bot: bot.name });
-    this.t = translator(botLocale(bot));
+    // Read at each use: the console's locale follows the browser that opened it (consoleLocale), after construction.
+    this.t = (key, params) => translator(botLocale(this.bot))(key, params);
     this.sessions = new SessionService({
       bot, home: paths.home, log: this.log, t: this.t, im: opts.im, workers: opts.pool, tmuxSocket: opts.tmuxSocket,
       ...(opts.legacyTmux ? { legacyTmux: opts.legacyTmux } : {}), backend: opts.backend, ...(opts.web ? { web: opts.web } : {}), capacity: opts.capacity, frames: opts.frames,

@@ -1,5 +1,6 @@
 // /sessions: the bot's open sessions, most recently active first.
 import { z } from 'zod';
+import { larkmuxCommand } from '../../platform/larkmux-command.js';
 import { statusLabel } from '../../shared/card-model.js';
 import { plural } from '../../shared/i18n.js';
 import { ago, lifecycleLabel } from './status.js';
@@ -23,7 +24,7 @@ export const sessionsCommand = defineCommand({
       const mark = s.id === here ? ctx.t('cmd.sessions.here') : '';
       return `${s.id.slice(0, 8)} ${statusLabel(s.status, ctx.t)} · ${lifecycleLabel(s.lifecycle, ctx.t)} · ${s.cwd} · ${ago(ctx.now - s.lastActivityAt, ctx.t)}${mark}`;
     });
-    if (open.length > SESSIONS_LIST_MAX) lines.push(ctx.t('cmd.sessions.more', { count: open.length - SESSIONS_LIST_MAX }));
+    if (open.length > SESSIONS_LIST_MAX) lines.push(ctx.t('cmd.sessions.more', { count: open.length - SESSIONS_LIST_MAX, cmd: larkmuxCommand() }));
     await ctx.reply(`${ctx.t(plural('cmd.sessions.header', open.length), { count: open.length })}\n${lines.join('\n')}`);
   },
 });

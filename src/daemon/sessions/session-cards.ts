@@ -1,8 +1,8 @@
 // The cards of one session: one streaming card per turn (earlier ones frozen), selection cards, screenshots paced per card.
-import type { CardButton, CardModel, ChangesCard, SelectionCard, StreamingCard } from '../../shared/card-model.js';
+import type { CardModel, ChangesCard, SelectionCard, StreamingCard } from '../../shared/card-model.js';
 import type { DisplayMode, SessionStatus } from '../../shared/ipc.js';
-import { CARD_KEY_ROW } from '../../shared/keys.js';
-import type { MessageKey, Translate } from '../../shared/i18n.js';
+import type { Translate } from '../../shared/i18n.js';
+import { cardControls } from './card-controls.js';
 import type { Logger } from '../../platform/log.js';
 import type { FrameRenderer } from '../../platform/render-process.js';
 import type { CapturedScreen } from '../../shared/render-protocol.js';
@@ -83,16 +83,7 @@ export class SessionCards {
 
   private model(frozen: boolean): StreamingCard {
     const sid = this.opts.sessionId;
-    const buttons: CardButton[] = [];
-    if (!frozen) {
-      for (const mode of ['screenshot', 'text', 'hidden'] as const) {
-        if (mode !== this.state.display) buttons.push({ label: this.opts.t(DISPLAY_LABEL[mode]), style: 'default', value: { action: 'display', sessionId: sid, mode } });
-      }
-      const view = this.opts.viewUrl?.();
-      if (view) buttons.push({ label: this.opts.t('card.webTerminal'), style: 'default', url: view });
-      buttons.push({ label: this.opts.t('card.writeLink'), style: 'default', value: { action: 'write_link', sessionId: sid } });
-      buttons.push({ label: this.opts.t('card.close'), style: 'danger', value: { action: 'close', sessionId: sid } });
-    }
+    const { keys, buttons } = cardControls({ sessionId: sid, status: this.status, display: this.state.display, frozen, viewUrl: this.opts.viewUrl?.(), t: this.opts.t });
     const showImage = this.state.display === 'screenshot' && this.state.currentImageKey && !this.imageFailed;
     const showText = this.state.display === 'text' || (this.state.display === 'screenshot' && !showImage && this.screenText);
     return {
@@ -105,7 +96,7 @@ export class SessionCards {
       image: showImage ? { ref: this.state.currentImageKey as string } : undefined,
       screenText: showText ? tailChars(this.screenText, CARD_PACING.screenTextMaxChars) : undefined,
       notice: this.notice,
-      keys: frozen ? [] : [...CARD_KEY_ROW],
+      keys,
       buttons,
       frozen,
     };
@@ -269,8 +260,6 @@ export class SessionCards {
     this.shotTimer = null;
   }
 }
-
-const DISPLAY_LABEL: Record<DisplayMode, MessageKey> = { screenshot: 'card.display.screenshot', text: 'card.display.text', hidden: 'card.display.hidden' };
 
 function tailChars(s: string, max: number): string {
   if (s.length <= max) return s;

@@ -57,6 +57,8 @@ function stream(m: StreamingCard, tr: Translate, press: Press): HTMLElement {
     img.alt = tr('console.screenAlt');
     // Screenshots live in the daemon's memory: after a restart an old card's image is gone, so it is left out.
     img.addEventListener('error', () => a.remove());
+    // A tall screenshot scrolls in its card (text stays readable): it opens at its bottom, where the prompt and the newest output are.
+    img.addEventListener('load', () => { a.scrollTop = a.scrollHeight; });
     // A tap opens the full-size image (phones: pinch-zoom there).
     const a = el('a', 'card-shot-link');
     a.href = img.src;

@@ -3,7 +3,7 @@ import type { CardActionValue } from '../../shared/card-model.js';
 import {
   CONSOLE_PATHS, ConsoleServerMessageSchema, type ConsoleChoices, type ConsoleClientMessage, type ConsoleEntry, type ConsoleTopic,
 } from '../../shared/console-protocol.js';
-import { localeFromLanguageTag, translator } from '../../shared/i18n.js';
+import { localeFromLanguageTag, translator, type Locale, type Translate } from '../../shared/i18n.js';
 import { renderCard } from './card-view.js';
 import { morph } from './morph.js';
 
@@ -14,10 +14,9 @@ const TOAST_MS = 4_000;
 /** "Near the bottom": new entries scroll the conversation only when the reader has not scrolled up. */
 const STICK_PX = 120;
 
-const locale = localeFromLanguageTag(navigator.language);
-const tr = translator(locale);
-document.documentElement.lang = locale;
-document.title = tr('console.title');
+// The browser's language until the daemon's hello says which language the console writes in (console.locale, else
+// this browser's), so the page's own words always match the cards and notices.
+let tr: Translate = translator(localeFromLanguageTag(navigator.languages[0] ?? navigator.language));
 
 function byId<T extends HTMLElement>(id: string): T {
   const e = document.getElementById(id);
@@ -46,18 +45,26 @@ const ui = {
 };
 
 // Static strings from the catalogue.
-byId('app-title').textContent = tr('console.title');
-ui.newTopic.textContent = tr('console.newTopic');
-byId('topics-title').textContent = tr('console.topics');
-ui.noTopics.textContent = tr('console.noTopics');
-ui.back.textContent = `‹ ${tr('console.back')}`;
-byId('project-label').textContent = tr('console.project');
-byId('cli-label').textContent = tr('console.cli');
-ui.first.placeholder = tr('console.firstMessage');
-byId('start').textContent = tr('console.start');
-ui.text.placeholder = tr('console.message');
-byId('send').textContent = tr('console.send');
-byId('sign-out').textContent = tr('console.signOut');
+function localize(locale: Locale): void {
+  tr = translator(locale);
+  document.documentElement.lang = locale;
+  document.title = tr('console.title');
+  byId('app-title').textContent = tr('console.title');
+  ui.newTopic.textContent = tr('console.newTopic');
+  byId('topics-title').textContent = tr('console.topics');
+  ui.noTopics.textContent = tr('console.noTopics');
+  ui.back.textContent = `‹ ${tr('console.back')}`;
+  byId('project-label').textContent = tr('console.project');
+  byId('cli-label').textContent = tr('console.cli');
+  ui.first.placeholder = tr('console.firstMessage');
+  byId('start').textContent = tr('console.start');
+  // The placeholder fits one line on a 390 px phone; the keys' hint is the tooltip (phones have no Shift+Enter anyway).
+  ui.text.placeholder = tr('console.message');
+  ui.text.title = tr('console.messageKeys');
+  byId('send').textContent = tr('console.send');
+  byId('sign-out').textContent = tr('console.signOut');
+}
+localize(localeFromLanguageTag(navigator.languages[0] ?? navigator.language));
 
 const state = {
   topics: new Map<string, ConsoleTopic>(),
@@ -230,6 +237,7 @@ function onMessage(data: unknown): void {
   const msg = parsed.data;
   switch (msg.type) {
     case 'hello': {
+      if (msg.locale && msg.locale !== document.documentElement.lang) localize(msg.locale);
       state.choices = msg.choices;
       state.topics = new Map(msg.topics.map((t) => [t.id, t]));
       state.entries = new Map();

@@ -16,6 +16,7 @@ import type {
   BackendResult, CaptureOptions, Disposable, LaunchSpec, ObserverClosed, ProbeResult, SendTextOptions, SessionBackend, StartInfo,
 } from './types.js';
 import { fail, OK } from './types.js';
+import type { PaneForeground } from '../lifecycle/takeover-ready.js';
 
 export const TMUX_BACKEND_TIMING = {
   /**
@@ -83,8 +84,8 @@ export class TmuxBackend implements SessionBackend {
       const attached = await this.observer.attach();
       if (!attached.ok) return attached;
       await this.hookDeath();
-      const runningForMs = await this.sessionAgeMs();
-      return { ok: true, value: { name: this.name, created: false, warnings: [], ...(runningForMs !== null ? { runningForMs } : {}) } };
+      const { runningForMs, foreground } = await this.attachedPane();
+      return { ok: true, value: { name: this.name, created: false, warnings: [], ...(runningForMs !== null ? { runningForMs } : {}), ...(foreground ? { foreground } : {}) } };
     }
     if (!launch) {
       return probe.state === 'missing'
@@ -150,11 +151,18 @@ export class TmuxBackend implements SessionBackend {
     return this.check(await this.client.run(['resize-window', '-t', this.paneTarget, '-x', String(cols), '-y', String(rows)]), 'resize-window');
   }
 
-  /** How long ago tmux created the session (whole seconds), i.e. how long its CLI has run; null when tmux won't say. */
-  private async sessionAgeMs(): Promise<number | null> {
-    const res = await this.client.run(['list-panes', '-t', this.paneTarget, '-F', '#{session_created}']);
-    const created = res.ok ? Number((res.stdout.split('\n')[0] ?? '').trim()) : NaN;
-    return Number.isInteger(created) && created > 0 ? Math.max(0, Date.now() - created * 1000) : null;
+  /**
+   * How long ago tmux created the session (whole seconds), i.e. how long its CLI has run (null when tmux won't say),
+   * and the pane's foreground: alternate screen on, and the foreground process's name (last: it may hold spaces).
+   */
+  private async attachedPane(): Promise<{ runningForMs: number | null; foreground: PaneForeground | null }> {
+    const res = await this.client.run(['list-panes', '-t', this.paneTarget, '-F', '#{session_created} #{alternate_on} #{pane_current_command}']);
+    if (!res.ok) return { runningForMs: null, foreground: null };
+    const [createdText = '', alternate = '', ...command] = (res.stdout.split('\n')[0] ?? '').split(' ');
+    const created = Number(createdText.trim());
+    const runningForMs = Number.isInteger(created) && created > 0 ? Math.max(0, Date.now() - created * 1000) : null;
+    const foreground = alternate === '0' || alternate === '1' ? { alternateScreen: alternate === '1', command: command.join(' ').trim() } : null;
+    return { runningForMs, foreground };
   }
 
   async probe(): Promise<ProbeResult> {

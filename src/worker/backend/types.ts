@@ -1,6 +1,7 @@
 // The SessionBackend contract: how a worker creates, observes, types into and ends the pane a CLI runs in.
 import type { BackendKind } from '../../shared/ipc.js';
 import type { KeyName } from '../../shared/keys.js';
+import type { PaneForeground } from '../lifecycle/takeover-ready.js';
 
 export type BackendErrorCode =
   /** No tmux binary, or the server could not be reached or answered in time. */
@@ -48,6 +49,8 @@ export interface StartInfo {
   warnings: string[];
   /** Re-attached: how long the CLI has been running (from its session's creation), when the backend can tell. */
   runningForMs?: number;
+  /** Re-attached: what the pane's foreground is (a full-screen program, or which process), when the backend can tell. */
+  foreground?: PaneForeground;
 }
 
 export type ProbeResult =

@@ -141,6 +141,8 @@ export const shellAdapter: CliAdapter = {
   startupDefaults: [],
   // A shell shows no dialog after its prompt: the first prompt is typed into at once (issue 31: +2 s per cold start).
   lateStartupDialogs: false,
+  // What runs in it (top, less, a REPL) owns the keys until it ends: a take-over types into it (issue 32).
+  hostsPrograms: true,
   seedFiles: () => [],
   transcript: null,
   resumeCommand: () => null,

@@ -164,6 +164,11 @@ export interface CliAdapter {
    * puts up no dialogs after its prompt (a shell) is typed into as soon as its prompt shows.
    */
   readonly lateStartupDialogs: boolean;
+  /**
+   * The program starts other programs in its pane (a shell): one of them in the foreground at a take-over (top, less)
+   * is typed into at once instead of waiting for a prompt that comes only when it ends (lifecycle/takeover-ready.ts).
+   */
+  readonly hostsPrograms?: boolean;
   /** Config files that skip onboarding (theme, trust, auth method). Empty when the CLI has none. */
   seedFiles(ctx: SeedContext): SeedFile[];
   /**

@@ -105,6 +105,54 @@ export function wrapCells(grid: ScreenGrid, cells: readonly number[], cols: numb
   return lines;
 }
 
+/** Box drawing and block elements (U+2500–U+259F): a row drawing a frame, a table or a bar keeps its cells in place. */
+const DRAWING = /[\u2500-\u259f]/u;
+
+/**
+ * Pure: whether a row that needs wrapping breaks at the blanks between its words rather than at a fixed column. A row
+ * that draws (box drawing past its first mark: Claude's `▎` notice bar or `⏺` is a mark, `│ … │` is a frame, `─ x ─`
+ * a rule) keeps its cells, so the frame stays a frame. Alignment (tables, right-aligned status fields, code) is kept
+ * either way: a row that fits is never changed, and squeezing leaves every gap at least KEPT_GAP blanks wide.
+ */
+export function wrapsAtSpaces(row: string): boolean {
+  const body = row.trim();
+  return body.includes(' ') && !DRAWING.test(body.slice(1));
+}
+
+/** The text of a row's cells as a reader sees it (a right half of a wide cell adds nothing, an empty cell is a blank). */
+function cellsText(grid: ScreenGrid, cells: readonly number[]): string {
+  return cells.filter((i) => grid.widths[i] !== 0).map((i) => grid.chars[i] || ' ').join('');
+}
+
+/**
+ * Pure: splits a prose row's cells into lines of at most `cols` columns at the blanks between words (the blanks at a
+ * break go); a word longer than a line still breaks inside, and a wide cell never straddles two lines.
+ */
+export function wrapWords(grid: ScreenGrid, cells: readonly number[], cols: number): number[][] {
+  const units = cells.filter((i) => grid.widths[i] !== 0);
+  const width = (i: number) => (grid.widths[i] === 2 ? 2 : 1);
+  const blank = (i: number) => width(i) === 1 && (grid.chars[i] === '' || grid.chars[i] === ' ');
+  const expand = (from: number, to: number) => units.slice(from, to).flatMap((i) => (width(i) === 2 ? [i, i + 1] : [i]));
+  const lines: number[][] = [];
+  let start = 0;
+  while (start < units.length) {
+    let end = start;
+    for (let used = 0; end < units.length && used + width(units[end]!) <= cols; end++) used += width(units[end]!);
+    if (end === units.length) {
+      lines.push(expand(start, end));
+      break;
+    }
+    let cut = end;
+    while (cut > start && !blank(units[cut]!)) cut--;
+    const hasWord = units.slice(start, cut).some((i) => !blank(i));
+    const lineEnd = cut > start && hasWord ? cut : Math.max(end, start + 1);
+    lines.push(expand(start, lineEnd));
+    start = lineEnd;
+    while (start < units.length && blank(units[start]!)) start++;
+  }
+  return lines.length > 0 ? lines : [[]];
+}
+
 /**
  * Pure: when the lines need more than `maxRows`, runs of blank lines longer than KEPT_BLANK_ROWS shrink first, the
  * lowest first (a TUI's empty middle, between its output and the composer pinned at the bottom), before rows are cut.
@@ -123,6 +171,18 @@ export function squeezeBlankLines(lines: number[][], cursorLine: number, maxRows
   }
   const before = (i: number) => [...drop].filter((d) => d < i).length;
   return { lines: lines.filter((_, i) => !drop.has(i)), cursorLine: cursorLine < 0 ? cursorLine : cursorLine - before(cursorLine) };
+}
+
+/**
+ * Pure: the first of the `maxRows` lines kept. The bottom (prompt, composer, status line, newest output) unless the
+ * cursor is above it and a window from the cursor down holds more lines with content: a TUI parks its cursor high on
+ * the screen (Claude at its top), and keeping that row used to cut the composer and status line below it.
+ */
+export function keptStart(hasContent: readonly boolean[], cursorLine: number, maxRows: number): number {
+  const bottom = Math.max(0, hasContent.length - maxRows);
+  if (cursorLine < 0 || cursorLine >= bottom) return bottom;
+  const filled = (from: number) => hasContent.slice(from, from + maxRows).filter(Boolean).length;
+  return filled(cursorLine) > filled(bottom) ? cursorLine : bottom;
 }
 
 /** An empty grid of `cols` × `rows` in the source's theme. */
@@ -151,7 +211,9 @@ export function phoneWrap(grid: ScreenGrid, cursor: Cursor, opts: WrapOptions): 
   const cursorCell = cursor.visible && cursor.y < grid.rows ? cursor.y * grid.cols + Math.min(cursor.x, grid.cols - 1) : -1;
   for (let row = 0; row < grid.rows; row++) {
     const len = usedLength(grid, row, cursor);
-    const wrapped = len === 0 ? [[]] : wrapCells(grid, squeezeRow(grid, row, len, opts.cols), opts.cols);
+    const cells = len === 0 ? [] : squeezeRow(grid, row, len, opts.cols);
+    const prose = len > 0 && wrapsAtSpaces(cellsText(grid, cells));
+    const wrapped = len === 0 ? [[]] : prose ? wrapWords(grid, cells, opts.cols) : wrapCells(grid, cells, opts.cols);
     for (const line of wrapped) {
       if (cursorCell >= 0 && line.includes(cursorCell)) cursorLine = lines.length;
       if (line.length > 0) lastUsed = lines.length;
@@ -163,8 +225,7 @@ export function phoneWrap(grid: ScreenGrid, cursor: Cursor, opts: WrapOptions): 
   lines.splice(0, lines.length, ...squeezed.lines);
   cursorLine = squeezed.cursorLine;
   const used = lines.length;
-  let start = Math.max(0, used - opts.maxRows);
-  if (cursorLine >= 0 && cursorLine < start) start = cursorLine;
+  const start = keptStart(lines.map((l) => l.length > 0), cursorLine, opts.maxRows);
   const kept = lines.slice(start, Math.min(used, start + opts.maxRows));
   const out = blankGrid(grid, opts.cols, Math.max(1, kept.length));
   let mapped: Cursor = { x: 0, y: 0, visible: false };

@@ -10,6 +10,7 @@ import type { CliAdapter } from '../cli/types.js';
 import { initialInput, inputStep, type InputEffect, type InputEvent, type InputState, type QueuedMessage } from '../lifecycle/input-machine.js';
 import { isBusyStatus } from '../lifecycle/status.js';
 import { gateTimingFor } from '../lifecycle/readiness.js';
+import { takeoverReadiness, type TakeoverReadiness } from '../lifecycle/takeover-ready.js';
 import { applySeedFiles } from '../cli/seed.js';
 import { deliver } from './deliverer.js';
 import { endExitingCli, sessionCheckOf } from './exiting-cli.js';
@@ -55,6 +56,8 @@ export class SessionRuntime {
   private launchedAt = Date.now();
   /** The CLI taken over by the last start had been running this long (null: launched by us, or unknown). */
   private cliRunningForMs: number | null = null;
+  /** The last start took over a pane with a program in the foreground (top, less): no gate to wait for. */
+  private takeover: TakeoverReadiness = { atOnce: false };
   private disposed = false;
   private queueTail: Promise<void> = Promise.resolve();
   readonly counters: RuntimeCounters = { launches: 0, gateRuns: 0, gatePolls: 0, enterRetries: 0 };
@@ -269,6 +272,7 @@ export class SessionRuntime {
     }
     const r = await this.deps.backend.start(launch);
     this.cliRunningForMs = r.ok && !r.value.created ? (r.value.runningForMs ?? null) : null;
+    this.takeover = r.ok && !r.value.created ? takeoverReadiness(this.deps.adapter.hostsPrograms === true, r.value.foreground ?? null) : { atOnce: false };
     for (const w of r.ok ? r.value.warnings : []) this.deps.log.warn(w);
     if (r.ok && r.value.created) this.deps.log.info({ name: r.value.name, launches: this.counters.launches }, 'CLI launched');
     if (r.ok) {
@@ -281,12 +285,7 @@ export class SessionRuntime {
 
   private async runGate(): Promise<void> {
     this.counters.gateRuns += 1;
-    this.gate = new GateRunner({
-      backend: this.deps.backend, adapter: this.deps.adapter, log: this.deps.log, send: this.deps.send, startupDialogs: this.deps.init.startupDialogs,
-      timing: gateTimingFor(this.cliRunningForMs, this.deps.adapter.lateStartupDialogs),
-    });
-    const res = await this.gate.run();
-    this.gate = null;
+    const res = this.takeover.atOnce ? this.readyAtOnce(this.takeover.reason) : await this.runGateRunner();
     this.counters.gatePolls += res.polls;
     if (this.disposed) return;
     if (res.outcome === 'ready') {
@@ -294,6 +293,24 @@ export class SessionRuntime {
       for (const l of this.runningListeners) l();
     }
     this.dispatch({ type: 'gate_done', outcome: res.outcome, reason: res.reason });
+  }
+
+  private async runGateRunner(): Promise<{ outcome: 'ready' | 'missing' | 'timeout'; reason: string; polls: number }> {
+    this.gate = new GateRunner({
+      backend: this.deps.backend, adapter: this.deps.adapter, log: this.deps.log, send: this.deps.send, startupDialogs: this.deps.init.startupDialogs,
+      timing: gateTimingFor(this.cliRunningForMs, this.deps.adapter.lateStartupDialogs),
+    });
+    try {
+      return await this.gate.run();
+    } finally {
+      this.gate = null;
+    }
+  }
+
+  /** The pane's foreground program takes keys now, as it would from the person: the status follows its output. */
+  private readyAtOnce(reason: string): { outcome: 'ready'; reason: string; polls: number } {
+    this.deps.log.info({ cli: this.deps.adapter.id, reason }, 'readiness gate: not needed');
+    return { outcome: 'ready', reason, polls: 0 };
   }
 
   private async deliverOne(message: QueuedMessage): Promise<void> {

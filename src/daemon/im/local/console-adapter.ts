@@ -1,5 +1,6 @@
 // ConsoleAdapter: the ImAdapter of the local console — a chat on the daemon's web page instead of a Feishu app.
 import type { CardActionValue, CardModel } from '../../../shared/card-model.js';
+import type { Locale } from '../../../shared/i18n.js';
 import type { CliChoice } from '../../../shared/console-cli.js';
 import type { ConsoleChoices, ConsoleClientMessage, ConsoleEntry, ConsoleServerMessage } from '../../../shared/console-protocol.js';
 import { CONSOLE_PROTOCOL_VERSION } from '../../../shared/console-protocol.js';
@@ -82,8 +83,8 @@ export class ConsoleAdapter implements ImAdapter {
     return { clis: this.opts.clis.map((c) => ({ id: c.id, label: c.label })), projects: [...this.opts.projects] };
   }
 
-  hello(): ConsoleServerMessage {
-    return { type: 'hello', protocol: CONSOLE_PROTOCOL_VERSION, choices: this.choices(), ...this.chat.snapshot() };
+  hello(locale?: Locale): ConsoleServerMessage {
+    return { type: 'hello', protocol: CONSOLE_PROTOCOL_VERSION, ...(locale ? { locale } : {}), choices: this.choices(), ...this.chat.snapshot() };
   }
 
   // ── from the page ──────────────────────────────────────────────────────────

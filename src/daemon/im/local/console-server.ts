@@ -55,6 +55,8 @@ export interface ConsoleServerOptions {
   ownsOpenSession(sessionId: string): boolean;
   /** A write cookie (name=value; attributes) for the console user on that session, or null when the web terminal is off. */
   writeCookie(sessionId: string, userId: string): string | null;
+  /** The console's language for a browser's Accept-Language (console.locale, else the browser's); the bot adopts it. */
+  followBrowser?(acceptLanguage: string | undefined): Locale;
   /** Revocation also ends the console user's write cookies and connections on session terminals they opened. */
   revokeWriteAccess?(userId: string): void;
 }
@@ -96,7 +98,7 @@ export class ConsoleServer {
 
   async http(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://console.invalid');
-    const locale = localeFromLanguageTag(req.headers['accept-language']);
+    let locale = localeFromLanguageTag(req.headers['accept-language']);
     if (this.remoteRefused(req)) return plain(res, 403, t(locale, 'console.remoteRefused'));
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') return plain(res, 405, 'Method not allowed');
     req.resume(); // no route reads a body
@@ -113,6 +115,7 @@ export class ConsoleServer {
       this.opts.log.info({ path: url.pathname }, 'console: refused (no valid cookie)');
       return plain(res, 401, t(locale, 'console.unauthorized'));
     }
+    locale = this.browserLocale(req); // only a signed-in browser sets the console's language
     if (url.pathname === CONSOLE_PATHS.signOut) return this.signOut(req, res, locale);
     if (url.pathname.startsWith(CONSOLE_PATHS.image)) return this.image(res, url.pathname.slice(CONSOLE_PATHS.image.length), req.method === 'HEAD');
     if (url.pathname.startsWith(CONSOLE_PATHS.term)) return this.terminal(res, url.pathname.slice(CONSOLE_PATHS.term.length).replace(/\/$/, ''), locale);
@@ -193,9 +196,14 @@ export class ConsoleServer {
       this.opts.log.info('console: WebSocket refused (no valid cookie)');
       return refuse(socket, 401);
     }
-    const locale = localeFromLanguageTag(req.headers['accept-language']);
+    const locale = this.browserLocale(req);
     const cookie = readCookie(req.headers.cookie, CONSOLE_AUTH.cookieName);
     this.wss.handleUpgrade(req, socket, head, (ws) => this.serve(ws, locale, cookie));
+  }
+
+  private browserLocale(req: IncomingMessage): Locale {
+    const language = req.headers['accept-language'];
+    return this.opts.followBrowser?.(language) ?? localeFromLanguageTag(language);
   }
 
   private originAllowed(req: IncomingMessage): boolean {
@@ -214,7 +222,7 @@ export class ConsoleServer {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(msg));
     };
     const toast = (level: 'error' | 'info' | 'success' | 'warning', key: MessageKey) => send({ type: 'toast', level, text: t(locale, key) });
-    send(this.opts.adapter.hello());
+    send(this.opts.adapter.hello(locale));
     const unsubscribe = this.opts.adapter.subscribe(send);
     ws.on('close', unsubscribe);
     ws.on('error', () => ws.terminate());
