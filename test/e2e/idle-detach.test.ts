@@ -11,8 +11,11 @@ import { startRig, type E2eRig } from '../support/e2e-daemon.js';
 import { workerChildren } from '../support/host-sampler.js';
 import { until } from '../support/until.js';
 
-/** 3 s: long enough for a turn to end and the test to look, short enough to wait for. */
-const IDLE_MINUTES = 0.05;
+/**
+ * 15 s: long enough for the test to read the live session after the answer even on a machine whose load average is
+ * near 20 (3 s was not: the worker was already detached when the test looked), short enough to wait for.
+ */
+const IDLE_MINUTES = 0.25;
 const IDLE_LOG = /"msg":"idle: detached the worker/g;
 
 async function sessionOf(r: E2eRig, chatId: string): Promise<any> {
