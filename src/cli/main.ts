@@ -2,7 +2,9 @@
 import { larkmuxCommand } from '../platform/larkmux-command.js';
 import { larkmuxPaths, resolveHome } from '../platform/paths.js';
 import { LARKMUX_VERSION } from '../platform/version.js';
+import { translator } from '../shared/i18n.js';
 import { parseArgs } from './args.js';
+import { cliLocale } from './cli-locale.js';
 import { COMMANDS } from './commands/index.js';
 import { EXIT, type CliCommand } from './types.js';
 
@@ -71,7 +73,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     return EXIT.usage;
   }
   const paths = larkmuxPaths(resolveHome(env));
-  return cmd.run({ args: parsed.args, flags: parsed.flags, paths, env, cmd: larkmuxCommand(env), out, err });
+  return cmd.run({ args: parsed.args, flags: parsed.flags, paths, env, cmd: larkmuxCommand(env), t: translator(cliLocale(env)), out, err });
 }
 
 main(process.argv.slice(2)).then(

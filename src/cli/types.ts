@@ -1,5 +1,6 @@
 // The shape of a `larkmux` subcommand: one file each, registered in commands/index.ts.
 import type { LarkmuxPaths } from '../platform/paths.js';
+import type { Translate } from '../shared/i18n.js';
 
 export interface FlagSpec {
   name: string;
@@ -16,6 +17,8 @@ export interface CliContext {
   env: NodeJS.ProcessEnv;
   /** How this user runs larkmux (`larkmux` or `npx larkmux`): every message naming a command uses it. */
   cmd: string;
+  /** The catalogue in the terminal's message locale (cli-locale.ts); `--json` output is never translated. */
+  t: Translate;
   out: (line: string) => void;
   err: (line: string) => void;
 }

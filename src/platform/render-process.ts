@@ -53,6 +53,15 @@ interface Pending {
 export const SMALL_PROCESS_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_ARENA_MAX: '2' } as const;
 
 /**
+ * The render process's own tuning. At the 128 KB mmap threshold each frame's pixel copy (3-7 MB) and zlib's deflate
+ * state (~270 KB per call) were mapped and unmapped every frame: 1,100-1,500 page faults per frame. With 8 MB they
+ * come from the heap and are reused (measured, 8 card frames at once, 8 rounds: 1,290 → 180 faults per frame; render
+ * process RSS 164 → 169-174 MB); the trim threshold keeps one frame's worth at the heap's top; one arena, since zlib's
+ * pool threads only ever hold one deflate at a time here.
+ */
+export const RENDER_PROCESS_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(8 * 2 ** 20), MALLOC_TRIM_THRESHOLD_: String(8 * 2 ** 20), MALLOC_ARENA_MAX: '1' } as const;
+
+/**
  * A process, not a worker thread (issue 14, measured): the canvas library, its font data and glibc's arenas stay in
  * a process for good once loaded, so a terminated thread gave back only ~25 of ~130 MB and an idle worker stayed
  * near 170 MB. A process that exits gives it all back. A .ts entry (tsx, vitest) runs under tsx like the worker.
@@ -64,7 +73,7 @@ function startRenderer(entry: string, init: RenderProcessInit): ChildProcess {
     // --expose-gc: render-thread.ts drops each frame's pixel copy at once (see collectFrameGarbage there).
     execArgv: [...(fromSource ? ['--import', 'tsx'] : []), '--expose-gc'],
     // The allowlist, never the host's whole environment: the daemon's holds the app secrets' variables.
-    env: { ...cliBaseEnv(process.env), ...SMALL_PROCESS_MALLOC_ENV },
+    env: { ...cliBaseEnv(process.env), ...RENDER_PROCESS_MALLOC_ENV },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
 }

@@ -113,4 +113,19 @@ describe('console page', () => {
     const pick = await waitFor('the pick', () => events.find((e) => e.kind === 'card_action' && e.value.action === 'project'));
     expect(pick.kind === 'card_action' && pick.value).toEqual({ action: 'project', anchorKey: `${topicId}::console`, path: '/srv/api' });
   }, 60_000);
+
+  it("shows a notice's `code` spans as code, like Feishu's markdown, and its HTML as text", async () => {
+    const topicId = events[0]!.messageId;
+    await adapter.sendText(place, 'Run `larkmux start` again <b>now</b>', topicId);
+    const bubble = page.locator('.bubble.bot').last();
+    await bubble.locator('code').waitFor();
+    expect(await bubble.innerText()).toBe('Run larkmux start again <b>now</b>');
+    expect(await bubble.locator('code').allInnerTexts()).toEqual(['larkmux start']);
+    expect(await bubble.locator('b').count()).toBe(0);
+    await adapter.sendCard(place, { kind: 'stream', sessionId: 'c'.repeat(32), title: 't', status: 'failed', display: 'text', screenText: '', keys: [], buttons: [], frozen: false, notice: 'Install it with `npm i -g x`, then send again.' }, topicId);
+    const notice = page.locator('article.card-stream .card-notice').last();
+    await notice.locator('code').waitFor();
+    expect(await notice.innerText()).toBe('Install it with npm i -g x, then send again.');
+    expect(await notice.locator('code').allInnerTexts()).toEqual(['npm i -g x']);
+  }, 60_000);
 });

@@ -51,6 +51,30 @@ describe('RenderThread', () => {
     expect(countDifferentPixels(canvas.data(), decoded.data, 0)).toBe(0);
   });
 
+  it('frames whose image size changes from one to the next (wider, taller, shorter, back) each decode to the pixels painted alone', async () => {
+    // The render process keeps a canvas per image width, as tall as the tallest frame so far: a shorter frame after a
+    // taller one must still come out as exactly its own pixels (no rows of the previous frame, no shifted rows).
+    const names = ['claude-04-idle-first', 'synthetic-cjk-emoji', 'claude-06-reply', 'codex-05-reply', 'gemini-04-idle', 'synthetic-cjk-emoji', 'claude-06-reply'];
+    const sizes = new Set<string>();
+    for (const name of names) {
+      const s = loadScreen(name);
+      const r = await thread.render(s);
+      if (!r.ok) throw new Error(r.message);
+      const model = new ScreenModel();
+      const grid = await model.load(s);
+      const painter = new RunPainter();
+      const phone = phoneCardFrame(grid, s.cursor, painter.metrics);
+      const canvas = painter.paint(phone.grid, phone.frame);
+      model.dispose();
+      const decoded = await decodePng(r.png);
+      sizes.add(`${decoded.width}x${decoded.height}`);
+      expect([name, decoded.width, decoded.height]).toEqual([name, canvas.width, canvas.height]);
+      expect([name, countDifferentPixels(canvas.data(), decoded.data, 0)]).toEqual([name, 0]);
+    }
+    // The sequence really changes size both ways (else this test would prove nothing about reuse).
+    expect(sizes.size).toBeGreaterThanOrEqual(3);
+  });
+
   it('reports the fonts it registered, with the Simplified Chinese face from LARKMUX_HOME', async () => {
     const fonts = await thread.fonts();
     expect(fonts.files.cjk[0]).toBe(join(home, 'fonts', 'NotoSansMonoCJKsc-Regular.otf'));

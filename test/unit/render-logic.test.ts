@@ -150,7 +150,9 @@ describe('deflateLevelFor', () => {
   it.each([
     ['120x40 cells (1008x720)', 1008, 720, PNG_WRITER.level],
     ['80x24 cells', 672, 432, PNG_WRITER.level],
+    ['a tall phone card (788x1400)', 788, 1400, PNG_WRITER.level],
+    ['a narrow screen\'s card at scale 3 (1182x1182)', 1182, 1182, PNG_WRITER.level],
     ['200x60 cells (1680x1080)', 1680, 1080, PNG_WRITER.bigFrameLevel],
-    ['just above the small-frame limit', 1001, 1000, PNG_WRITER.bigFrameLevel],
+    ['just above the small-frame limit', 1501, 1000, PNG_WRITER.bigFrameLevel],
   ])('%s', (_name, w, h, level) => expect(deflateLevelFor(w, h)).toBe(level));
 });

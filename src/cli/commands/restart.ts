@@ -15,7 +15,7 @@ export const restart: CliCommand = {
     if (!cfg.ok) {
       printConfigErrors(ctx.paths.config, cfg.errors, ctx.err);
       const state = await daemonState(ctx.paths);
-      if (state.running) ctx.err(`nothing was restarted: the running daemon (pid ${state.status.pid}) keeps its current settings; fix the file, then run ${ctx.cmd} restart`);
+      if (state.running) ctx.err(ctx.t('cli.restartRefused', { pid: state.status.pid, cmd: ctx.cmd }));
       return EXIT.failure;
     }
     const stopped = await stop.run(ctx);

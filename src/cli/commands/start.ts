@@ -8,6 +8,7 @@ import { nextStepNotice } from '../../shared/next-step-notice.js';
 import { talkScopeWarnings } from '../../shared/talk-scope.js';
 import { daemonState, startDetached, stopDaemon } from '../daemon-process.js';
 import { isAlive, readPid } from '../../platform/pid-lock.js';
+import type { Translate } from '../../shared/i18n.js';
 import { EXIT, type CliCommand } from '../types.js';
 
 export const START_WAIT = {
@@ -63,7 +64,7 @@ export const start: CliCommand = {
   name: 'start',
   summary: 'Start the daemon in the background',
   flags: [{ name: 'foreground', short: 'f', description: 'Run in this terminal (for systemd, containers and debugging)' }],
-  async run({ flags, paths, env, cmd, out, err }) {
+  async run({ flags, paths, env, cmd, t, out, err }) {
     const cfg = readConfigFile(paths.config, env);
     // Said first, so that it is seen even when the file has mistakes too (issue 31 item 10).
     const exposure = configFileExposure(paths.config);
@@ -80,30 +81,30 @@ export const start: CliCommand = {
     }
     const state = await daemonState(paths);
     if (state.running) {
-      out(`larkmux is already running (pid ${state.status.pid}).`);
+      out(t('cli.alreadyRunning', { pid: state.status.pid }));
       printBots(state.status, cmd, out);
       const unreachable = reportWebPort(state.status, err);
-      await printConsoleLink(paths, cmd, out);
+      await printConsoleLink(paths, cmd, t, out);
       return unreachable ? EXIT.failure : EXIT.ok;
     }
     const res = await startDetached(paths, env);
     if (!res.ok && res.code === 'already_running') {
-      out(`larkmux is already running (pid ${res.pid}).`);
-      await printConsoleLink(paths, cmd, out);
+      out(t('cli.alreadyRunning', { pid: res.pid }));
+      await printConsoleLink(paths, cmd, t, out);
       return EXIT.ok;
     }
     if (!res.ok) {
-      err(`larkmux failed to start: ${res.message}`);
-      err(`see ${paths.logFile} and ${paths.logs}/daemon.out`);
+      err(t('cli.startFailed', { message: res.message }));
+      err(t('cli.startFailedSee', { log: paths.logFile, out: `${paths.logs}/daemon.out` }));
       return EXIT.failure;
     }
     const after = await waitForBots(paths);
     const failed = after?.bots.filter((b) => b.state === 'failed') ?? [];
-    if (failed.length && after && failed.length === after.bots.length) out(`larkmux is running (pid ${res.pid}), but no bot could connect:`);
-    else if (failed.length) out(`larkmux started (pid ${res.pid}), but ${failed.length} of ${after?.bots.length} bots could not connect:`);
-    else out(`larkmux started (pid ${res.pid}).`);
+    if (failed.length && after && failed.length === after.bots.length) out(t('cli.runningNoBot', { pid: res.pid }));
+    else if (failed.length) out(t('cli.startedSomeBotsFailed', { pid: res.pid, failed: failed.length, total: after?.bots.length ?? failed.length }));
+    else out(t('cli.started', { pid: res.pid }));
     if (after) printBots(after, cmd, out);
-    out(`logs: ${paths.logFile}  (${cmd} logs -f)`);
+    out(t('cli.logs', { log: paths.logFile, cmd }));
     if (after?.webUrl) out(`web terminal: ${after.webUrl}`);
     for (const w of talkScopeWarnings(cfg.config.bots)) out(`warning: ${w}`);
     if (after && reportWebPort(after, err)) {
@@ -114,7 +115,7 @@ export const start: CliCommand = {
     }
     const notice = nextStepNotice(cfg.config, cfg.exists, paths.config, cmd);
     if (notice) out(`next: ${notice}`);
-    await printConsoleLink(paths, cmd, out);
+    await printConsoleLink(paths, cmd, t, out);
     return failed.length ? EXIT.failure : EXIT.ok;
   },
 };
@@ -140,9 +141,9 @@ function printBots(st: DaemonStatus, cmd: string, out: (l: string) => void): voi
 }
 
 /** The local console's one-time link, last so it is the line a newcomer sees (each run prints a fresh one). */
-async function printConsoleLink(paths: LarkmuxPaths, cmd: string, out: (line: string) => void): Promise<void> {
+async function printConsoleLink(paths: LarkmuxPaths, cmd: string, t: Translate, out: (line: string) => void): Promise<void> {
   const res = await controlCall(paths.controlSocket, { cmd: 'console_link' });
   if (!res.ok) return;
   const link = ConsoleLinkSchema.safeParse(res.data);
-  if (link.success) out(`console: open ${link.data.url}  (works once; run ${cmd} start again for a new link)`);
+  if (link.success) out(t('cli.consoleLink', { url: link.data.url, cmd }));
 }

@@ -25,11 +25,11 @@ export const status: CliCommand = {
   name: 'status',
   summary: 'Show the daemon, its bots and sessions',
   flags: [{ name: 'json', description: 'Print machine-readable JSON' }],
-  async run({ flags, paths, env, cmd, out }) {
+  async run({ flags, paths, env, cmd, t, out }) {
     const state = await daemonState(paths);
     if (!state.running) {
       if (flags.json) out(JSON.stringify({ running: false, home: paths.home }));
-      else out(`larkmux is not running${state.stalePid ? ` (stale pid file for ${state.stalePid})` : ''}. Start it with: ${cmd} start`);
+      else out(state.stalePid ? t('cli.notRunningStale', { pid: state.stalePid, cmd }) : t('cli.notRunning', { cmd }));
       return EXIT.notRunning;
     }
     const st = state.status;
@@ -37,7 +37,7 @@ export const status: CliCommand = {
       out(JSON.stringify(st, null, 2));
       return EXIT.ok;
     }
-    out(`larkmux ${st.version} running: pid ${st.pid}, up ${duration(st.uptimeSec)}, home ${st.home}`);
+    out(t('cli.running', { version: st.version, pid: st.pid, uptime: duration(st.uptimeSec), home: st.home }));
     const cfg = readConfigFile(paths.config, env);
     if (cfg.ok) out(`tmux server: ${tmuxSocketName(cfg.config.tmux.socket, paths.home)} (look with: tmux -L ${tmuxSocketName(cfg.config.tmux.socket, paths.home)} ls)`);
     out(webPortLine(st));

@@ -6,13 +6,13 @@ export const stop: CliCommand = {
   name: 'stop',
   summary: 'Stop the daemon (CLIs keep running in tmux)',
   flags: [],
-  async run({ paths, out, err }) {
+  async run({ paths, t, out, err }) {
     const res = await stopDaemon(paths);
     if (!res.ok) {
       err(res.message);
       return EXIT.failure;
     }
-    out(res.pid ? `larkmux stopped (pid ${res.pid}); tmux sessions keep running.` : 'larkmux is not running.');
+    out(res.pid ? t('cli.stopped', { pid: res.pid }) : t('cli.stoppedNotRunning'));
     return EXIT.ok;
   },
 };

@@ -330,6 +330,21 @@ export const en = {
   'attachments.savedAs': 'Saved (the CLI gets the path):\n{list}',
   'attachments.linkRefused': 'Nothing was saved: {path} in the session\'s folder is a symbolic link or not a folder, and uploads never follow links. Remove it (or make it a real folder) and send again.',
   'attachments.quoteNotTyped': 'Only your own words were typed: this CLI runs what it is given, so the quoted message stays in the chat.',
+  // the `larkmux` command's own lines (issue 32 item 9: they follow LC_ALL / LC_MESSAGES / LANG, see src/cli/cli-locale.ts)
+  'cli.notRunning': 'larkmux is not running. Start it with: {cmd} start',
+  'cli.notRunningStale': 'larkmux is not running (stale pid file for {pid}). Start it with: {cmd} start',
+  'cli.running': 'larkmux {version} running: pid {pid}, up {uptime}, home {home}',
+  'cli.stopped': 'larkmux stopped (pid {pid}); tmux sessions keep running.',
+  'cli.stoppedNotRunning': 'larkmux is not running.',
+  'cli.alreadyRunning': 'larkmux is already running (pid {pid}).',
+  'cli.started': 'larkmux started (pid {pid}).',
+  'cli.startedSomeBotsFailed': 'larkmux started (pid {pid}), but {failed} of {total} bots could not connect:',
+  'cli.runningNoBot': 'larkmux is running (pid {pid}), but no bot could connect:',
+  'cli.startFailed': 'larkmux failed to start: {message}',
+  'cli.startFailedSee': 'see {log} and {out}',
+  'cli.logs': 'logs: {log}  ({cmd} logs -f)',
+  'cli.consoleLink': 'console: open {url}  (works once; run {cmd} start again for a new link)',
+  'cli.restartRefused': 'nothing was restarted: the running daemon (pid {pid}) keeps its current settings; fix the file, then run {cmd} restart',
   // capacity (issue 14): a message that waits for a free slot on this machine
   'capacity.queued': 'Queued: {busy} of {max} sessions on this machine are busy; this one starts as soon as one is free.',
 } as const satisfies Record<string, string>;

@@ -332,6 +332,21 @@ export const zhCN: Record<keyof typeof en, string> = {
   'attachments.savedAs': '已保存（CLI 收到的是路径）：\n{list}',
   'attachments.linkRefused': '附件均未保存：会话文件夹中的 {path} 是符号链接或不是文件夹，上传从不跟随链接。请删除它（或改成真正的文件夹）后重新发送。',
   'attachments.quoteNotTyped': '只输入了你自己写的内容：这个 CLI 会执行收到的文字，所以被引用的消息只留在聊天里。',
+  // the `larkmux` command's own lines (issue 32 item 9: they follow LC_ALL / LC_MESSAGES / LANG, see src/cli/cli-locale.ts)
+  'cli.notRunning': 'larkmux 未在运行。启动：{cmd} start',
+  'cli.notRunningStale': 'larkmux 未在运行（pid 文件已过期，记录的是 {pid}）。启动：{cmd} start',
+  'cli.running': 'larkmux {version} 正在运行：pid {pid}，已运行 {uptime}，数据目录 {home}',
+  'cli.stopped': 'larkmux 已停止（pid {pid}）；tmux 会话继续运行。',
+  'cli.stoppedNotRunning': 'larkmux 未在运行。',
+  'cli.alreadyRunning': 'larkmux 已在运行（pid {pid}）。',
+  'cli.started': 'larkmux 已启动（pid {pid}）。',
+  'cli.startedSomeBotsFailed': 'larkmux 已启动（pid {pid}），但 {total} 个机器人中有 {failed} 个无法连接：',
+  'cli.runningNoBot': 'larkmux 正在运行（pid {pid}），但没有机器人能连接：',
+  'cli.startFailed': 'larkmux 启动失败：{message}',
+  'cli.startFailedSee': '请查看 {log} 和 {out}',
+  'cli.logs': '日志：{log}  （{cmd} logs -f）',
+  'cli.consoleLink': '控制台：打开 {url}  （只能用一次；再运行 {cmd} start 获取新链接）',
+  'cli.restartRefused': '没有重启：正在运行的守护进程（pid {pid}）保留当前设置；请修正文件后运行 {cmd} restart',
   // capacity (issue 14): a message that waits for a free slot on this machine
   'capacity.queued': '排队中：本机 {max} 个会话名额里有 {busy} 个正忙，一有空位就自动开始。',
 };

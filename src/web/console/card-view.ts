@@ -3,6 +3,7 @@ import { numberedOption, type AdoptCard, type CardActionValue, type CardButton, 
 import { CONSOLE_PATHS } from '../../shared/console-protocol.js';
 import type { Translate } from '../../shared/i18n.js';
 import { keyLabel } from '../../shared/keys.js';
+import { inlineCodeParts } from './inline-code.js';
 
 export type Press = (value: CardActionValue) => void;
 
@@ -10,6 +11,12 @@ function el<K extends keyof HTMLElementTagNameMap>(tag: K, cls?: string, text?: 
   const e = document.createElement(tag);
   if (cls) e.className = cls;
   if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** A notice's text with its `code` spans as <code> (as Feishu's markdown shows them); every part is text, never HTML. */
+export function withInlineCode<E extends HTMLElement>(e: E, text: string): E {
+  e.append(...inlineCodeParts(text).map((p) => (p.code ? el('code', undefined, p.text) : document.createTextNode(p.text))));
   return e;
 }
 
@@ -50,7 +57,7 @@ function stream(m: StreamingCard, tr: Translate, press: Press): HTMLElement {
   root.dataset.status = m.status;
   root.dataset.session = m.sessionId;
   root.dataset.frozen = String(m.frozen);
-  if (m.notice) body.append(el('p', 'card-notice', m.notice));
+  if (m.notice) body.append(withInlineCode(el('p', 'card-notice'), m.notice));
   if (m.display === 'screenshot' && m.image) {
     const img = el('img', 'card-shot');
     img.src = `${CONSOLE_PATHS.image}${encodeURIComponent(m.image.ref)}`;

@@ -4,7 +4,7 @@ import {
   CONSOLE_PATHS, ConsoleServerMessageSchema, type ConsoleChoices, type ConsoleClientMessage, type ConsoleEntry, type ConsoleTopic,
 } from '../../shared/console-protocol.js';
 import { localeFromLanguageTag, translator, type Locale, type Translate } from '../../shared/i18n.js';
-import { renderCard } from './card-view.js';
+import { renderCard, withInlineCode } from './card-view.js';
 import { morph } from './morph.js';
 
 /** Reconnects after a drop (daemon restart): quickly at first, then every 10 s. */
@@ -140,7 +140,9 @@ function entryElement(e: ConsoleEntry): HTMLElement {
   div.className = e.kind === 'user' ? 'bubble user' : 'bubble bot';
   const body = document.createElement('div');
   body.className = 'bubble-text';
-  body.textContent = e.text;
+  // The bot's texts are notices that mark commands with backticks; what a person typed shows exactly as typed.
+  if (e.kind === 'user') body.textContent = e.text;
+  else withInlineCode(body, e.text);
   div.append(body);
   if (e.kind === 'user' && e.reaction) {
     const mark = document.createElement('span');
@@ -267,7 +269,8 @@ function onMessage(data: unknown): void {
       return;
     case 'direct':
       ui.direct.hidden = false;
-      ui.direct.textContent = `${tr('console.direct')}: ${msg.text}`;
+      ui.direct.replaceChildren();
+      withInlineCode(ui.direct, `${tr('console.direct')}: ${msg.text}`);
       return;
     default: {
       const never: never = msg;

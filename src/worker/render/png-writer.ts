@@ -3,13 +3,15 @@ import { crc32, deflate } from 'node:zlib';
 
 export const PNG_WRITER = {
   /**
-   * zlib level for frames up to `smallFramePixels`, measured (CPU ms / bytes) on a dense 200x60 screen: level 6 59 ms / 1.118 MB,
-   * 4 37 ms / 1.127 MB, 1 29 ms / 1.226 MB; on the CJK fixture 13.6 / 8.8 / 5.2 ms for 162 / 167 / 192 KB. Z_RLE is 2-10x larger.
+   * zlib level for frames up to `smallFramePixels`. Measured (CPU ms / bytes) on phone card frames of the fixtures:
+   * claude-06 (0.79 Mpx) level 1 6.2 / 105 KB, 3 6.5 / 98 KB, 4 16.5 / 82 KB; codex-05 (1.10 Mpx) 7.3 / 126, 8.3 / 118,
+   * 21.2 / 96; the CJK fixture 10.0 / 311, 13.7 / 291, 28.9 / 265. Levels 1-3 share zlib's fast matcher (3 only
+   * searches longer); 4 and up add lazy matching at 2.5x the CPU. Encoding is 70-75% of a frame, so 3.
    */
-  level: 4,
-  /** 120x40 cells = 1008x720 = 0.73 Mpx: typical screens keep level 4 (size is what the phone downloads). */
-  smallFramePixels: 1_000_000,
-  /** Bigger frames (200x60 = 1.8 Mpx, 7 MB of RGBA) use level 1: see bench/render.ts for the measured cost and size. */
+  level: 3,
+  /** Every phone card (CARD_IMAGE.maxScaledPixels, 1.5 Mpx) takes `level`. */
+  smallFramePixels: 1_500_000,
+  /** Bigger frames (a full 200x60 screen: 1.8 Mpx, 7 MB of RGBA) use level 1: a dense one cost 29 ms at 1, 37 ms at 4. */
   bigFrameLevel: 1,
 } as const;
 

@@ -2,7 +2,7 @@
 // PNG-encodes captured screens off the worker's event loop, one at a time. Init comes as argv[2] (JSON).
 import { performance } from 'node:perf_hooks';
 import { loadFonts } from './fonts.js';
-import { RunPainter } from './painter.js';
+import { framePixelsOf, RunPainter } from './painter.js';
 import { PngEncoder } from './png-writer.js';
 import { ScreenModel } from './screen-model.js';
 import type { CapturedScreen, FrameKind, FrameLayout, FromRenderProcess, RenderProcessInit, ToRenderProcess } from '../../shared/render-protocol.js';
@@ -36,10 +36,10 @@ async function render(id: number, screen: CapturedScreen, kind: FrameKind): Prom
   const grid = await model.load(screen);
   const t1 = performance.now();
   const { paint, frame } = layout(grid, screen, kind);
-  const canvas = painter.paint(paint, frame);
+  const painted = painter.paintKept(paint, frame);
   const t2 = performance.now();
   // Encoding starts with reading the pixels back (canvas.data() copies them: ~1-2 ms at 120x40, 3-9 ms at 200x60).
-  const png = await encoder.encode(canvas.data(), canvas.width, canvas.height);
+  const png = await encoder.encode(framePixelsOf(painted), painted.width, painted.height);
   const t3 = performance.now();
   send({ type: 'rendered', id, png, frame, timings: { parseMs: t1 - t0, paintMs: t2 - t1, encodeMs: t3 - t2 } });
   collectFrameGarbage();
