@@ -16,6 +16,8 @@ import { until } from '../support/until.js';
  * near 20 (3 s was not: the worker was already detached when the test looked), short enough to wait for.
  */
 const IDLE_MINUTES = 0.25;
+/** 3 s for the watched session: the 12 s it is watched must span several idle periods (it polls for the worker). */
+const WATCHED_IDLE_MINUTES = 0.05;
 const IDLE_LOG = /"msg":"idle: detached the worker/g;
 
 async function sessionOf(r: E2eRig, chatId: string): Promise<any> {
@@ -67,7 +69,7 @@ describe('idle sessions give their worker up', () => {
   }, 240_000);
 
   it('a web terminal on the session keeps its worker while it is open; once it closes the idle worker goes', async () => {
-    rig = await startRig({ botOverrides: { idleDetachMinutes: IDLE_MINUTES } });
+    rig = await startRig({ botOverrides: { idleDetachMinutes: WATCHED_IDLE_MINUTES } });
     await rig.start();
     const r = rig;
     const appId = r.appIds[0]!;
