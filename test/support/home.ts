@@ -14,6 +14,11 @@ export interface TestHome {
   cleanup(): void;
 }
 
+function withoutLocale(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { LC_ALL: _all, LC_MESSAGES: _messages, LANGUAGE: _language, ...rest } = env;
+  return rest;
+}
+
 export function makeTestHome(prefix = 'lmx-home-'): TestHome {
   // Short paths: unix socket paths must stay under ~100 bytes.
   const dir = mkdtempSync(join(tmpdir(), prefix));
@@ -23,7 +28,9 @@ export function makeTestHome(prefix = 'lmx-home-'): TestHome {
   return {
     dir,
     paths,
-    env: { ...process.env, LARKMUX_HOME: dir },
+    // English unless a test asks otherwise: `larkmux` follows a zh_* LANG/LC_ALL/LC_MESSAGES, and most tests read its
+    // English lines. LC_ALL/LC_MESSAGES are dropped rather than set, so a test setting LANG alone still decides.
+    env: { ...withoutLocale(process.env), LANG: 'C.UTF-8', LARKMUX_HOME: dir },
     writeConfig(config: unknown) {
       mkdirSync(dir, { recursive: true });
       writeFileSync(paths.config, typeof config === 'string' ? config : JSON.stringify(config, null, 2));
