@@ -92,7 +92,7 @@ export const ConsoleServerMessageSchema = z.discriminatedUnion('type', [
     /** The language the console writes in (cards, notices, toasts): the page speaks it too. */
     locale: LocaleSchema.optional(),
     choices: ConsoleChoicesSchema,
-    /** The largest file the composer may attach (the console's `attachments.maxFileMiB`), so the page refuses early. */
+    /** The largest file the composer may attach (a bot's default `attachments.maxFileMiB`), so the page refuses early. */
     uploadBytes: z.number().int().positive().optional(),
     topics: z.array(ConsoleTopicSchema),
     entries: z.array(ConsoleEntrySchema),

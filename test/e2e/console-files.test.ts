@@ -1,7 +1,7 @@
 // Files and pictures both ways in the local console, in real Chromium at phone size: attached in the composer they land
 // in the session's folder like a Feishu attachment; `larkmux send` from the pane shows them inline or as downloads.
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
@@ -90,6 +90,14 @@ describe('console: files and pictures both ways', () => {
     await waitFor('the attached picture inline', () => userBubble.locator('img.media-img').evaluate((i: HTMLImageElement) => i.complete && i.naturalWidth === 64), 30_000);
     expect(await userBubble.locator('a.media-link').count()).toBe(2);
     expect(await userBubble.innerText()).toContain('data 数据 $(x).bin');
+
+    // Larger than the cap: refused in the page with the limit named, before any byte is sent (a sparse file on disk).
+    const big = join(home.dir, 'big.bin');
+    writeFileSync(big, '');
+    truncateSync(big, 101 * 1024 * 1024);
+    await page.setInputFiles('#file', big);
+    await waitFor('the too-large toast', async () => (await page.locator('.toast.error').allInnerTexts()).some((t) => t.includes('larger than 100 MB')));
+    expect(await page.locator('#attached .attached-chip').count()).toBe(0);
   }, 180_000);
 
   it('`larkmux send --image` and `larkmux send <file>` from the pane: the picture inline, the file downloads with the same bytes', async () => {

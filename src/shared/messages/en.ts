@@ -259,7 +259,7 @@ export const en = {
   'console.direct': 'Message for you',
   'console.remoteRefused': 'The console opens only on the machine larkmux runs on. To open it from elsewhere, set "console": { "allowRemote": true } in config.json (and prefer a TLS reverse proxy with web.publicUrl).',
   'console.attach.button': 'Attach a file or picture',
-  'console.attach.tooLarge': 'Not attached: larger than {mb} MB, the most this console takes (attachments.maxFileMiB).',
+  'console.attach.tooLarge': 'Not attached: larger than {mb} MB, the most the console takes (as a Feishu attachment).',
   'console.attach.empty': 'Not attached: the file is empty.',
   'console.attach.failed': 'Not attached: the upload failed. Try again.',
   'console.attach.gone': 'An attached file is gone (the daemon was restarted). Attach it again.',

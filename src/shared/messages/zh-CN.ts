@@ -261,7 +261,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'console.direct': '给你的消息',
   'console.remoteRefused': '控制台只能在运行 larkmux 的机器上打开。如需从其他设备访问，请在 config.json 中设置 "console": { "allowRemote": true }（建议同时配置 TLS 反向代理和 web.publicUrl）。',
   'console.attach.button': '添加文件或图片',
-  'console.attach.tooLarge': '未添加：文件超过 {mb} MB，这是控制台能接收的上限（attachments.maxFileMiB）。',
+  'console.attach.tooLarge': '未添加：文件超过 {mb} MB，这是控制台能接收的上限（与飞书附件相同）。',
   'console.attach.empty': '未添加：文件是空的。',
   'console.attach.failed': '未添加：上传失败，请重试。',
   'console.attach.gone': '有一个附件已不在（守护进程重启过），请重新添加。',

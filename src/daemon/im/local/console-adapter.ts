@@ -28,7 +28,7 @@ export interface ConsoleAdapterOptions {
   home?: string;
   clis: readonly CliChoice[];
   projects: readonly { label: string; path: string }[];
-  /** The largest file the composer may attach: the console bot's `attachments.maxFileMiB`, as for a Feishu attachment. */
+  /** The largest file the composer may attach: the console bot's `attachments.maxFileMiB` (the default), as on Feishu. */
   uploadBytes?: number;
   now?: () => number;
 }
