@@ -9,8 +9,12 @@ export const CONSOLE_PATHS = {
   /** Everything of the console lives under this prefix of the web port. */
   root: '/console/',
   ws: '/console/ws',
-  /** Screenshots: `/console/img/<ref>`. */
+  /** Screenshots and pictures, shown inline: `/console/img/<ref>` (only PNG, JPEG, GIF, WebP and BMP). */
   image: '/console/img/',
+  /** Files (and pictures) as downloads: `/console/file/<ref>`, always `Content-Disposition: attachment`. */
+  file: '/console/file/',
+  /** POST from the composer: the raw bytes of one attached file, its name in the `x-file-name` header (URI-encoded). */
+  upload: '/console/upload',
   /** Opens a session's web terminal with write access for the console user: `/console/term/<sessionId>`. */
   term: '/console/term/',
   /** POST (from the page's own form): ends every console cookie, this browser's included. */
@@ -32,6 +36,8 @@ export const CONSOLE_LIMITS = {
   textChars: 200_000,
   /** One frame from the page: the longest prompt in JSON with room for escapes. */
   maxFrameBytes: 1024 * 1024,
+  /** Attachments one message carries (a Feishu message with more keeps the first 20, attachment-plan.ts). */
+  attachments: 20,
 } as const;
 
 const id = z.string().min(1).max(128);
@@ -47,10 +53,27 @@ export const ConsoleTopicSchema = z.strictObject({
 });
 export type ConsoleTopic = z.infer<typeof ConsoleTopicSchema>;
 
+/** A picture or file in the conversation: one the person attached, or one a session sent (`larkmux send`). */
+export const ConsoleMediaSchema = z.strictObject({
+  kind: z.enum(['image', 'file']),
+  ref: id,
+  /** The file's name as given (shown, and offered as the download's name); pictures from a CLI may have none. */
+  name: z.string().max(255),
+  size: z.number().int().nonnegative(),
+});
+export type ConsoleMedia = z.infer<typeof ConsoleMediaSchema>;
+
+/** The answer to an upload POST: what the page then names in its `send` or `new_topic`. */
+export const ConsoleUploadReplySchema = z.union([z.strictObject({ ok: z.literal(true), media: ConsoleMediaSchema }), z.strictObject({ ok: z.literal(false), error: z.string().max(4000) })]);
+export type ConsoleUploadReply = z.infer<typeof ConsoleUploadReplySchema>;
+
+const attachments = z.array(ConsoleMediaSchema).max(CONSOLE_LIMITS.attachments);
+
 /** One item of a topic's conversation; a card is replaced in place (same id) when the daemon patches it. */
 export const ConsoleEntrySchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('user'), id, topicId: id, text, at: z.number(), reaction: z.string().max(64).optional() }),
+  z.strictObject({ kind: z.literal('user'), id, topicId: id, text, at: z.number(), reaction: z.string().max(64).optional(), attachments: attachments.optional() }),
   z.strictObject({ kind: z.literal('text'), id, topicId: id, text, at: z.number() }),
+  z.strictObject({ kind: z.literal('media'), id, topicId: id, media: ConsoleMediaSchema, at: z.number() }),
   z.strictObject({ kind: z.literal('card'), id, topicId: id, card: CardModelSchema, at: z.number() }),
 ]);
 export type ConsoleEntry = z.infer<typeof ConsoleEntrySchema>;
@@ -69,6 +92,8 @@ export const ConsoleServerMessageSchema = z.discriminatedUnion('type', [
     /** The language the console writes in (cards, notices, toasts): the page speaks it too. */
     locale: LocaleSchema.optional(),
     choices: ConsoleChoicesSchema,
+    /** The largest file the composer may attach (a bot's default `attachments.maxFileMiB`), so the page refuses early. */
+    uploadBytes: z.number().int().positive().optional(),
     topics: z.array(ConsoleTopicSchema),
     entries: z.array(ConsoleEntrySchema),
   }),
@@ -81,10 +106,10 @@ export const ConsoleServerMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type ConsoleServerMessage = z.infer<typeof ConsoleServerMessageSchema>;
 
-/** Page → daemon. */
+/** Page → daemon. A message has text, attachments (refs from upload replies), or both; the adapter refuses neither. */
 export const ConsoleClientMessageSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('new_topic'), requestId: id, cli: id, project: z.string().min(1).max(4096), text: text.min(1) }),
-  z.strictObject({ type: z.literal('send'), topicId: id, text: text.min(1) }),
+  z.strictObject({ type: z.literal('new_topic'), requestId: id, cli: id, project: z.string().min(1).max(4096), text, attachments: z.array(id).max(CONSOLE_LIMITS.attachments).optional() }),
+  z.strictObject({ type: z.literal('send'), topicId: id, text, attachments: z.array(id).max(CONSOLE_LIMITS.attachments).optional() }),
   z.strictObject({ type: z.literal('action'), entryId: id, value: CardActionValueSchema }),
 ]);
 export type ConsoleClientMessage = z.infer<typeof ConsoleClientMessageSchema>;

@@ -4,14 +4,13 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAlive, readPid } from '../../src/platform/pid-lock.js';
 import { buildWebBundle, launchChromium, signInToConsole, waitFor } from '../support/browser.js';
-import { makeTestHome, type TestHome } from '../support/home.js';
+import { CONSOLE_LINK_RE as LINK_RE, startConsoleDaemon, stopConsoleDaemon } from '../support/console-daemon.js';
+import type { TestHome } from '../support/home.js';
 import { runLarkmux } from '../support/larkmux-cli.js';
-import { makeTmuxServer, type TestTmuxServer } from '../support/tmux.js';
+import type { TestTmuxServer } from '../support/tmux.js';
 
 const SHOTS = '/tmp/console-shots';
-const LINK_RE = /console: open (http:\/\/127\.0\.0\.1:(\d+)\/console\/\?token=([A-Za-z0-9_-]+))/;
 
 /** Opens a WebSocket to the console and reports what happened: the first message, or the refusal status. */
 function tryWs(url: string, headers: Record<string, string>): Promise<{ status?: number; first?: string }> {
@@ -39,28 +38,12 @@ describe('local console (no Feishu app)', () => {
   beforeAll(async () => {
     buildWebBundle();
     browser = await launchChromium();
-    home = makeTestHome('lmx-con-');
-    tmux = makeTmuxServer();
-    home.writeConfig({ web: { port: 0, host: '127.0.0.1' }, tmux: { socket: tmux.socket }, console: { cli: 'shell', workingDir: home.dir, locale: 'en' } });
-    const res = await runLarkmux(['start'], home.env, { from: 'built' });
-    expect(res.code, res.stdout + res.stderr).toBe(0);
-    const m = LINK_RE.exec(res.stdout);
-    expect(m, res.stdout).not.toBeNull();
-    link = m![1]!;
-    token = m![3]!;
-    base = link.split('/console/')[0]!;
+    ({ home, tmux, link, token, base } = await startConsoleDaemon('lmx-con-'));
     // The token is never written to the log.
     expect(readFileSync(home.paths.logFile, 'utf8')).not.toContain(token);
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await runLarkmux(['stop'], home.env).catch(() => undefined);
-    const pid = readPid(home.paths.pidFile);
-    if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
-    await tmux?.kill();
-    home?.cleanup();
-  });
+  afterAll(() => stopConsoleDaemon({ home, tmux }, browser));
 
   it('refuses everyone without the cookie: no token, a wrong token, another browser profile, a cross-origin WebSocket', async () => {
     for (const path of ['/console/', '/console/console.js', '/console/img/img_x']) {

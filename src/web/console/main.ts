@@ -5,6 +5,7 @@ import {
 } from '../../shared/console-protocol.js';
 import { localeFromLanguageTag, translator, type Locale, type Translate } from '../../shared/i18n.js';
 import { renderCard, withInlineCode } from './card-view.js';
+import { ComposerAttachments, mediaElement } from './attachments.js';
 import { morph } from './morph.js';
 
 /** Reconnects after a drop (daemon restart): quickly at first, then every 10 s. */
@@ -41,6 +42,7 @@ const ui = {
   conversation: byId('conversation'),
   composer: byId<HTMLFormElement>('composer'),
   text: byId<HTMLTextAreaElement>('text'),
+  attach: byId<HTMLLabelElement>('attach'),
   toasts: byId('toasts'),
 };
 
@@ -62,6 +64,8 @@ function localize(locale: Locale): void {
   ui.text.placeholder = tr('console.message');
   ui.text.title = tr('console.messageKeys');
   byId('send').textContent = tr('console.send');
+  ui.attach.title = tr('console.attach.button');
+  ui.attach.setAttribute('aria-label', tr('console.attach.button'));
   byId('sign-out').textContent = tr('console.signOut');
 }
 localize(localeFromLanguageTag(navigator.languages[0] ?? navigator.language));
@@ -72,6 +76,7 @@ const state = {
   current: null as string | null,
   pendingRequest: null as string | null,
   choices: { clis: [], projects: [] } as ConsoleChoices,
+  uploadBytes: undefined as number | undefined,
 };
 /** Entry id → its element in the open conversation (cards are replaced in place). */
 const shown = new Map<string, HTMLElement>();
@@ -138,12 +143,17 @@ function entryElement(e: ConsoleEntry): HTMLElement {
   const div = document.createElement('div');
   div.dataset.entry = e.id;
   div.className = e.kind === 'user' ? 'bubble user' : 'bubble bot';
+  if (e.kind === 'media') {
+    div.append(mediaElement(e.media, tr));
+    return div;
+  }
   const body = document.createElement('div');
   body.className = 'bubble-text';
   // The bot's texts are notices that mark commands with backticks; what a person typed shows exactly as typed.
   if (e.kind === 'user') body.textContent = e.text;
   else withInlineCode(body, e.text);
-  div.append(body);
+  if (e.text) div.append(body);
+  if (e.kind === 'user') for (const m of e.attachments ?? []) div.append(mediaElement(m, tr));
   if (e.kind === 'user' && e.reaction) {
     const mark = document.createElement('span');
     mark.className = 'reaction';
@@ -241,6 +251,7 @@ function onMessage(data: unknown): void {
     case 'hello': {
       if (msg.locale && msg.locale !== document.documentElement.lang) localize(msg.locale);
       state.choices = msg.choices;
+      state.uploadBytes = msg.uploadBytes;
       state.topics = new Map(msg.topics.map((t) => [t.id, t]));
       state.entries = new Map();
       for (const e of msg.entries) state.entries.set(e.topicId, [...(state.entries.get(e.topicId) ?? []), e]);
@@ -317,10 +328,24 @@ ui.newForm.addEventListener('submit', (ev) => {
   if (send({ type: 'new_topic', requestId, cli: ui.cli.value, project: ui.project.value, text })) ui.first.value = '';
 });
 
+const attachments = new ComposerAttachments({
+  input: byId<HTMLInputElement>('file'),
+  list: byId('attached'),
+  toast,
+  tr: () => tr,
+  capBytes: () => state.uploadBytes,
+});
+
 function submitText(): void {
   const text = ui.text.value;
-  if (!text.trim() || !state.current) return;
-  if (send({ type: 'send', topicId: state.current, text })) ui.text.value = '';
+  const refs = attachments.refs();
+  // A message waits for its uploads: sent before they land, it would go without them.
+  if (attachments.busy) return toast('info', tr('console.attach.uploading'));
+  if ((!text.trim() && refs.length === 0) || !state.current) return;
+  if (send({ type: 'send', topicId: state.current, text, ...(refs.length ? { attachments: refs } : {}) })) {
+    ui.text.value = '';
+    attachments.clear();
+  }
   autosize();
 }
 

@@ -19,8 +19,9 @@ import { neutralizeTextTags } from './lark-escape.js';
 import { LarkAttentionApi } from './attention-api.js';
 import { MENTIONABLE_ID } from '../../sessions/attention.js';
 
-/** Feishu's upload limits (open platform docs): images ≤ 10 MB, files ≤ 30 MB, neither may be empty. */
-export const LARK_MEDIA_LIMITS = { imageBytes: 10 * 1024 * 1024, fileBytes: 30 * 1024 * 1024 } as const satisfies MediaLimits;
+// Feishu's upload limits live in ../media-limits.ts (the console shares them without loading the SDK).
+import { LARK_MEDIA_LIMITS } from '../media-limits.js';
+export { LARK_MEDIA_LIMITS };
 
 /** Feishu's file_type for an upload, by extension; everything else is a generic `stream`. */
 const LARK_FILE_TYPES: Record<string, 'opus' | 'mp4' | 'pdf' | 'doc' | 'xls' | 'ppt'> = {

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { CONSOLE_LIMITS, CONSOLE_PATHS, ConsoleClientMessageSchema, type ConsoleServerMessage } from '../../../shared/console-protocol.js';
+import { CONSOLE_LIMITS, CONSOLE_PATHS, ConsoleClientMessageSchema, type ConsoleServerMessage, type ConsoleUploadReply } from '../../../shared/console-protocol.js';
 import { localeFromLanguageTag, t, type Locale, type MessageKey } from '../../../shared/i18n.js';
 import type { Logger } from '../../../platform/log.js';
 import { SESSION_ID_RE } from '../../../shared/session-key.js';
@@ -14,6 +14,7 @@ import { isLoopback } from '../../web/is-loopback.js';
 import { readCookie } from '../../web/web-grants.js';
 import { LINK_PAGE_HEADERS, consoleLoginPage } from '../../web/web-link-page.js';
 import { CONSOLE_USER_ID, type ConsoleAdapter } from './console-adapter.js';
+import { inlineImageType } from './console-media.js';
 import { CONSOLE_AUTH, clearConsoleCookieHeader, consoleCookieHeader, type ConsoleAuth } from './console-auth.js';
 
 /** URL path → bundled file and type; nothing outside this table is read from disk. */
@@ -101,7 +102,7 @@ export class ConsoleServer {
     let locale = localeFromLanguageTag(req.headers['accept-language']);
     if (this.remoteRefused(req)) return plain(res, 403, t(locale, 'console.remoteRefused'));
     if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') return plain(res, 405, 'Method not allowed');
-    req.resume(); // no route reads a body
+    if (!(req.method === 'POST' && url.pathname === CONSOLE_PATHS.upload)) req.resume(); // only the upload reads a body
     if (url.pathname === '/console') {
       res.writeHead(308, { location: `${CONSOLE_PATHS.root}${url.search}` }).end();
       return;
@@ -110,14 +111,17 @@ export class ConsoleServer {
     if (url.pathname === CONSOLE_PATHS.root && token !== null) {
       return req.method === 'POST' ? this.login(req, res, token, locale) : this.loginPage(res, locale, req.method === 'HEAD');
     }
-    if ((req.method === 'POST') !== (url.pathname === CONSOLE_PATHS.signOut)) return plain(res, 405, 'Method not allowed');
+    if ((req.method === 'POST') !== (url.pathname === CONSOLE_PATHS.signOut || url.pathname === CONSOLE_PATHS.upload)) return plain(res, 405, 'Method not allowed');
     if (!this.authorized(req)) {
+      req.resume();
       this.opts.log.info({ path: url.pathname }, 'console: refused (no valid cookie)');
       return plain(res, 401, t(locale, 'console.unauthorized'));
     }
     locale = this.browserLocale(req); // only a signed-in browser sets the console's language
     if (url.pathname === CONSOLE_PATHS.signOut) return this.signOut(req, res, locale);
+    if (url.pathname === CONSOLE_PATHS.upload) return this.upload(req, res, locale);
     if (url.pathname.startsWith(CONSOLE_PATHS.image)) return this.image(res, url.pathname.slice(CONSOLE_PATHS.image.length), req.method === 'HEAD');
+    if (url.pathname.startsWith(CONSOLE_PATHS.file)) return this.download(res, url.pathname.slice(CONSOLE_PATHS.file.length), req.method === 'HEAD');
     if (url.pathname.startsWith(CONSOLE_PATHS.term)) return this.terminal(res, url.pathname.slice(CONSOLE_PATHS.term.length).replace(/\/$/, ''), locale);
     return this.file(res, url.pathname, req.method === 'HEAD');
   }
@@ -155,11 +159,48 @@ export class ConsoleServer {
     res.end(`${t(locale, 'console.signedOut')}\n`);
   }
 
+  /** A screenshot or a picture, inline only when its first bytes are a picture a browser shows (never SVG or HTML). */
   private image(res: ServerResponse, ref: string, headOnly: boolean): void {
-    const png = this.opts.adapter.chat.image(ref);
-    if (!png) return plain(res, 404, 'Not found');
-    res.writeHead(200, { 'content-type': 'image/png', 'content-length': png.byteLength, ...PAGE_HEADERS, 'cache-control': 'private, max-age=3600, immutable' });
-    res.end(headOnly ? undefined : Buffer.from(png.buffer, png.byteOffset, png.byteLength));
+    const held = this.opts.adapter.media.get(ref);
+    const bytes = this.opts.adapter.chat.image(ref) ?? (held?.media.kind === 'image' ? held.bytes : undefined);
+    const type = bytes ? inlineImageType(bytes) : null;
+    if (!bytes || !type) return plain(res, 404, 'Not found');
+    sendBytes(res, bytes, { 'content-type': type, 'content-disposition': 'inline', ...MEDIA_HEADERS }, headOnly);
+  }
+
+  /** A file (or picture) as a download: always an attachment of an opaque type, whatever its name or bytes say. */
+  private download(res: ServerResponse, ref: string, headOnly: boolean): void {
+    const held = this.opts.adapter.media.get(ref);
+    if (!held) return plain(res, 404, 'Not found');
+    sendBytes(res, held.bytes, { 'content-type': 'application/octet-stream', 'content-disposition': attachmentDisposition(held.media.name), ...MEDIA_HEADERS }, headOnly);
+  }
+
+  /**
+   * The composer's attach button: one file's raw bytes (same origin, with the cookie), within the console's
+   * attachment cap. Refused early by its length when it says it is too long, else as soon as it grows past the cap.
+   */
+  private async upload(req: IncomingMessage, res: ServerResponse, locale: Locale): Promise<void> {
+    const reply = (status: number, body: ConsoleUploadReply) => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...PAGE_HEADERS, ...(status === 200 ? {} : { connection: 'close' }) }).end(JSON.stringify(body));
+    };
+    if (!this.originAllowed(req) || !req.headers.origin) {
+      req.resume();
+      this.opts.log.warn('console: upload from another origin refused');
+      return reply(403, { ok: false, error: t(locale, 'console.otherOrigin') });
+    }
+    const cap = this.opts.adapter.uploadBytes;
+    const tooLarge = () => reply(413, { ok: false, error: t(locale, 'console.attach.tooLarge', { mb: Math.floor(cap / (1024 * 1024)) }) });
+    if (Number(req.headers['content-length'] ?? 0) > cap) {
+      req.resume();
+      return tooLarge();
+    }
+    const body = await readCapped(req, cap);
+    if (body === 'too_large') return tooLarge();
+    if (body === 'failed') return;
+    if (body.byteLength === 0) return reply(400, { ok: false, error: t(locale, 'console.attach.empty') });
+    const media = this.opts.adapter.upload(body, fileNameHeader(req.headers['x-file-name']));
+    this.opts.log.info({ kind: media.kind, bytes: media.size }, 'console: file attached in the composer');
+    reply(200, { ok: true, media });
   }
 
   /** The card's web-terminal button: the console user is the owner, so the terminal opens with write access. */
@@ -255,7 +296,59 @@ const ERROR_KEY: Record<string, MessageKey> = {
   unknown_project: 'console.error.unknownChoice',
   unknown_topic: 'console.error.unknownTopic',
   unknown_button: 'console.error.unknownButton',
+  unknown_attachment: 'console.attach.gone',
+  empty_message: 'console.error.badMessage',
 };
+
+/** Pictures and downloads: nothing in them runs (sandboxed, no sniffing), private to this browser. */
+const MEDIA_HEADERS = {
+  'content-security-policy': "default-src 'none'; sandbox",
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'same-origin',
+  'cache-control': 'private, max-age=3600, immutable',
+} as const;
+
+function sendBytes(res: ServerResponse, bytes: Uint8Array, headers: Record<string, string>, headOnly: boolean): void {
+  res.writeHead(200, { ...headers, 'content-length': bytes.byteLength });
+  res.end(headOnly ? undefined : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+}
+
+/** `attachment` with the name as given (RFC 6266 `filename*`), and a plain ASCII fallback for old clients. */
+function attachmentDisposition(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%;]/g, '_') || 'file';
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name || 'file')}`;
+}
+
+/** The sender's file name from the upload's header (URI-encoded by the page): one line, no folders. */
+function fileNameHeader(raw: string | string[] | undefined): string {
+  let name = '';
+  try {
+    name = decodeURIComponent(typeof raw === 'string' ? raw : '');
+  } catch {
+    name = '';
+  }
+  return (name.split(/[/\\]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 255) || 'file';
+}
+
+/** The request's body, or `too_large` as soon as it passes `cap` (the rest is not kept), or `failed` if the peer left. */
+function readCapped(req: IncomingMessage, cap: number): Promise<Uint8Array | 'too_large' | 'failed'> {
+  return new Promise((resolve) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > cap) {
+        parts.length = 0;
+        req.removeAllListeners('data');
+        req.resume();
+        resolve('too_large');
+      } else parts.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(parts)));
+    req.on('error', () => resolve('failed'));
+    req.on('aborted', () => resolve('failed'));
+  });
+}
 
 function plain(res: ServerResponse, status: number, text: string): void {
   res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...PAGE_HEADERS }).end(`${text}\n`);

@@ -7,6 +7,7 @@ import { expandHome } from '../../../platform/paths.js';
 import { consoleLocale } from '../../../shared/i18n.js';
 import { CONSOLE_APP_ID, CONSOLE_USER_ID, ConsoleAdapter } from './console-adapter.js';
 import { ConsoleAuth } from './console-auth.js';
+import { inboundLimitsOf } from '../../inbound/attachment-plan.js';
 import { ConsoleServer, type ConsoleServerOptions } from './console-server.js';
 
 export { CONSOLE_APP_ID, CONSOLE_USER_ID, ConsoleAdapter } from './console-adapter.js';
@@ -61,7 +62,7 @@ export function createLocalConsole(opts: {
 }): LocalConsole {
   const bot = consoleBotConfig(opts.settings, opts.onPath, opts.config.bots);
   const log = opts.log.child({ bot: 'console' });
-  const adapter = new ConsoleAdapter({ logger: log, home: opts.home, clis: consoleCliChoices(bot.cli, opts.config.bots, opts.onPath), projects: consoleProjects(bot) });
+  const adapter = new ConsoleAdapter({ logger: log, home: opts.home, clis: consoleCliChoices(bot.cli, opts.config.bots, opts.onPath), projects: consoleProjects(bot), uploadBytes: inboundLimitsOf(bot.attachments).maxFileBytes });
   const auth = new ConsoleAuth();
   // With no console.locale the bot speaks the language of the browser that last opened the page (cards, notices,
   // toasts and the web terminal included), so the page is never half one language and half another.
