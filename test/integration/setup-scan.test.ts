@@ -8,7 +8,7 @@ import { parseConfigText } from '../../src/shared/config.js';
 import { SCOPES } from '../../src/cli/setup/console-settings.js';
 import { FakeFeishu, type FakeAccounts } from '../support/fake-feishu/index.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
-import { ROOT } from '../support/larkmux-cli.js';
+import { ROOT, runLarkmux } from '../support/larkmux-cli.js';
 import { until } from '../support/until.js';
 
 interface LiveRun {
@@ -108,6 +108,18 @@ describe('larkmux setup: create the app by scanning', () => {
     act(await linkOf(run));
     expect(await run.exited).toBe(1);
     expect(run.err()).toContain(says);
+    expect(existsSync(home.paths.config)).toBe(false);
+  });
+
+  it('a scan service that does not speak https, and --scan beside --app-id, are clear errors that write nothing', async () => {
+    home = makeTestHome('lmx-setup-scan-');
+    const notHttps = new URL(fake.baseUrl).host; // the fake's plain-http open API port
+    const res = await runLarkmux(['setup', '--yes', '--scan', '--accounts-url', `https://${notHttps}`, '--domain', fake.baseUrl, '--cli', 'shell'], envFor(home), { timeoutMs: 60_000 });
+    expect(res.code).toBe(1);
+    expect(res.stderr).toMatch(new RegExp(`larkmux setup: cannot reach https://${notHttps} \\(\\S+\\); check this machine's network or proxy\\. Nothing was written\\.`));
+    const both = await runLarkmux(['setup', '--yes', '--scan', '--app-id', 'cli_0123456789abcdef'], envFor(home), { timeoutMs: 60_000 });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--scan creates a new app and brings its own id and secret');
     expect(existsSync(home.paths.config)).toBe(false);
   });
 

@@ -1,6 +1,6 @@
 // Scan-to-create: the SDK's registerApp makes a new Feishu/Lark app with the scopes, event and card callback larkmux
 // needs; the person opens (or scans) one link and confirms. Returns the new app's credentials, never prints the secret.
-import type { AppAddons, registerApp } from '@larksuiteoapi/node-sdk';
+import type { AppAddons } from '@larksuiteoapi/node-sdk';
 import { t, type Locale } from '../../shared/i18n.js';
 import { CONSOLE_EVENTS, SCOPES } from './console-settings.js';
 
@@ -70,17 +70,15 @@ export interface ScanOptions {
   signal: AbortSignal;
   /** One line for the person (the link, progress); never given the secret. */
   say: (line: string) => void;
-  /** Only for tests of this module; the command always uses the SDK's registerApp. */
-  register?: typeof registerApp;
 }
 
 export async function createAppByScan(opts: ScanOptions): Promise<ScanOutcome> {
   const { locale, say } = opts;
   // The SDK is large: load it only when someone actually scans.
-  const register = opts.register ?? (await import('@larksuiteoapi/node-sdk')).registerApp;
+  const { registerApp } = await import('@larksuiteoapi/node-sdk');
   let slowNoted = false;
   try {
-    const result = await register({
+    const result = await registerApp({
       domain: opts.host,
       larkDomain: opts.larkHost,
       source: SCAN_CREATE.source,
