@@ -123,6 +123,21 @@ describe('larkmux setup: create the app by scanning', () => {
     expect(existsSync(home.paths.config)).toBe(false);
   });
 
+  it('interactive: Enter at the first question scans, a Lark account is followed to Lark, the remaining questions are asked after', async () => {
+    home = makeTestHome('lmx-setup-scan-');
+    const env = envFor(home);
+    run = startSetup(scanFlags(), env, ['', 'shell', '/srv/work', 'larkbot'].join('\n') + '\n');
+    const app = accounts.approve(await linkOf(run), { tenantBrand: 'lark' });
+    expect(await run.exited, run.out() + run.err()).toBe(0);
+    expect(run.out()).toMatch(/App ID \(cli_…\) of an existing app, or press Enter to create a new app by scanning/);
+    expect(run.out()).toContain('Your account is on Lark: continuing with Lark.');
+    expect(run.out()).toMatch(/CLI \(.*\)[^]*Working directory[^]*Bot name/);
+    expect(run.out()).not.toMatch(/App secret/); // the platform brought it
+    const parsed = parseConfigText(readFileSync(home.paths.config, 'utf8'), env);
+    expect(parsed.ok && parsed.config.bots[0]).toMatchObject({ name: 'larkbot', appId: app.appId, appSecret: app.appSecret, cli: 'shell', workingDir: '/srv/work' });
+    expect(run.out() + run.err()).not.toContain(app.appSecret);
+  });
+
   it('interactive: Enter at the first question scans; Ctrl+C while waiting cancels and keeps the existing config as it was', async () => {
     home = makeTestHome('lmx-setup-scan-');
     home.writeConfig({ bots: [{ name: 'keep', appId: 'cli_0123456789abcdef', appSecret: 'x-keep' }] });
