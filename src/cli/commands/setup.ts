@@ -8,12 +8,19 @@ import { checkCredentials, openApiBase } from '../setup/check-credentials.js';
 import { mergeBot, readRawConfig, validateMerged, writeConfigFile, type SetupBot } from '../setup/config-writer.js';
 import { consoleChecklist } from '../setup/console-settings.js';
 import { createPrompter, type Prompter } from '../setup/prompter.js';
+import { accountsHost, createAppByScan, terminalLocale } from '../setup/scan-create.js';
+import { t } from '../../shared/i18n.js';
 import { EXIT, type CliCommand, type CliContext } from '../types.js';
 
 const SETUP_LIMITS = {
   /** Wrong answers to one question before setup gives up (piped input must not loop forever). */
   triesPerQuestion: 3,
+  /** Exit status after Ctrl+C (128 + SIGINT), as shells report an interrupted command. */
+  interruptedExit: 130,
 } as const;
+
+/** The first question's answer that means "create a new app by scanning" (an Enter; never a valid app id). */
+const SCAN_CHOSEN = 'scan';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 /** An answer like `${LARK_APP_SECRET}` or `$LARK_APP_SECRET` means "read the secret from this variable". */
@@ -31,6 +38,8 @@ interface Answers {
   cli: string;
   workingDir: string;
   name: string;
+  /** The app was just created by scan-to-create (its secret came from the platform, not from the person). */
+  scanned: boolean;
 }
 
 function validDomain(d: string): string | null {
@@ -47,6 +56,8 @@ export const setup: CliCommand = {
   name: 'setup',
   summary: 'Connect a Feishu/Lark bot: check its credentials, write config.json, list the console settings',
   flags: [
+    { name: 'scan', description: 'Create a new app by scanning one link in Feishu/Lark (with the scopes, event and card callback larkmux needs); Enter at the first question does the same' },
+    { name: 'accounts-url', value: 'URL', description: 'The scan service of a private deployment (https://host); default: Feishu/Lark accounts' },
     { name: 'app-id', value: 'cli_…', description: 'App ID (Credentials & Basic Info in the developer console)' },
     { name: 'app-secret-env', value: 'NAME', description: 'Read the app secret from this environment variable; config.json stores ${NAME}' },
     { name: 'app-secret-stdin', description: 'Read the app secret from the first line of stdin (stored in config.json, mode 0600); for scripts' },
@@ -69,6 +80,10 @@ export async function runSetup(ctx: CliContext, io: { input?: NodeJS.ReadStream 
   }
   if ([typeof flags['app-secret'] === 'string', typeof flags['app-secret-env'] === 'string', flags['app-secret-stdin'] === true].filter(Boolean).length > 1) {
     err('larkmux setup: give one of --app-secret-stdin, --app-secret-env or --app-secret');
+    return EXIT.usage;
+  }
+  if (flags.scan === true && (typeof flags['app-id'] === 'string' || typeof flags['app-secret'] === 'string' || typeof flags['app-secret-env'] === 'string' || flags['app-secret-stdin'] === true)) {
+    err('larkmux setup: --scan creates a new app and brings its own id and secret: leave out --app-id and the --app-secret flags');
     return EXIT.usage;
   }
   if (typeof flags['app-secret'] === 'string') {
@@ -94,7 +109,7 @@ export async function runSetup(ctx: CliContext, io: { input?: NodeJS.ReadStream 
     out(`Checking the credentials with ${openApiBase(a.domain)} …`);
     let check = await checkCredentials({ domain: a.domain, appId: a.appId, appSecret: a.secret.value });
     // A mistyped secret costs only the secret: every other answer is kept and the secret is asked again.
-    const secretTyped = prompter && typeof flags['app-secret'] !== 'string' && typeof flags['app-secret-env'] !== 'string' && !flags['app-secret-stdin'];
+    const secretTyped = prompter && !a.scanned && typeof flags['app-secret'] !== 'string' && typeof flags['app-secret-env'] !== 'string' && !flags['app-secret-stdin'];
     for (let i = 0; !check.ok && check.secretWrong && secretTyped && i < SETUP_LIMITS.triesPerQuestion; i++) {
       err(`  ${check.message}`);
       err('  your other answers are kept; enter the app secret again:');
@@ -159,7 +174,7 @@ async function gather(ctx: CliContext, prompter: Prompter | null, bots: Array<Re
   const flag = (name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string).trim() : undefined);
 
   /** One question with a default and a validator; asks again on a bad answer (a bad flag is an error at once). */
-  async function field(label: string, flagName: string, def: string | undefined, check: (v: string) => string | null): Promise<Field<string>> {
+  async function field(label: string, flagName: string, def: string | undefined, check: (v: string) => string | null, onEnter?: string): Promise<Field<string>> {
     const given = flag(flagName);
     if (given !== undefined) {
       const problem = check(given);
@@ -172,6 +187,7 @@ async function gather(ctx: CliContext, prompter: Prompter | null, bots: Array<Re
     for (let i = 0; i < SETUP_LIMITS.triesPerQuestion; i++) {
       const answer = await prompter.ask(`${label}${def !== undefined ? ` [${def}]` : ''}: `);
       if (answer === null) return { ok: false, code: EXIT.failure, message: 'input ended before setup was complete; nothing was written' };
+      if (answer === '' && onEnter !== undefined) return { ok: true, value: onEnter };
       const value = answer === '' && def !== undefined ? def : answer;
       const problem = value === '' ? 'an answer is needed' : check(value);
       if (!problem) return { ok: true, value };
@@ -180,14 +196,27 @@ async function gather(ctx: CliContext, prompter: Prompter | null, bots: Array<Re
     return { ok: false, code: EXIT.usage, message: `no valid answer for "${label}"; nothing was written` };
   }
 
-  const appId = await field('App ID (cli_…)', 'app-id', undefined, (v) => (APP_ID_RE.test(v) ? null : 'an app id is cli_ followed by 16 hex digits (Credentials & Basic Info)'));
+  // Enter at the first question means "create the app by scanning", unless a secret flag says an app exists already.
+  const secretFlag = typeof flags['app-secret'] === 'string' || typeof flags['app-secret-env'] === 'string' || flags['app-secret-stdin'] === true;
+  const scanOffered = !!prompter && !secretFlag;
+  const appId = flags.scan === true
+    ? { ok: true as const, value: SCAN_CHOSEN }
+    : await field(scanOffered ? 'App ID (cli_…) of an existing app, or press Enter to create a new app by scanning' : 'App ID (cli_…)', 'app-id', undefined,
+      (v) => (APP_ID_RE.test(v) ? null : 'an app id is cli_ followed by 16 hex digits (Credentials & Basic Info)'), scanOffered ? SCAN_CHOSEN : undefined);
   if (!appId.ok) return appId;
-  const known = bots.find((b) => b?.appId === appId.value);
+  let made: { appId: string; appSecret: string; domain: string } | null = null;
+  if (appId.value === SCAN_CHOSEN) {
+    const scan = await scanForApp(ctx, prompter ?? stdin);
+    if (!scan.ok) return scan;
+    made = scan.value;
+  }
+  const known = bots.find((b) => b?.appId === (made?.appId ?? appId.value));
 
-  const secret = await secretField(ctx, prompter, stdin);
+  const secret: Field<Answers['secret']> = made ? { ok: true, value: { stored: made.appSecret, value: made.appSecret } } : await secretField(ctx, prompter, stdin);
   if (!secret.ok) return secret;
   const knownDomain = typeof known?.domain === 'string' ? known.domain : 'feishu';
-  const domain = await field('Domain: feishu, lark, or a base URL', 'domain', knownDomain, validDomain);
+  // A scanned app's platform is known (the tenant's brand); --domain still wins (a private deployment).
+  const domain = made && flag('domain') === undefined ? { ok: true as const, value: made.domain } : await field('Domain: feishu, lark, or a base URL', 'domain', knownDomain, validDomain);
   if (!domain.ok) return domain;
   const knownCli = typeof known?.cli === 'string' ? known.cli : 'claude-code';
   const cli = await field(`CLI (${CLI_IDS.join(', ')})`, 'cli', knownCli, (v) => ((CLI_IDS as readonly string[]).includes(v) ? null : `choose one of ${CLI_IDS.join(', ')}`));
@@ -201,7 +230,29 @@ async function gather(ctx: CliContext, prompter: Prompter | null, bots: Array<Re
   const name = await field('Bot name (for logs and status)', 'name', defName, (v) =>
     !/^[A-Za-z0-9_.-]{1,64}$/.test(v) ? 'use letters, digits, "_", "." or "-"' : taken.has(v) ? `"${v}" is already another bot's name` : null);
   if (!name.ok) return name;
-  return { ok: true, value: { appId: appId.value, secret: secret.value, domain: domain.value, cli: cli.value, workingDir: workingDir.value, name: name.value } };
+  return { ok: true, value: { appId: made?.appId ?? appId.value, secret: secret.value, domain: domain.value, cli: cli.value, workingDir: workingDir.value, name: name.value, scanned: !!made } };
+}
+
+/** Scan-to-create; Ctrl+C (a signal, or typed into the question prompt's terminal) cancels it and nothing is written. */
+async function scanForApp(ctx: CliContext, prompter: Prompter | null): Promise<Field<{ appId: string; appSecret: string; domain: string }>> {
+  const { flags, out, env } = ctx;
+  const domainFlag = typeof flags.domain === 'string' ? flags.domain.trim() : undefined;
+  const hosts = accountsHost(domainFlag, typeof flags['accounts-url'] === 'string' ? flags['accounts-url'].trim() : undefined);
+  if (!hosts.ok) return { ok: false, code: EXIT.usage, message: hosts.problem };
+  const locale = terminalLocale(env);
+  const cancel = new AbortController();
+  const onInterrupt = () => cancel.abort();
+  process.once('SIGINT', onInterrupt);
+  const stopListening = prompter?.onInterrupt(onInterrupt);
+  try {
+    const made = await createAppByScan({ host: hosts.host, larkHost: hosts.larkHost, locale, signal: cancel.signal, say: out });
+    if (!made.ok) return { ok: false, code: made.reason === 'cancelled' ? SETUP_LIMITS.interruptedExit : EXIT.failure, message: made.message };
+    out(t(locale, 'setup.scan.created', { appId: made.appId, domain: domainFlag ?? made.domain }));
+    return { ok: true, value: { appId: made.appId, appSecret: made.appSecret, domain: made.domain } };
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    stopListening?.();
+  }
 }
 
 /** The secret: from the environment (stored as `${NAME}`) or literal; never echoed. */

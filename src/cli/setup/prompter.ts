@@ -5,6 +5,8 @@ import type { Readable, Writable } from 'node:stream';
 export interface Prompter {
   /** Asks and returns the answer (trimmed), or null when the input ended. `secret` hides typing on a terminal. */
   ask(question: string, opts?: { secret?: boolean }): Promise<string | null>;
+  /** Calls `listener` on Ctrl+C typed into a terminal (readline would otherwise just close); returns the remover. */
+  onInterrupt(listener: () => void): () => void;
   dispose(): void;
 }
 
@@ -42,6 +44,10 @@ export function createPrompter(input: Readable & { isTTY?: boolean }, output: Wr
       // Piped answers are not echoed by anyone: end the prompt's line so the transcript stays readable.
       if (!input.isTTY) output.write('\n');
       return line === null ? null : line.trim();
+    },
+    onInterrupt(listener) {
+      rl.on('SIGINT', listener);
+      return () => rl.off('SIGINT', listener);
     },
     dispose() {
       rl.close();

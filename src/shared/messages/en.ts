@@ -356,4 +356,16 @@ export const en = {
   'cli.restartRefused': 'nothing was restarted: the running daemon (pid {pid}) keeps its current settings; fix the file, then run {cmd} restart',
   // capacity (issue 14): a message that waits for a free slot on this machine
   'capacity.queued': 'Queued: {busy} of {max} sessions on this machine are busy; this one starts as soon as one is free.',
+  // setup scan-to-create (issue 32.11): `larkmux setup` creating the Feishu/Lark app from one link
+  'setup.scan.openLink': 'Create the bot app: scan this link with the Feishu/Lark app on your phone (or open it in a browser where you are signed in to Feishu/Lark) and confirm:',
+  'setup.scan.noQr': 'No QR code is drawn in this terminal: make one from the link with any QR tool, or send the link to yourself in Feishu/Lark and tap it.',
+  'setup.scan.waiting': 'Waiting for your confirmation (the link works for {minutes} min; Ctrl+C cancels) …',
+  'setup.scan.slowDown': 'The platform asked larkmux to check less often; still waiting …',
+  'setup.scan.larkTenant': 'Your account is on Lark: continuing with Lark.',
+  'setup.scan.refused': 'the app was not created: the request was declined in Feishu/Lark. Nothing was written; run setup again to retry, or give an existing app with --app-id.',
+  'setup.scan.expired': 'the link expired before anyone confirmed it. Nothing was written; run `setup --scan` again for a new link.',
+  'setup.scan.cancelled': 'cancelled while waiting for the scan; nothing was written.',
+  'setup.scan.platformError': 'the platform stopped the app creation ({code}: {text}). Nothing was written.',
+  'setup.scan.unreachable': "cannot reach https://{host} ({why}); check this machine's network or proxy. Nothing was written.",
+  'setup.scan.created': 'Created the app {appId} on {domain}, with the scopes, the message event and the card callback larkmux needs.',
 } as const satisfies Record<string, string>;

@@ -358,4 +358,16 @@ export const zhCN: Record<keyof typeof en, string> = {
   'cli.restartRefused': '没有重启：正在运行的守护进程（pid {pid}）保留当前设置；请修正文件后运行 {cmd} restart',
   // capacity (issue 14): a message that waits for a free slot on this machine
   'capacity.queued': '排队中：本机 {max} 个会话名额里有 {busy} 个正忙，一有空位就自动开始。',
+  // setup scan-to-create (issue 32.11): `larkmux setup` creating the Feishu/Lark app from one link
+  'setup.scan.openLink': '创建机器人应用：用手机上的飞书/Lark 扫描这个链接（或在已登录飞书/Lark 的浏览器中打开它）并确认：',
+  'setup.scan.noQr': '此终端不绘制二维码：可用任意二维码工具把链接转成二维码，或在飞书/Lark 里把链接发给自己再点开。',
+  'setup.scan.waiting': '正在等待你确认（链接 {minutes} 分钟内有效；按 Ctrl+C 取消）…',
+  'setup.scan.slowDown': '平台要求降低查询频率；仍在等待…',
+  'setup.scan.larkTenant': '你的账号属于 Lark：改用 Lark 继续。',
+  'setup.scan.refused': '应用未创建：在飞书/Lark 中拒绝了这次请求。未写入任何内容；可重新运行 setup，或用 --app-id 填写已有应用。',
+  'setup.scan.expired': '链接在确认前已过期。未写入任何内容；重新运行 `setup --scan` 获取新链接。',
+  'setup.scan.cancelled': '等待扫码时已取消；未写入任何内容。',
+  'setup.scan.platformError': '平台中止了应用创建（{code}：{text}）。未写入任何内容。',
+  'setup.scan.unreachable': '无法连接 https://{host}（{why}）；请检查本机网络或代理。未写入任何内容。',
+  'setup.scan.created': '已在 {domain} 创建应用 {appId}，并带上 larkmux 需要的权限、消息事件和卡片回调。',
 };

@@ -2,6 +2,7 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeAccounts, type FakeAccountsOptions } from './accounts.js';
 import { cardActionEnvelope, hexId, messageEnvelope, type MentionSpec } from './envelopes.js';
 import { handleHttp } from './http-api.js';
 import { FakeState, nextId, type EndpointName, type FakeApp, type FakeAppSpec, type FakeMessage, type Failure } from './state.js';
@@ -323,7 +324,16 @@ export class FakeFeishu {
     }
   }
 
+  private accounts?: FakeAccounts;
+
+  /** The accounts service of scan-to-create (HTTPS, its own port); apps it creates join this fake's apps. */
+  async startAccounts(options?: FakeAccountsOptions): Promise<FakeAccounts> {
+    this.accounts ??= await FakeAccounts.start(this.state, options);
+    return this.accounts;
+  }
+
   async close(): Promise<void> {
+    await this.accounts?.close();
     this.hub.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
