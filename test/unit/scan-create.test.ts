@@ -1,7 +1,7 @@
 // Pure parts of scan-to-create: which accounts host registerApp talks to, what the new app asks for, the output language.
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_EVENTS, SCOPES } from '../../src/cli/setup/console-settings.js';
-import { accountsHost, scanAddons, terminalLocale } from '../../src/cli/setup/scan-create.js';
+import { accountsHost, scanAddons } from '../../src/cli/setup/scan-create.js';
 
 describe('accountsHost', () => {
   it.each([
@@ -33,17 +33,5 @@ describe('scanAddons', () => {
     expect(addons.scopes?.tenant).not.toContain('im:message.group_msg');
     expect(addons.events?.items?.tenant).toEqual([CONSOLE_EVENTS.messageEvent]);
     expect(addons.callbacks?.items).toEqual([CONSOLE_EVENTS.cardCallback]);
-  });
-});
-
-describe('terminalLocale', () => {
-  it.each([
-    { env: { LANG: 'zh_CN.UTF-8' }, want: 'zh-CN' },
-    { env: { LANG: 'en_US.UTF-8', LC_ALL: 'zh_TW.UTF-8' }, want: 'zh-CN' },
-    { env: { LANG: 'zh_CN.UTF-8', LC_ALL: 'C' }, want: 'en' },
-    { env: { LC_MESSAGES: 'zh_CN', LANG: 'en_US.UTF-8' }, want: 'zh-CN' },
-    { env: {}, want: 'en' },
-  ])('$env → $want', ({ env, want }) => {
-    expect(terminalLocale(env)).toBe(want);
   });
 });

@@ -8,7 +8,8 @@ import { checkCredentials, openApiBase } from '../setup/check-credentials.js';
 import { mergeBot, readRawConfig, validateMerged, writeConfigFile, type SetupBot } from '../setup/config-writer.js';
 import { consoleChecklist } from '../setup/console-settings.js';
 import { createPrompter, type Prompter } from '../setup/prompter.js';
-import { accountsHost, createAppByScan, terminalLocale } from '../setup/scan-create.js';
+import { accountsHost, createAppByScan } from '../setup/scan-create.js';
+import { cliLocale } from '../cli-locale.js';
 import { t } from '../../shared/i18n.js';
 import { EXIT, type CliCommand, type CliContext } from '../types.js';
 
@@ -239,7 +240,7 @@ async function scanForApp(ctx: CliContext, prompter: Prompter | null): Promise<F
   const domainFlag = typeof flags.domain === 'string' ? flags.domain.trim() : undefined;
   const hosts = accountsHost(domainFlag, typeof flags['accounts-url'] === 'string' ? flags['accounts-url'].trim() : undefined);
   if (!hosts.ok) return { ok: false, code: EXIT.usage, message: hosts.problem };
-  const locale = terminalLocale(env);
+  const locale = cliLocale(env);
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();
   process.once('SIGINT', onInterrupt);

@@ -108,8 +108,3 @@ export async function createAppByScan(opts: ScanOptions): Promise<ScanOutcome> {
   }
 }
 
-/** The language of `larkmux`'s own output: Chinese under a zh_* locale, else English. */
-export function terminalLocale(env: NodeJS.ProcessEnv): Locale {
-  const tag = env.LC_ALL || env.LC_MESSAGES || env.LANG || '';
-  return /^zh/i.test(tag) ? 'zh-CN' : 'en';
-}
