@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { encode } from 'uqr';
 import { parseConfigText } from '../../src/shared/config.js';
 import { SCOPES } from '../../src/cli/setup/console-settings.js';
 import { FakeFeishu, type FakeAccounts } from '../support/fake-feishu/index.js';
@@ -28,6 +29,21 @@ function startSetup(args: string[], env: NodeJS.ProcessEnv, stdin?: string): Liv
   if (stdin !== undefined) child.stdin!.end(stdin);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
   return { child, out: () => out, err: () => err, exited };
+}
+
+/**
+ * The QR code setup drew, read back into modules (true = dark) from its half-block lines: a block is two light modules
+ * (uqr's compact form draws the light ones), a space two dark ones, ▀ light over dark, ▄ dark over light.
+ */
+function qrModulesIn(out: string): boolean[][] {
+  const lines = out.split('\n').filter((l) => /^ {2}[█▀▄ ]+$/.test(l) && /[█▀▄]/.test(l)).map((l) => l.slice(2));
+  const TOP_BOTTOM_DARK: Record<string, [boolean, boolean]> = { '█': [false, false], ' ': [true, true], '▀': [false, true], '▄': [true, false] };
+  const rows: boolean[][] = [];
+  for (const l of lines) {
+    const pairs = [...l].map((c) => TOP_BOTTOM_DARK[c]!);
+    rows.push(pairs.map((p) => p[0]), pairs.map((p) => p[1]));
+  }
+  return rows;
 }
 
 const LINK = /https:\/\/127\.0\.0\.1:\d+\/page\/app-registration\?\S+/;
@@ -66,6 +82,10 @@ describe('larkmux setup: create the app by scanning', () => {
     const env = envFor(home);
     run = startSetup(['--yes', '--scan', ...scanFlags(), '--cli', 'shell', '--working-dir', '~/code', '--name', 'scanned'], env);
     const link = await linkOf(run);
+    // The code a phone scans is the link itself (piped stdout: bare blocks, no colour codes).
+    await until('the QR code on stdout', () => qrModulesIn(run!.out()).length > 20 || undefined, 30_000, 50);
+    const expected = encode(link, { ecc: 'L', border: 2 }).data;
+    expect(qrModulesIn(run.out()).slice(0, expected.length)).toEqual(expected);
     // Polling is under way ("authorization pending") before anyone scans; a slow_down is taken in stride.
     await until('a pending poll', () => accounts.requests.some((q) => q.action === 'poll' && q.status === 400));
     accounts.slowDown(link);

@@ -246,7 +246,7 @@ async function scanForApp(ctx: CliContext, prompter: Prompter | null): Promise<F
   process.once('SIGINT', onInterrupt);
   const stopListening = prompter?.onInterrupt(onInterrupt);
   try {
-    const made = await createAppByScan({ host: hosts.host, larkHost: hosts.larkHost, locale, signal: cancel.signal, say: out });
+    const made = await createAppByScan({ host: hosts.host, larkHost: hosts.larkHost, locale, signal: cancel.signal, qrColour: process.stdout.isTTY === true, say: out });
     if (!made.ok) return { ok: false, code: made.reason === 'cancelled' ? SETUP_LIMITS.interruptedExit : EXIT.failure, message: made.message };
     out(t(locale, 'setup.scan.created', { appId: made.appId, domain: domainFlag ?? made.domain }));
     return { ok: true, value: { appId: made.appId, appSecret: made.appSecret, domain: made.domain } };

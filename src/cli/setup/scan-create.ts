@@ -3,6 +3,7 @@
 import type { AppAddons } from '@larksuiteoapi/node-sdk';
 import { t, type Locale } from '../../shared/i18n.js';
 import { CONSOLE_EVENTS, SCOPES } from './console-settings.js';
+import { terminalQr } from './terminal-qr.js';
 
 export const SCAN_CREATE = {
   /** Where the SDK runs the device flow by default; a Lark tenant is switched to larkHost by the SDK itself. */
@@ -68,6 +69,8 @@ export interface ScanOptions {
   larkHost: string;
   locale: Locale;
   signal: AbortSignal;
+  /** Paint the QR code black-on-white (stdout is a terminal); else bare block characters. */
+  qrColour: boolean;
   /** One line for the person (the link, progress); never given the secret. */
   say: (line: string) => void;
 }
@@ -90,7 +93,9 @@ export async function createAppByScan(opts: ScanOptions): Promise<ScanOutcome> {
         say('');
         say(`  ${url}`);
         say('');
-        say(t(locale, 'setup.scan.noQr'));
+        say(t(locale, 'setup.scan.qr'));
+        for (const line of terminalQr(url, opts.qrColour)) say(`  ${line}`);
+        say('');
         say(t(locale, 'setup.scan.waiting', { minutes: Math.max(1, Math.round(expireIn / 60)) }));
       },
       onStatusChange: (info) => {

@@ -357,8 +357,8 @@ export const en = {
   // capacity (issue 14): a message that waits for a free slot on this machine
   'capacity.queued': 'Queued: {busy} of {max} sessions on this machine are busy; this one starts as soon as one is free.',
   // setup scan-to-create (issue 32.11): `larkmux setup` creating the Feishu/Lark app from one link
-  'setup.scan.openLink': 'Create the bot app: scan this link with the Feishu/Lark app on your phone (or open it in a browser where you are signed in to Feishu/Lark) and confirm:',
-  'setup.scan.noQr': 'No QR code is drawn in this terminal: make one from the link with any QR tool, or send the link to yourself in Feishu/Lark and tap it.',
+  'setup.scan.openLink': 'Create the bot app: open this link in a browser where you are signed in to Feishu/Lark, or scan the code below with the Feishu/Lark app on your phone, and confirm:',
+  'setup.scan.qr': 'Scan with Feishu/Lark:',
   'setup.scan.waiting': 'Waiting for your confirmation (the link works for {minutes} min; Ctrl+C cancels) …',
   'setup.scan.slowDown': 'The platform asked larkmux to check less often; still waiting …',
   'setup.scan.larkTenant': 'Your account is on Lark: continuing with Lark.',

@@ -359,8 +359,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   // capacity (issue 14): a message that waits for a free slot on this machine
   'capacity.queued': '排队中：本机 {max} 个会话名额里有 {busy} 个正忙，一有空位就自动开始。',
   // setup scan-to-create (issue 32.11): `larkmux setup` creating the Feishu/Lark app from one link
-  'setup.scan.openLink': '创建机器人应用：用手机上的飞书/Lark 扫描这个链接（或在已登录飞书/Lark 的浏览器中打开它）并确认：',
-  'setup.scan.noQr': '此终端不绘制二维码：可用任意二维码工具把链接转成二维码，或在飞书/Lark 里把链接发给自己再点开。',
+  'setup.scan.openLink': '创建机器人应用：在已登录飞书/Lark 的浏览器中打开这个链接，或用手机上的飞书/Lark 扫描下面的二维码，然后确认：',
+  'setup.scan.qr': '用飞书/Lark 扫码：',
   'setup.scan.waiting': '正在等待你确认（链接 {minutes} 分钟内有效；按 Ctrl+C 取消）…',
   'setup.scan.slowDown': '平台要求降低查询频率；仍在等待…',
   'setup.scan.larkTenant': '你的账号属于 Lark：改用 Lark 继续。',
