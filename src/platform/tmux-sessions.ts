@@ -2,7 +2,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runTmux } from './tmux-runner.js';
-import { tmuxClientEnv } from '../shared/env-policy.js';
 
 const LIVE_NAME = /^lmx-[0-9a-f]{8}$/;
 const DIAG_NAME = /^lmx-diag-[0-9a-f]{8}$/;
@@ -22,20 +21,6 @@ export function classifyTmuxSessions(names: readonly string[], owned: ReadonlySe
   };
 }
 
-// TODO(issue 11): kept only for code written before src/platform/tmux-runner.ts; run tmux with runTmux instead.
-export function tmuxArgs(socket: string | null, args: string[]): string[] {
-  return socket ? ['-L', socket, ...args] : args;
-}
-
-export function tmuxEnv(): NodeJS.ProcessEnv {
-  return tmuxClientEnv(process.env);
-}
-
-/** tmux's words for "no server on that socket" (or it cannot be reached): a server that is not running has no sessions or panes. */
-export function isNoServer(message: string): boolean {
-  return /no server running|error connecting|No such file/i.test(message);
-}
-
 export type TmuxList = { ok: true; names: string[] } | { ok: false; message: string };
 
 /** Every session name on the server; a server that is not running simply has none. */
@@ -43,8 +28,8 @@ export async function listTmuxSessions(socket: string | null): Promise<TmuxList>
   const res = await runTmux(['list-sessions', '-F', '#{session_name}'], { socket });
   if (res.ok) return { ok: true, names: res.stdout.split('\n').filter(Boolean) };
   if (res.code === 'tmux_missing') return { ok: false, message: 'tmux is not installed' };
-  // "no server running" / "error connecting": nothing to list.
-  if (isNoServer(res.message)) return { ok: true, names: [] };
+  // A server that is not running has no sessions.
+  if (res.code === 'no_server') return { ok: true, names: [] };
   return { ok: false, message: res.message };
 }
 
