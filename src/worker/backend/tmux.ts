@@ -7,7 +7,8 @@ import { ENV_POLICY, namesToUnset } from '../../shared/env-policy.js';
 import { filterLaunchEnv } from './launch-env.js';
 import { discardLaunchFile, launcherArgv, launchScript, splitByShellName, writeLaunchFile } from './launch-file.js';
 import { planTextInput } from './input-plan.js';
-import { escapeTmuxFormat, TmuxClient, type TmuxResult } from './tmux-client.js';
+import type { TmuxResult } from '../../platform/tmux-runner.js';
+import { escapeTmuxFormat, TmuxClient } from './tmux-client.js';
 import { PipePaneObserver, type PaneObserver } from './tmux-observer.js';
 import { serverOptionCommands } from './tmux-server-options.js';
 import { paneDiedHookCommand, watchPaneDeath } from './pane-death.js';
@@ -43,7 +44,6 @@ export interface TmuxBackendOptions {
 
 export class TmuxBackend implements SessionBackend {
   readonly kind = 'tmux' as const;
-  readonly survivesRestart = true;
   readonly name: string;
   readonly diagName: string;
   private readonly client: TmuxClient;
