@@ -30,7 +30,6 @@ const PASTE_END = '\x1b[201~';
 
 export class PtyBackend implements SessionBackend {
   readonly kind = 'pty' as const;
-  readonly survivesRestart = false;
   readonly name: string;
   private child: nodePty.IPty | null = null;
   private exited: Promise<void> = Promise.resolve();

@@ -83,8 +83,6 @@ export interface SendTextOptions {
 
 export interface SessionBackend {
   readonly kind: BackendKind;
-  /** false for the pty fallback: its CLI dies with the worker. `doctor` and the first card say so. */
-  readonly survivesRestart: boolean;
   readonly name: string;
   /** Create the session (when `launch` is given and it is missing) or re-attach to it, and start observing. */
   start(launch?: LaunchSpec): Promise<BackendResult<StartInfo>>;

@@ -5,7 +5,7 @@ import type { CliChoice } from '../../../shared/console-cli.js';
 import type { ConsoleChoices, ConsoleClientMessage, ConsoleEntry, ConsoleServerMessage } from '../../../shared/console-protocol.js';
 import { CONSOLE_PROTOCOL_VERSION } from '../../../shared/console-protocol.js';
 import type { Logger } from '../../../platform/log.js';
-import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundMessage } from '../types.js';
+import type { CardActionReply, CardRef, ChatPlace, ImAdapter, ImHandlers, ImResult, InboundMessage } from '../types.js';
 import { ConsoleChat, newConsoleId } from './console-chat.js';
 import { ConsoleChatFile } from './console-chat-file.js';
 
@@ -38,7 +38,6 @@ export class ConsoleAdapter implements ImAdapter {
   readonly botName = 'console';
   readonly chat = new ConsoleChat();
   private handlers: ImHandlers | null = null;
-  private conn: ConnectionState = 'stopped';
   private readonly listeners = new Set<Listener>();
   private readonly now: () => number;
   private readonly log: Logger;
@@ -54,13 +53,8 @@ export class ConsoleAdapter implements ImAdapter {
     this.handlers = handlers;
     // A damaged file is moved aside and reported in the log; the console starts with an empty conversation.
     if (this.file) await this.file.attach(this.chat);
-    this.conn = 'connected';
     handlers.onState?.('connected');
     return ok(undefined);
-  }
-
-  state(): { state: ConnectionState } {
-    return { state: this.conn };
   }
 
   /** Every message for the pages; returns the unsubscribe function. */
@@ -191,7 +185,6 @@ export class ConsoleAdapter implements ImAdapter {
   }
 
   async dispose(): Promise<void> {
-    this.conn = 'stopped';
     this.handlers = null;
     this.listeners.clear();
     await this.file?.dispose();
