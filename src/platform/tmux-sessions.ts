@@ -1,7 +1,12 @@
 // Orphaned tmux sessions: `lmx-*` sessions no session record owns, and `lmx-diag-*` panes kept from failed launches.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { runTmux } from './tmux-runner.js';
+import { SESSION_STORE_FORMAT, SessionCoreSchema } from '../shared/session-record.js';
+
+/** The envelope the store writes around its records (daemon/sessions/store.ts); records are checked one by one. */
+const StoreEnvelopeSchema = z.object({ format: z.literal(SESSION_STORE_FORMAT), version: z.number().int().min(1), records: z.array(z.unknown()) });
 
 const LIVE_NAME = /^lmx-[0-9a-f]{8}$/;
 const DIAG_NAME = /^lmx-diag-[0-9a-f]{8}$/;
@@ -41,7 +46,8 @@ export async function killTmuxSessions(socket: string | null, names: readonly st
 
 /**
  * tmux names owned by open sessions, read from the stores without changing them (for the CLI while the daemon is
- * stopped). A store that cannot be read owns nothing here, so callers must not prune when `complete` is false.
+ * stopped), by the store's own schema (shared/session-record.ts). A store or record that cannot be read owns nothing
+ * here, so `complete` is false then and callers must not prune.
  */
 export function ownedTmuxNamesOnDisk(home: string): { names: Set<string>; complete: boolean } {
   const names = new Set<string>();
@@ -53,14 +59,26 @@ export function ownedTmuxNamesOnDisk(home: string): { names: Set<string>; comple
     return { names, complete: true };
   }
   for (const f of files) {
-    try {
-      const raw = JSON.parse(readFileSync(join(home, f), 'utf8')) as { records?: { tmuxName?: unknown; lifecycle?: unknown }[] };
-      for (const r of raw.records ?? []) if (typeof r.tmuxName === 'string' && r.lifecycle !== 'closed') names.add(r.tmuxName);
-    } catch {
-      complete = false;
+    const records = storeRecords(join(home, f));
+    if (records === null) complete = false;
+    for (const r of records ?? []) {
+      const parsed = SessionCoreSchema.safeParse(r);
+      // A record the store would drop: its tmux session may still be someone's, so nothing is pruned this time.
+      if (!parsed.success) complete = false;
+      else if (parsed.data.lifecycle !== 'closed') names.add(parsed.data.tmuxName);
     }
   }
   return { names, complete };
+}
+
+/** The records of one sessions-<appId>.json, or null when the file is not a sessions store that can be read. */
+function storeRecords(path: string): unknown[] | null {
+  try {
+    const raw = StoreEnvelopeSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    return raw.success ? raw.data.records : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Store files a load moved aside because they were damaged (`*.corrupt-<time>`). */
