@@ -16,7 +16,7 @@ import { zombieExitStatus } from '../../platform/proc-stat.js';
 import type {
   BackendResult, CaptureOptions, Disposable, LaunchSpec, ObserverClosed, ProbeResult, SendTextOptions, SessionBackend, StartInfo,
 } from './types.js';
-import { fail, OK } from './types.js';
+import { fail, listenOn, OK } from './types.js';
 import type { PaneForeground } from '../lifecycle/takeover-ready.js';
 
 export const TMUX_BACKEND_TIMING = {
@@ -104,13 +104,11 @@ export class TmuxBackend implements SessionBackend {
   }
 
   onOutput(listener: (text: string) => void): Disposable {
-    this.outputListeners.add(listener);
-    return { dispose: () => { this.outputListeners.delete(listener); } };
+    return listenOn(this.outputListeners, listener);
   }
 
   onObserverClosed(listener: (closed: ObserverClosed) => void): Disposable {
-    this.closedListeners.add(listener);
-    return { dispose: () => { this.closedListeners.delete(listener); } };
+    return listenOn(this.closedListeners, listener);
   }
 
   /** Consumer backpressure, passed to the observer (which closes the pipe if the pause lasts too long). */

@@ -25,6 +25,12 @@ export interface Disposable {
   dispose(): void;
 }
 
+/** Adds `listener` to `listeners`; disposing the result takes it out again (the backends' and observer's onX methods). */
+export function listenOn<T>(listeners: Set<T>, listener: T): Disposable {
+  listeners.add(listener);
+  return { dispose: () => { listeners.delete(listener); } };
+}
+
 /** What to run when the session has to be created. `argv[0]` is the program; nothing is passed through a shell. */
 export interface LaunchSpec {
   argv: readonly string[];
