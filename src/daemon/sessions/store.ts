@@ -15,8 +15,6 @@ export const STORE_TIMING = {
   closedRetentionMs: 7 * 24 * 60 * 60 * 1000,
 } as const;
 
-// The durable-file primitives were born here; importers of store.js keep working.
-export { STORE_FORMAT_VERSION, moveAside, removeStaleTemps, writeFileAtomic, type AtomicWriteResult, type FlushResult, type StoreLoadFailure } from '../process/durable-file.js';
 
 export interface DroppedRecord {
   index: number;
