@@ -3,6 +3,7 @@
 // Import cycles are checked by scripts/import-cycles.ts (type imports included), run by `npm run lint` too.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { larkmuxPlugin } from './scripts/eslint/one-tmux-runner.js';
 
 /** Node built-ins: `node:fs` and the bare `fs` spelling alike. */
 const NODE_BUILTIN_REGEX = '^(node:.*|fs|fs/.*|path|os|child_process|net|http|https|crypto|url|process|worker_threads|stream)$';
@@ -70,19 +71,12 @@ export default tseslint.config(
   ...layerRules('src/worker', ['daemon', 'cli', 'web'], 'The worker talks to the daemon over IPC (src/shared/ipc.ts), never by import.'),
   // The platform layer (Node effects both sides need: the tmux runner) sits below daemon, worker and cli.
   ...layerRules('src/platform', ['daemon', 'worker', 'cli', 'web'], 'src/platform is below daemon, worker and cli: it imports only src/shared.'),
-  // One tmux runner (issue 11): tmux is exec'd only by src/platform/tmux-runner.ts.
+  // One tmux runner (issues 11, 28): tmux is exec'd only by src/platform/tmux-runner.ts, also through a variable.
   {
     files: ['src/**/*.ts'],
-    ignores: ['src/platform/**'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: "CallExpression[callee.name=/^(execFile|execFileSync|spawn|spawnSync)$/][arguments.0.value='tmux']",
-          message: 'Run tmux through src/platform/tmux-runner.ts (one result type, one env policy).',
-        },
-      ],
-    },
+    ignores: ['src/platform/tmux-runner.ts'],
+    plugins: { larkmux: larkmuxPlugin },
+    rules: { 'larkmux/one-tmux-runner': 'error' },
   },
   {
     files: ['src/shared/**/*.ts'],

@@ -2,8 +2,8 @@
 // only (never a shell), `-L <socket>` when set, the environment policy of src/shared/env-policy.ts, a timeout, and
 // failures as values of one result type. The platform layer sits below daemon, worker and cli and above src/shared:
 // Node effects that more than one side needs live here, so neither side imports the other.
-// Not here: the long-lived control-mode client (worker/backend/tmux-control.ts) and the interactive attach client
-// under a pty (worker/webterm.ts) — both are tmux clients of another kind, started with the same env policy.
+// Not here: the interactive attach client under a pty (worker/webterm.ts) — a tmux client of another kind, started
+// with the same env policy. Lint (scripts/eslint/one-tmux-runner.js) keeps every other tmux process here.
 import { execFile } from 'node:child_process';
 import { tmuxClientEnv } from '../shared/env-policy.js';
 

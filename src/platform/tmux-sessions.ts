@@ -1,8 +1,12 @@
 // Orphaned tmux sessions: `lmx-*` sessions no session record owns, and `lmx-diag-*` panes kept from failed launches.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { runTmux } from './tmux-runner.js';
-import { tmuxClientEnv } from '../shared/env-policy.js';
+import { SESSION_STORE_FORMAT, SessionCoreSchema } from '../shared/session-record.js';
+
+/** The envelope the store writes around its records (daemon/sessions/store.ts); records are checked one by one. */
+const StoreEnvelopeSchema = z.object({ format: z.literal(SESSION_STORE_FORMAT), version: z.number().int().min(1), records: z.array(z.unknown()) });
 
 const LIVE_NAME = /^lmx-[0-9a-f]{8}$/;
 const DIAG_NAME = /^lmx-diag-[0-9a-f]{8}$/;
@@ -22,20 +26,6 @@ export function classifyTmuxSessions(names: readonly string[], owned: ReadonlySe
   };
 }
 
-// TODO(issue 11): kept only for code written before src/platform/tmux-runner.ts; run tmux with runTmux instead.
-export function tmuxArgs(socket: string | null, args: string[]): string[] {
-  return socket ? ['-L', socket, ...args] : args;
-}
-
-export function tmuxEnv(): NodeJS.ProcessEnv {
-  return tmuxClientEnv(process.env);
-}
-
-/** tmux's words for "no server on that socket" (or it cannot be reached): a server that is not running has no sessions or panes. */
-export function isNoServer(message: string): boolean {
-  return /no server running|error connecting|No such file/i.test(message);
-}
-
 export type TmuxList = { ok: true; names: string[] } | { ok: false; message: string };
 
 /** Every session name on the server; a server that is not running simply has none. */
@@ -43,8 +33,8 @@ export async function listTmuxSessions(socket: string | null): Promise<TmuxList>
   const res = await runTmux(['list-sessions', '-F', '#{session_name}'], { socket });
   if (res.ok) return { ok: true, names: res.stdout.split('\n').filter(Boolean) };
   if (res.code === 'tmux_missing') return { ok: false, message: 'tmux is not installed' };
-  // "no server running" / "error connecting": nothing to list.
-  if (isNoServer(res.message)) return { ok: true, names: [] };
+  // A server that is not running has no sessions.
+  if (res.code === 'no_server') return { ok: true, names: [] };
   return { ok: false, message: res.message };
 }
 
@@ -56,7 +46,8 @@ export async function killTmuxSessions(socket: string | null, names: readonly st
 
 /**
  * tmux names owned by open sessions, read from the stores without changing them (for the CLI while the daemon is
- * stopped). A store that cannot be read owns nothing here, so callers must not prune when `complete` is false.
+ * stopped), by the store's own schema (shared/session-record.ts). A store or record that cannot be read owns nothing
+ * here, so `complete` is false then and callers must not prune.
  */
 export function ownedTmuxNamesOnDisk(home: string): { names: Set<string>; complete: boolean } {
   const names = new Set<string>();
@@ -68,14 +59,26 @@ export function ownedTmuxNamesOnDisk(home: string): { names: Set<string>; comple
     return { names, complete: true };
   }
   for (const f of files) {
-    try {
-      const raw = JSON.parse(readFileSync(join(home, f), 'utf8')) as { records?: { tmuxName?: unknown; lifecycle?: unknown }[] };
-      for (const r of raw.records ?? []) if (typeof r.tmuxName === 'string' && r.lifecycle !== 'closed') names.add(r.tmuxName);
-    } catch {
-      complete = false;
+    const records = storeRecords(join(home, f));
+    if (records === null) complete = false;
+    for (const r of records ?? []) {
+      const parsed = SessionCoreSchema.safeParse(r);
+      // A record the store would drop: its tmux session may still be someone's, so nothing is pruned this time.
+      if (!parsed.success) complete = false;
+      else if (parsed.data.lifecycle !== 'closed') names.add(parsed.data.tmuxName);
     }
   }
   return { names, complete };
+}
+
+/** The records of one sessions-<appId>.json, or null when the file is not a sessions store that can be read. */
+function storeRecords(path: string): unknown[] | null {
+  try {
+    const raw = StoreEnvelopeSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+    return raw.success ? raw.data.records : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Store files a load moved aside because they were damaged (`*.corrupt-<time>`). */

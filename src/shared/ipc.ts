@@ -149,6 +149,16 @@ export const CliStartedMsg = z.strictObject({
   freshCode: z.enum(['cannot_resume', 'no_native_id']).optional(),
 });
 export const ErrorMsg = z.strictObject({ type: z.literal('error'), code: z.string().min(1).max(64), message: z.string().max(4096), failure: FailureSchema.optional() });
+/**
+ * Liveness, both sides of it in one place (issue 28): the worker only reports, the daemon decides. The interval is rare
+ * because every wake-up of an idle worker costs CPU (see STATUS_TIMING.pidCheckQuietEveryMs); a worker that dies is seen
+ * at once from its exit, only a hung one waits. Three missed heartbeats (plus 5 s of slack) mean it hangs.
+ */
+export const HEARTBEAT_TIMING = {
+  intervalMs: 30_000,
+  timeoutMs: 3 * 30_000 + 5_000,
+} as const;
+
 export const HeartbeatMsg = z.strictObject({ type: z.literal('heartbeat'), at: z.number() });
 
 export const WorkerToDaemonSchema = z.discriminatedUnion('type', [

@@ -1,7 +1,7 @@
 // Worker entry point: one per session, forked by the daemon; wires the IPC channel to the session runtime.
 import { createLogger } from '../platform/log.js';
 import { larkmuxPaths, resolveHome } from '../platform/paths.js';
-import type { DaemonToWorker } from '../shared/ipc.js';
+import { HEARTBEAT_TIMING, type DaemonToWorker } from '../shared/ipc.js';
 import { processChannel } from './channel.js';
 import { adapterFor } from './cli/registry.js';
 import { chooseBackend } from './runtime/backend-choice.js';
@@ -9,9 +9,6 @@ import { DisplayController } from './runtime/display.js';
 import { SessionRuntime } from './runtime/session-runtime.js';
 import { startWebTerminal, type WebStart } from './runtime/web.js';
 
-/** The daemon owns liveness: the worker only reports it. Rare, because every wake-up of an idle worker costs CPU
- * (see STATUS_TIMING.pidCheckQuietEveryMs); a worker that dies is seen at once from its exit, only a hung one waits. */
-export const WORKER_HEARTBEAT_MS = 30_000;
 
 const paths = larkmuxPaths(resolveHome());
 const sessionTag = (process.env.LARKMUX_SESSION_ID ?? 'unknown').slice(0, 8);
@@ -27,7 +24,7 @@ let initDone: Promise<void> = Promise.resolve();
 /** Messages that arrive while the backend is being chosen are handled in order afterwards. */
 const early: DaemonToWorker[] = [];
 
-const heartbeat = setInterval(() => channel.send({ type: 'heartbeat', at: Date.now() }), WORKER_HEARTBEAT_MS);
+const heartbeat = setInterval(() => channel.send({ type: 'heartbeat', at: Date.now() }), HEARTBEAT_TIMING.intervalMs);
 heartbeat.unref();
 
 function exit(code: number): void {

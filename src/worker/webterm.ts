@@ -13,8 +13,6 @@ import {
   TmuxPaneControl, attachArgs, execTmuxRunner, tmuxClientEnv, type ClientSize, type TmuxRunner,
 } from './webterm/tmux-pane.js';
 
-export type { Authorize, TerminalAccess } from './webterm/authorize.js';
-export { authorizeFromProxy } from './webterm/authorize.js';
 
 export const WEBTERM_TIMING = {
   /** How often the window size is re-read while browsers are connected: a `resize` is rare, 2 s of lag is fine. */

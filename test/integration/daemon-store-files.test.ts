@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { larkmuxPaths } from '../../src/platform/paths.js';
 import { emptyRenderState } from '../../src/daemon/sessions/render-state.js';
 import { newSessionCore, type SessionCore } from '../../src/daemon/sessions/session-core.js';
-import { RenderStateStore, SessionStore, renderStatePath, writeFileAtomic } from '../../src/daemon/sessions/store.js';
+import { writeFileAtomic } from '../../src/daemon/process/durable-file.js';
+import { RenderStateStore, SessionStore, renderStatePath } from '../../src/daemon/sessions/store.js';
 
 const APP = 'cli_0123456789abcdef';
 const NOW = 1_800_000_000_000;

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listTmuxSessions, killTmuxSessions } from '../../src/platform/tmux-sessions.js';
 import { listPanes } from '../../src/daemon/panes/tmux-panes.js';
+import { linkPane, scanAdoptable } from '../../src/daemon/panes/adoptable-panes.js';
+import type { AdoptCandidate } from '../../src/daemon/panes/adopt-candidates.js';
 import { runTmux, runTmuxChain, tmuxArgv } from '../../src/platform/tmux-runner.js';
 import { TmuxExecRunner } from '../../src/worker/backend/tmux-control.js';
 import { execTmuxRunner } from '../../src/worker/webterm/tmux-pane.js';
@@ -89,11 +91,23 @@ describe('every caller goes through it (one result type)', () => {
     expect(await listTmuxSessions(tmux.socket)).toEqual({ ok: true, names: ['lmx-0123abcd'] });
   });
 
-  it('the worker: the control-mode fallback and the web terminal read the same server', async () => {
+  it('the daemon\'s /adopt: an absent server has nothing to adopt; a link failure comes back as tmux\'s words and is undone', async () => {
+    const cli = { command: 'claude', args: [] } as unknown as Parameters<typeof scanAdoptable>[1];
+    expect(await scanAdoptable(tmux.socket, cli)).toEqual({ ok: true, candidates: [], notAdoptable: [] });
+    await tmux.run(['new-session', '-d', '-s', 'own']);
+    const windowId = (await tmux.run(['display-message', '-p', '-t', 'own', '#{window_id}'])).stdout.trim();
+    expect(await linkPane(tmux.socket, 'lmx-0123abcd', { windowId } as AdoptCandidate)).toEqual({ ok: true });
+    expect((await tmux.run(['display-message', '-p', '-t', '=lmx-0123abcd:', '#{window_id}'])).stdout.trim()).toBe(windowId);
+    const failed = await linkPane(tmux.socket, 'lmx-89abcdef', { windowId: '@999' } as AdoptCandidate);
+    expect(failed).toMatchObject({ ok: false, message: expect.stringMatching(/can't find window/) });
+    expect(await listTmuxSessions(tmux.socket)).toEqual({ ok: true, names: expect.not.arrayContaining(['lmx-89abcdef']) });
+  });
+
+  it('the worker: the capture runner and the web terminal read the same server, with the same failure codes', async () => {
     await tmux.run(['new-session', '-d', '-s', 'main']);
     const exec = new TmuxExecRunner({ socket: tmux.socket });
     expect(await exec.run(['list-sessions', '-F', '#{session_name};'])).toEqual({ ok: true, lines: ['main;'] });
-    expect(await exec.run(['kill-session', '-t', '=nope'])).toMatchObject({ ok: false, code: 'command-failed' });
+    expect(await exec.run(['kill-session', '-t', '=nope'])).toMatchObject({ ok: false, code: 'not_found' });
     const web = execTmuxRunner(tmux.socket);
     expect(await web(['list-sessions', '-F', '#{session_name}'])).toEqual({ ok: true, stdout: 'main\n' });
     expect(await web(['kill-session', '-t', '=nope'])).toMatchObject({ ok: false, code: 'not_found' });
@@ -125,6 +139,6 @@ describe('every caller goes through it (one result type)', () => {
     }
     const failed = await exec.runMany([['display-message', '-p', 'first'], ['capture-pane', '-p', '-t', '=nope']]);
     expect(failed).toHaveLength(2);
-    for (const r of failed) expect(r).toMatchObject({ ok: false, code: 'command-failed', message: expect.stringMatching(/can't find/) });
+    for (const r of failed) expect(r).toMatchObject({ ok: false, code: 'not_found', message: expect.stringMatching(/can't find/) });
   });
 });

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { PROXY_HEADERS, parseServerFrame, type ClientFrame, type InfoMessage } from '../../src/shared/webterm-protocol.js';
-import { WebTerminalServer, authorizeFromProxy } from '../../src/worker/webterm.js';
+import { WebTerminalServer } from '../../src/worker/webterm.js';
+import { authorizeFromProxy } from '../../src/worker/webterm/authorize.js';
 import { WEB_DIST, waitFor } from '../support/browser.js';
 import { makeTmuxServer, type TestTmuxServer } from '../support/tmux.js';
 

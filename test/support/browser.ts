@@ -10,7 +10,8 @@ import { WebGrants } from '../../src/daemon/web/web-grants.js';
 import { WebProxy, type WorkerEndpoint } from '../../src/daemon/web/web-proxy.js';
 import { createLogger } from '../../src/platform/log.js';
 import { tmuxSessionName } from '../../src/shared/session-key.js';
-import { WebTerminalServer, authorizeFromProxy, type WebAuditEntry } from '../../src/worker/webterm.js';
+import { WebTerminalServer, type WebAuditEntry } from '../../src/worker/webterm.js';
+import { authorizeFromProxy } from '../../src/worker/webterm/authorize.js';
 import type { TestTmuxServer } from './tmux.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';

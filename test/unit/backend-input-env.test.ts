@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planTextInput, TEXT_INPUT_LIMITS } from '../../src/worker/backend/input-plan.js';
-import { filterLaunchEnv, isReservedEnvKey } from '../../src/worker/backend/launch-env.js';
+import { isReservedEnvKey } from '../../src/shared/env-policy.js';
+import { filterLaunchEnv } from '../../src/worker/backend/launch-env.js';
 
 describe('planTextInput', () => {
   const long = 'x'.repeat(TEXT_INPUT_LIMITS.maxTypedBytes + 1);

@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { classifyTmuxError, escapeTmuxArg, escapeTmuxFormat, quoteShellArg } from '../../src/worker/backend/tmux-client.js';
+import { classifyTmuxError, escapeTmuxArg } from '../../src/platform/tmux-runner.js';
+import { quoteShellArg } from '../../src/shared/shell-quote.js';
+import { escapeTmuxFormat } from '../../src/worker/backend/tmux-client.js';
 
 describe('escapeTmuxArg (tmux splits commands at an argument ending in ";")', () => {
   it.each([

@@ -7,7 +7,7 @@ import { COMMAND_TABLE, CHAT_COMMANDS, buildCommandTable } from '../../src/daemo
 const claude = { daemon: COMMAND_TABLE.names, cli: cliCommandSet('claude-code') };
 const codex = { daemon: COMMAND_TABLE.names, cli: cliCommandSet('codex') };
 const gemini = { daemon: COMMAND_TABLE.names, cli: cliCommandSet('gemini') };
-const custom = { daemon: COMMAND_TABLE.names, cli: cliCommandSet({ command: 'tui', args: [], readyPattern: '>' }, ['/reload']) };
+const custom = { daemon: COMMAND_TABLE.names, cli: cliCommandSet({ command: 'tui', args: [], readyPattern: '>' }) };
 
 const rows: { text: string; sets: typeof claude; want: Classified }[] = [
   { text: 'fix the bug', sets: claude, want: { kind: 'prompt', text: 'fix the bug' } },
@@ -33,7 +33,7 @@ const rows: { text: string; sets: typeof claude; want: Classified }[] = [
   { text: '//cd here', sets: claude, want: { kind: 'prompt', text: '/cd here' } },
   { text: '/tmp/build.log is empty, why?', sets: claude, want: { kind: 'prompt', text: '/tmp/build.log is empty, why?' } },
   { text: '/unknownthing', sets: claude, want: { kind: 'prompt', text: '/unknownthing' } },
-  { text: '/reload', sets: custom, want: { kind: 'cli', name: 'reload', text: '/reload' } },
+  { text: '/reload', sets: custom, want: { kind: 'prompt', text: '/reload' } },
   { text: '/model x', sets: custom, want: { kind: 'prompt', text: '/model x' } },
   { text: '/model\nsecond line', sets: claude, want: { kind: 'prompt', text: '/model\nsecond line' } },
   { text: `/model ${'x'.repeat(CLI_COMMAND_MAX)}`, sets: claude, want: { kind: 'prompt', text: `/model ${'x'.repeat(CLI_COMMAND_MAX)}` } },

@@ -14,7 +14,7 @@ const REJECTED_REPLY = t('en', 'route.rejected');
 
 const APP = 'cli_0123456789abcdef';
 const APP2 = 'cli_fedcba9876543210';
-const BOT: RouterBot = { appId: APP, cli: 'claude-code', groupScope: 'thread', selfOpenId: 'ou_self', allowedUsers: ['ou_alice'], allowedChats: [] };
+const BOT: RouterBot = { appId: APP, cli: 'claude-code', groupScope: 'thread', allowedUsers: ['ou_alice'], allowedChats: [] };
 const GRANTS: Grants = { talkUsers: ['ou_guest'], talkChats: [], peerBots: ['ou_peer'] };
 
 function msg(over: Omit<Partial<InboundMessage>, 'place'> & { place?: Partial<InboundMessage['place']> } = {}): InboundMessage {
@@ -43,7 +43,7 @@ describe('routeMessage: ignore', () => {
   it.each([
     { name: 'another app', m: msg({ appId: APP2 }), over: {}, reason: 'other_app' },
     { name: 'a duplicate', m: msg(), over: { duplicate: true }, reason: 'duplicate' },
-    { name: 'this bot itself', m: msg({ senderId: 'ou_self', senderType: 'bot' }), over: {}, reason: 'own_message' },
+    { name: 'this bot itself (not a peer of itself)', m: msg({ senderId: 'ou_self', senderType: 'bot' }), over: {}, reason: 'bot_not_peer' },
     { name: 'a bot that is not a peer', m: msg({ senderId: 'ou_randombot', senderType: 'app' }), over: {}, reason: 'bot_not_peer' },
     { name: 'a group message without mention outside a topic', m: msg({ place: group() }), over: {}, reason: 'not_addressed' },
     { name: 'a group message without mention in a topic the bot has no session in', m: msg({ place: group({ rootId: 'om_root' }) }), over: {}, reason: 'not_addressed' },

@@ -1,6 +1,7 @@
 // Table-driven structure tests for CardModel → Feishu card JSON 2.0 (no snapshots).
 import { describe, expect, it } from 'vitest';
-import { CARD_LIMITS, byteLength, codeBlock, renderCard } from '../../src/daemon/im/lark/cards.js';
+import { CARD_LIMITS, byteLength, renderCard } from '../../src/daemon/im/lark/cards.js';
+import { codeBlock } from '../../src/daemon/im/lark/lark-escape.js';
 import { STATUS_LOOK, type CardModel, type StreamingCard } from '../../src/shared/card-model.js';
 import { CARD_KEY_ROW } from '../../src/shared/keys.js';
 import { t } from '../../src/shared/i18n.js';

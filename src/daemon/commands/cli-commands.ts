@@ -6,7 +6,7 @@ import type { KeyName } from '../../shared/keys.js';
  * From each CLI's own /help (Claude Code 2.x, Codex 0.17x, Gemini CLI 0.x), each checked against the pinned CLI by
  * test/e2e/cli-slash-commands.test.ts; what it rejects is not listed (Codex 0.171.0 answers "Unrecognized command" to
  * /approvals, /undo and /prompts; Claude Code 2.1.332 "Unknown" to /pr-comments, /todos and /vim; Gemini 0.61.0 sends
- * /restore to the model as a prompt unless checkpointing is on — a bot that turns it on adds it to `extraCliCommands`).
+ * /restore to the model as a prompt unless checkpointing is on, so it is not listed).
  * `help` is left out on purpose: the bot's /help is how a chat user discovers everything, including these.
  */
 export const CLI_SLASH_COMMANDS: Readonly<Record<KnownCliId, readonly string[]>> = {
@@ -28,9 +28,9 @@ export const CLI_SLASH_COMMANDS: Readonly<Record<KnownCliId, readonly string[]>>
 };
 
 /** The CLI's slash commands for a bot: the table's (none for a custom CLI) plus per-bot extras. */
-export function cliCommandSet(cli: CliSpec, extras: readonly string[] = []): ReadonlySet<string> {
+export function cliCommandSet(cli: CliSpec): ReadonlySet<string> {
   const base = typeof cli === 'string' ? CLI_SLASH_COMMANDS[cli] : [];
-  return new Set([...base, ...extras].map((n) => n.replace(/^\//, '').toLowerCase()));
+  return new Set(base.map((n) => n.replace(/^\//, '').toLowerCase()));
 }
 
 /**

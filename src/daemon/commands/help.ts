@@ -8,7 +8,7 @@ import { defineCommand, type Command, type CommandContext } from './types.js';
 const LEVEL_NOTE = { talk: null, operate: 'cmd.help.note.operate', owner: 'cmd.help.note.owner' } as const;
 
 export function helpText(table: readonly Command[], ctx: CommandContext): string {
-  const cli = cliCommandSet(ctx.bot.cli, ctx.bot.extraCliCommands);
+  const cli = cliCommandSet(ctx.bot.cli);
   const who = { userId: ctx.invoker.userId };
   const chat = { chatId: ctx.anchor.place.chatId };
   const { t } = ctx;

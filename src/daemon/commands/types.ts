@@ -25,8 +25,6 @@ export interface CommandBot {
   projects: readonly string[];
   allowedUsers: readonly string[];
   allowedChats: readonly string[];
-  /** Per-bot extra CLI slash commands (added to the CLI's table). */
-  extraCliCommands?: readonly string[];
   /** The bot's language (botLocale); absent in tests that do not care → English. */
   locale?: Locale;
 }

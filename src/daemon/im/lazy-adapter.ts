@@ -1,7 +1,7 @@
 // An IM adapter whose implementation is imported on first use: the daemon registers its stored sessions before it
 // pays for the Lark SDK (≈0.6 s to import, issue 14), so `status` answers with every session while the SDK loads.
 import type { CardModel } from '../../shared/card-model.js';
-import type { CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, MediaLimits, TextStreamLimits } from './types.js';
+import type { CardRef, ChatPlace, ImAdapter, ImHandlers, ImResult, MediaLimits, TextStreamLimits } from './types.js';
 
 export class LazyImAdapter implements ImAdapter {
   private loaded: ImAdapter | undefined;
@@ -27,10 +27,6 @@ export class LazyImAdapter implements ImAdapter {
     return (await this.ready()).connect(handlers);
   }
 
-  state(): { state: ConnectionState; detail?: string } {
-    return this.loaded?.state() ?? { state: this.loading ? 'connecting' : 'stopped' };
-  }
-
   async sendText(place: ChatPlace, text: string, replyTo?: string): Promise<ImResult<{ messageId: string }>> {
     return (await this.ready()).sendText(place, text, replyTo);
   }
@@ -41,11 +37,6 @@ export class LazyImAdapter implements ImAdapter {
 
   async updateCard(ref: CardRef, card: CardModel): Promise<ImResult<void>> {
     return (await this.ready()).updateCard(ref, card);
-  }
-
-  /** Before the adapter loads no card was replaced yet: a card stands for itself. */
-  resolveCard(ref: CardRef): CardRef {
-    return this.loaded?.resolveCard?.(ref) ?? ref;
   }
 
   async uploadImage(png: Uint8Array): Promise<ImResult<{ imageRef: string }>> {

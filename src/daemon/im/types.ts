@@ -129,13 +129,10 @@ export interface ImAdapter {
   readonly appId: string;
   readonly botName: string;
   connect(handlers: ImHandlers): Promise<ImResult<void>>;
-  state(): { state: ConnectionState; detail?: string };
   sendText(place: ChatPlace, text: string, replyTo?: string): Promise<ImResult<{ messageId: string }>>;
   sendCard(place: ChatPlace, card: CardModel, replyTo?: string): Promise<ImResult<CardRef>>;
   /** Replaces a card's content (latest wins; the adapter coalesces and rate-limits). */
   updateCard(ref: CardRef, card: CardModel): Promise<ImResult<void>>;
-  /** The card that now stands for `ref`: itself, or the new card that replaced it when it could no longer be patched. */
-  resolveCard?(ref: CardRef): CardRef;
   uploadImage(png: Uint8Array): Promise<ImResult<{ imageRef: string }>>;
   /** Uploads a file attachment. Optional: a chat that cannot carry files says so where one is sent. */
   uploadFile?(data: Uint8Array, fileName: string): Promise<ImResult<{ fileRef: string }>>;

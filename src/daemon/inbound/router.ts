@@ -17,9 +17,6 @@ export interface RouterBot extends PermissionBot {
   appId: string;
   cli: CliSpec;
   groupScope: 'thread' | 'chat';
-  /** This bot's own open id, once known: its own messages are ignored. */
-  selfOpenId?: string;
-  extraCliCommands?: readonly string[];
 }
 
 // Anchor lives in its own module: commands/types.ts needs it, and the router imports the command table.
@@ -44,7 +41,7 @@ export interface RouteInput {
 }
 
 export type IgnoreReason =
-  | 'other_app' | 'duplicate' | 'own_message' | 'bot_not_peer' | 'not_addressed' | 'notice_already_sent' | 'denied_bot'
+  | 'other_app' | 'duplicate' | 'bot_not_peer' | 'not_addressed' | 'notice_already_sent' | 'denied_bot'
   /** Only for events the adapter could not read: */
   | 'unroutable' | 'not_allowed';
 
@@ -103,7 +100,6 @@ export function routeMessage(input: RouteInput): RouteDecision {
   const { msg, bot, grants, t } = input;
   if (msg.appId !== bot.appId) return { kind: 'ignore', reason: 'other_app' };
   if (input.duplicate) return { kind: 'ignore', reason: 'duplicate' };
-  if (bot.selfOpenId && msg.senderId === bot.selfOpenId) return { kind: 'ignore', reason: 'own_message' };
   const fromBot = msg.senderType !== 'user';
   if (fromBot && !grants.peerBots.includes(msg.senderId)) return { kind: 'ignore', reason: 'bot_not_peer' };
   if (!isAddressed(msg, bot, input.sessionByKey)) return { kind: 'ignore', reason: 'not_addressed' };
@@ -130,7 +126,7 @@ export function routeMessage(input: RouteInput): RouteDecision {
 
   const anchor = anchorOf(msg, bot);
   const isNewSession = !isOpenSession(input.sessionByKey(anchor.sessionKey));
-  const classified = classifyText(msg.text, { daemon: input.daemonCommands ?? COMMAND_TABLE.names, cli: cliCommandSet(bot.cli, bot.extraCliCommands) });
+  const classified = classifyText(msg.text, { daemon: input.daemonCommands ?? COMMAND_TABLE.names, cli: cliCommandSet(bot.cli) });
   const build = {
     daemon: (c: Extract<typeof classified, { kind: 'daemon' }>): RouteDecision => ({ kind: 'command', command: c.name, args: c.args, sessionKey: anchor.sessionKey, anchor }),
     cli: (c: Extract<typeof classified, { kind: 'cli' }>): RouteDecision => ({ kind: 'passthrough', text: c.text, sessionKey: anchor.sessionKey, anchor, isNewSession }),
@@ -212,7 +208,6 @@ export function routeRejected(input: RejectedRouteInput): Extract<RouteDecision,
   if (r.appId !== bot.appId) return { kind: 'ignore', reason: 'other_app' };
   if (input.duplicate) return { kind: 'ignore', reason: 'duplicate' };
   if (!r.place || !r.senderId || !r.messageId || r.place.chatType !== 'p2p') return { kind: 'ignore', reason: 'unroutable' };
-  if (bot.selfOpenId === r.senderId) return { kind: 'ignore', reason: 'own_message' };
   if (input.pairingOpen || !canTalk(bot, { chatId: r.place.chatId }, { userId: r.senderId }, input.grants)) return { kind: 'ignore', reason: 'not_allowed' };
   return { kind: 'reply', text: input.t('route.rejected'), place: r.place, replyTo: r.messageId };
 }

@@ -1,17 +1,24 @@
 // The effects behind `/adopt`: list the server's panes and processes, and link a chosen pane's window into larkmux.
+// tmux runs through the platform runner like everywhere else (one result type, one "no server" test, one env policy).
 import { execFile } from 'node:child_process';
 import { readlink } from 'node:fs/promises';
 import type { CliSpec } from '../../shared/config.js';
-import { tmuxArgs, tmuxEnv } from '../../platform/tmux-sessions.js';
+import { runTmux, runTmuxChain } from '../../platform/tmux-runner.js';
 import { ADOPT_PANE_FORMAT, PS_ARGS, adoptCandidates, linkPaneArgs, parseAdoptPanes, parsePsTable, type AdoptCandidate, type NotAdoptable } from './adopt-candidates.js';
 
-type Run = { ok: true; stdout: string } | { ok: false; stderr: string; missing: boolean };
+const PS_LIMITS = {
+  /** `ps -A` answers in tens of milliseconds; 10 s means the machine is stuck. */
+  timeoutMs: 10_000,
+  /** One line per process: 16 MB is far beyond any real process table. */
+  maxOutputBytes: 16 * 1024 * 1024,
+} as const;
 
-function run(file: string, args: readonly string[]): Promise<Run> {
+type PsTable = { ok: true; stdout: string } | { ok: false; message: string };
+
+function runPs(): Promise<PsTable> {
   return new Promise((resolve) =>
-    execFile(file, args, { env: file === 'tmux' ? tmuxEnv() : process.env, timeout: 10_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (!err) return resolve({ ok: true, stdout });
-      resolve({ ok: false, stderr: (stderr || err.message).trim(), missing: /no server running|error connecting|No such file/i.test(stderr) });
+    execFile('ps', PS_ARGS, { timeout: PS_LIMITS.timeoutMs, maxBuffer: PS_LIMITS.maxOutputBytes }, (err, stdout, stderr) => {
+      resolve(err ? { ok: false, message: (stderr || err.message).trim() } : { ok: true, stdout });
     }),
   );
 }
@@ -25,9 +32,10 @@ export type AdoptScan = { ok: true; candidates: AdoptCandidate[]; notAdoptable: 
 
 /** Candidates on larkmux's own tmux server (`socket`): the only server whose panes its workers can reach. */
 export async function scanAdoptable(socket: string | null, botCli: CliSpec): Promise<AdoptScan> {
-  const [panes, ps] = await Promise.all([run('tmux', tmuxArgs(socket, ['list-panes', '-a', '-F', ADOPT_PANE_FORMAT])), run('ps', PS_ARGS)]);
-  if (!panes.ok) return panes.missing ? { ok: true, candidates: [], notAdoptable: [] } : { ok: false, message: panes.stderr };
-  if (!ps.ok) return { ok: false, message: ps.stderr };
+  const [panes, ps] = await Promise.all([runTmux(['list-panes', '-a', '-F', ADOPT_PANE_FORMAT], { socket }), runPs()]);
+  // A server that is not running has no panes to adopt.
+  if (!panes.ok) return panes.code === 'no_server' ? { ok: true, candidates: [], notAdoptable: [] } : { ok: false, message: panes.message };
+  if (!ps.ok) return { ok: false, message: ps.message };
   const rows = parseAdoptPanes(panes.stdout);
   const procs = parsePsTable(ps.stdout);
   // cwd is read for the found CLI only; a first pass without it tells which pids those are.
@@ -39,15 +47,14 @@ export async function scanAdoptable(socket: string | null, botCli: CliSpec): Pro
 
 /** Links the candidate's window into the new `lmx-<id8>` session (one tmux invocation; see linkPaneArgs). */
 export async function linkPane(socket: string | null, tmuxName: string, candidate: AdoptCandidate): Promise<{ ok: true } | { ok: false; message: string }> {
-  const chain = linkPaneArgs(tmuxName, candidate.windowId).flatMap((cmd, i) => (i === 0 ? cmd : [';', ...cmd]));
-  const res = await run('tmux', tmuxArgs(socket, chain));
+  const res = await runTmuxChain(linkPaneArgs(tmuxName, candidate.windowId), { socket });
   if (res.ok) return { ok: true };
   // Half done (the session exists but the link failed): take the placeholder away again.
   await unlinkPane(socket, tmuxName);
-  return { ok: false, message: res.stderr };
+  return { ok: false, message: res.message };
 }
 
 /** Ends larkmux's session of an adopted pane; the window stays in the person's own session (it is linked there too). */
 export async function unlinkPane(socket: string | null, tmuxName: string): Promise<void> {
-  await run('tmux', tmuxArgs(socket, ['kill-session', '-t', `=${tmuxName}`]));
+  await runTmux(['kill-session', '-t', `=${tmuxName}`], { socket });
 }

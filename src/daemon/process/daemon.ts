@@ -26,9 +26,6 @@ import { writePaneCommand } from './pane-command-file.js';
 import { talkWiderThanOperate } from '../../shared/talk-scope.js';
 import { classifyTmuxSessions, killTmuxSessions, listTmuxSessions, type OrphanReport } from '../../platform/tmux-sessions.js';
 
-// TODO(issue 11): import it from src/shared/next-step-notice.ts; re-exported for code written before the move.
-export { nextStepNotice };
-
 export interface DaemonOptions {
   paths: LarkmuxPaths;
   config: Config;

@@ -66,10 +66,6 @@ export class SessionCards {
     return this.state.currentCardMessageId ? { messageId: this.state.currentCardMessageId } : undefined;
   }
 
-  renderState(): RenderState {
-    return this.state;
-  }
-
   /** Runs card operations one after another so a freeze never overtakes the send of the card it freezes. */
   private enqueue(op: () => Promise<void>): Promise<void> {
     this.chain = this.chain.then(op).catch((err) => this.opts.log.error({ err }, 'card operation failed'));

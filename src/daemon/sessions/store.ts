@@ -5,7 +5,8 @@ import type { Logger } from '../../platform/log.js';
 import { larkmuxPaths } from '../../platform/paths.js';
 import { DurableFile, STORE_FORMAT_VERSION, asideName, type FlushResult, type ParseVerdict, type StoreLoadFailure } from '../process/durable-file.js';
 import { RenderStateSchema, type RenderState } from './render-state.js';
-import { SessionCoreSchema, type SessionCore } from './session-core.js';
+import { SESSION_STORE_FORMAT, SessionCoreSchema } from '../../shared/session-record.js';
+import type { SessionCore } from './session-core.js';
 
 export const STORE_TIMING = {
   /** A turn produces a burst of status changes within milliseconds; 200 ms folds them into one write yet loses little on a crash. */
@@ -14,8 +15,6 @@ export const STORE_TIMING = {
   closedRetentionMs: 7 * 24 * 60 * 60 * 1000,
 } as const;
 
-// The durable-file primitives were born here; importers of store.js keep working.
-export { STORE_FORMAT_VERSION, moveAside, removeStaleTemps, writeFileAtomic, type AtomicWriteResult, type FlushResult, type StoreLoadFailure } from '../process/durable-file.js';
 
 export interface DroppedRecord {
   index: number;
@@ -176,7 +175,7 @@ export class SessionStore {
 
   constructor(opts: StoreOptions) {
     this.now = opts.now ?? Date.now;
-    this.file = new RecordFile(larkmuxPaths(opts.home).sessionStore(opts.appId), { format: 'larkmux-sessions', schema: SessionCoreSchema, idOf: (s) => s.id }, opts);
+    this.file = new RecordFile(larkmuxPaths(opts.home).sessionStore(opts.appId), { format: SESSION_STORE_FORMAT, schema: SessionCoreSchema, idOf: (s) => s.id }, opts);
   }
 
   get path(): string {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../platform/log.js';
-import { parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon } from '../../shared/ipc.js';
+import { HEARTBEAT_TIMING, parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon } from '../../shared/ipc.js';
 import { SMALL_PROCESS_MALLOC_ENV } from '../../platform/render-process.js';
 import { workerEnv } from '../../shared/env-policy.js';
 
@@ -13,8 +13,6 @@ export const WORKER_TIMING = {
   closeGraceMs: 5_000,
   /** After this many invalid messages in a row a worker is considered broken and killed. */
   maxConsecutiveInvalid: 50,
-  /** Workers send a heartbeat every 30 s (worker/main.ts); three missed ones mean it hangs, and it is killed. */
-  heartbeatTimeoutMs: 95_000,
   /** How often the supervisor looks at the workers' last signs of life. */
   livenessCheckMs: 5_000,
 } as const;
@@ -52,7 +50,7 @@ export interface WorkerPoolOptions {
   entry?: string;
   /** Extra environment for every worker (never app secrets). */
   env?: NodeJS.ProcessEnv;
-  /** Overrides WORKER_TIMING.heartbeatTimeoutMs (tests). */
+  /** Overrides HEARTBEAT_TIMING.timeoutMs (tests). */
   heartbeatTimeoutMs?: number;
 }
 
@@ -97,7 +95,7 @@ export class WorkerPool {
   }
 
   private checkLiveness(): void {
-    const limit = this.opts.heartbeatTimeoutMs ?? WORKER_TIMING.heartbeatTimeoutMs;
+    const limit = this.opts.heartbeatTimeoutMs ?? HEARTBEAT_TIMING.timeoutMs;
     const now = Date.now();
     for (const [sessionId, w] of this.workers) {
       if (w.expectedExit || now - w.lastSignOfLife <= limit) continue;

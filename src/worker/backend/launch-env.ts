@@ -1,7 +1,6 @@
 // Which per-bot environment variables may reach a CLI: larkmux's own and tmux's are refused, with a warning.
 import { ENV_NAME, isReservedEnvKey } from '../../shared/env-policy.js';
 
-export { isReservedEnvKey };
 
 export interface FilteredEnv {
   env: Record<string, string>;

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ENV_NAME } from '../../shared/env-policy.js';
-import { quoteShellArg } from './tmux-client.js';
+import { quoteShellArg } from '../../shared/shell-quote.js';
 
 export const LAUNCHER = {
   shell: '/bin/sh',

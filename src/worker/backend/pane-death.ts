@@ -3,7 +3,8 @@ import { watch, type FSWatcher } from 'node:fs';
 import { mkdir, unlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { quoteTmuxArg } from './tmux-control.js';
-import { escapeTmuxFormat, quoteShellArg } from './tmux-client.js';
+import { escapeTmuxFormat } from './tmux-client.js';
+import { quoteShellArg } from '../../shared/shell-quote.js';
 import type { Disposable } from './types.js';
 
 /**

@@ -8,7 +8,7 @@ import { filterLaunchEnv } from './launch-env.js';
 import type {
   BackendResult, CaptureOptions, Disposable, LaunchSpec, ObserverClosed, ProbeResult, SendTextOptions, SessionBackend, StartInfo,
 } from './types.js';
-import { fail, OK } from './types.js';
+import { fail, listenOn, OK } from './types.js';
 import { Utf8Stream } from './utf8-stream.js';
 
 const { Terminal } = xh;
@@ -30,7 +30,6 @@ const PASTE_END = '\x1b[201~';
 
 export class PtyBackend implements SessionBackend {
   readonly kind = 'pty' as const;
-  readonly survivesRestart = false;
   readonly name: string;
   private child: nodePty.IPty | null = null;
   private exited: Promise<void> = Promise.resolve();
@@ -92,13 +91,11 @@ export class PtyBackend implements SessionBackend {
   }
 
   onOutput(listener: (text: string) => void): Disposable {
-    this.outputListeners.add(listener);
-    return { dispose: () => { this.outputListeners.delete(listener); } };
+    return listenOn(this.outputListeners, listener);
   }
 
   onObserverClosed(listener: (closed: ObserverClosed) => void): Disposable {
-    this.closedListeners.add(listener);
-    return { dispose: () => { this.closedListeners.delete(listener); } };
+    return listenOn(this.closedListeners, listener);
   }
 
   /** Stops reading the pty; the kernel buffer fills and the CLI blocks on write, which costs no memory. */

@@ -1,12 +1,6 @@
 // The worker's tmux client: a socket bound to the platform runner (src/platform/tmux-runner.ts, the one module that
-// execs `tmux`), plus the quoting helpers the backend needs for formats and `sh -c` lines.
+// execs `tmux`), plus the quoting the backend needs for formats.
 import { TMUX_RUN_LIMITS, runTmuxChain, type TmuxResult, type TmuxRunOptions } from '../../platform/tmux-runner.js';
-
-// The runner's names and the shared shell quoting, for this module's existing importers.
-export { classifyTmuxError, escapeTmuxArg, type TmuxFailureCode, type TmuxResult } from '../../platform/tmux-runner.js';
-export { quoteShellArg } from '../../shared/shell-quote.js';
-
-export const TMUX_CLIENT_LIMITS = TMUX_RUN_LIMITS;
 
 /** Strings that tmux expands as formats (`-c`, the `pipe-pane` command) keep a literal `#` as `##`. */
 export function escapeTmuxFormat(s: string): string {
@@ -29,7 +23,7 @@ export class TmuxClient {
   constructor(options: TmuxClientOptions) {
     this.socket = options.socket;
     this.binary = options.binary ?? 'tmux';
-    this.timeoutMs = options.timeoutMs ?? TMUX_CLIENT_LIMITS.timeoutMs;
+    this.timeoutMs = options.timeoutMs ?? TMUX_RUN_LIMITS.timeoutMs;
   }
 
   /** Runs one tmux command. Every argument is passed as-is to tmux (see escapeTmuxArg). */

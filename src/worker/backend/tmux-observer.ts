@@ -4,9 +4,10 @@ import { constants as fsConstants, mkdir, open, unlink } from 'node:fs';
 import { dirname } from 'node:path';
 import { Socket } from 'node:net';
 import { promisify } from 'node:util';
-import type { TmuxClient, TmuxResult } from './tmux-client.js';
-import { escapeTmuxFormat, quoteShellArg } from './tmux-client.js';
-import type { BackendResult, Disposable, ObserverClosed } from './types.js';
+import type { TmuxResult } from '../../platform/tmux-runner.js';
+import { quoteShellArg } from '../../shared/shell-quote.js';
+import { escapeTmuxFormat, type TmuxClient } from './tmux-client.js';
+import { listenOn, type BackendResult, type Disposable, type ObserverClosed } from './types.js';
 import { fail, OK } from './types.js';
 import { Utf8Stream } from './utf8-stream.js';
 
@@ -110,13 +111,11 @@ export class PipePaneObserver implements PaneObserver {
   }
 
   onText(listener: (text: string) => void): Disposable {
-    this.textListeners.add(listener);
-    return { dispose: () => { this.textListeners.delete(listener); } };
+    return listenOn(this.textListeners, listener);
   }
 
   onClosed(listener: (closed: ObserverClosed) => void): Disposable {
-    this.closedListeners.add(listener);
-    return { dispose: () => { this.closedListeners.delete(listener); } };
+    return listenOn(this.closedListeners, listener);
   }
 
   pause(): void {

@@ -7,7 +7,8 @@ import { ENV_POLICY, namesToUnset } from '../../shared/env-policy.js';
 import { filterLaunchEnv } from './launch-env.js';
 import { discardLaunchFile, launcherArgv, launchScript, splitByShellName, writeLaunchFile } from './launch-file.js';
 import { planTextInput } from './input-plan.js';
-import { escapeTmuxFormat, TmuxClient, type TmuxResult } from './tmux-client.js';
+import type { TmuxResult } from '../../platform/tmux-runner.js';
+import { escapeTmuxFormat, TmuxClient } from './tmux-client.js';
 import { PipePaneObserver, type PaneObserver } from './tmux-observer.js';
 import { serverOptionCommands } from './tmux-server-options.js';
 import { paneDiedHookCommand, watchPaneDeath } from './pane-death.js';
@@ -15,7 +16,7 @@ import { zombieExitStatus } from '../../platform/proc-stat.js';
 import type {
   BackendResult, CaptureOptions, Disposable, LaunchSpec, ObserverClosed, ProbeResult, SendTextOptions, SessionBackend, StartInfo,
 } from './types.js';
-import { fail, OK } from './types.js';
+import { fail, listenOn, OK } from './types.js';
 import type { PaneForeground } from '../lifecycle/takeover-ready.js';
 
 export const TMUX_BACKEND_TIMING = {
@@ -43,7 +44,6 @@ export interface TmuxBackendOptions {
 
 export class TmuxBackend implements SessionBackend {
   readonly kind = 'tmux' as const;
-  readonly survivesRestart = true;
   readonly name: string;
   readonly diagName: string;
   private readonly client: TmuxClient;
@@ -104,13 +104,11 @@ export class TmuxBackend implements SessionBackend {
   }
 
   onOutput(listener: (text: string) => void): Disposable {
-    this.outputListeners.add(listener);
-    return { dispose: () => { this.outputListeners.delete(listener); } };
+    return listenOn(this.outputListeners, listener);
   }
 
   onObserverClosed(listener: (closed: ObserverClosed) => void): Disposable {
-    this.closedListeners.add(listener);
-    return { dispose: () => { this.closedListeners.delete(listener); } };
+    return listenOn(this.closedListeners, listener);
   }
 
   /** Consumer backpressure, passed to the observer (which closes the pipe if the pause lasts too long). */

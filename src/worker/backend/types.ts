@@ -25,6 +25,12 @@ export interface Disposable {
   dispose(): void;
 }
 
+/** Adds `listener` to `listeners`; disposing the result takes it out again (the backends' and observer's onX methods). */
+export function listenOn<T>(listeners: Set<T>, listener: T): Disposable {
+  listeners.add(listener);
+  return { dispose: () => { listeners.delete(listener); } };
+}
+
 /** What to run when the session has to be created. `argv[0]` is the program; nothing is passed through a shell. */
 export interface LaunchSpec {
   argv: readonly string[];
@@ -83,8 +89,6 @@ export interface SendTextOptions {
 
 export interface SessionBackend {
   readonly kind: BackendKind;
-  /** false for the pty fallback: its CLI dies with the worker. `doctor` and the first card say so. */
-  readonly survivesRestart: boolean;
   readonly name: string;
   /** Create the session (when `launch` is given and it is missing) or re-attach to it, and start observing. */
   start(launch?: LaunchSpec): Promise<BackendResult<StartInfo>>;

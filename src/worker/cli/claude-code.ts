@@ -181,7 +181,7 @@ export const claudeCodeAdapter: CliAdapter = {
   // Paste then Enter ~300 ms later (notes: an Enter in the same burst can be swallowed). Claude would queue text typed
   // while busy, but records it in the transcript only when it runs: delivery could not be proven in time, so the
   // worker queues instead and sends when the turn ends.
-  submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, mayDropEnter: false },
+  submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false },
   literal: LITERAL_TEXT['claude-code'],
   input: CLI_INPUT['claude-code'],
   nativeId: { kind: 'chosen', flag: '--session-id' },
@@ -208,5 +208,4 @@ export const claudeCodeAdapter: CliAdapter = {
     parser: () => new ClaudeTranscriptParser(),
     turnEnd: 'record',
   },
-  resumeCommand: (id) => `claude --resume ${id}`,
 };

@@ -182,7 +182,7 @@ export const codexAdapter: CliAdapter = {
   displayName: 'Codex',
   launch: codexLaunch,
   // Notes: Codex sometimes swallows the Enter (most often right after a tool turn): always verify and re-press once.
-  submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, mayDropEnter: true },
+  submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false },
   literal: LITERAL_TEXT.codex,
   input: CLI_INPUT.codex,
   nativeId: { kind: 'discovered' },
@@ -194,5 +194,4 @@ export const codexAdapter: CliAdapter = {
   seedFiles: codexSeedFiles,
   trustFiles: codexTrustFiles,
   transcript: { locate: locateCodexRollout, parser: () => new CodexTranscriptParser(), turnEnd: 'record' },
-  resumeCommand: (id) => `codex resume ${id}`,
 };

@@ -39,7 +39,7 @@ export function customAdapter(spec: CustomCli): AdapterResult {
     }),
     // Unknown program: paste, give it time before Enter, and let the input machine verify by screen. With no known
     // input box, a line break the program prints after Enter (a REPL's echo) is taken as proof it got the line.
-    submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, mayDropEnter: true, newlineProvesEnter: true },
+    submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, newlineProvesEnter: true },
     literal: LITERAL_TEXT.custom,
     input: cliInputOf(spec),
     nativeId: { kind: 'none' },
@@ -51,7 +51,6 @@ export function customAdapter(spec: CustomCli): AdapterResult {
     lateStartupDialogs: true,
     seedFiles: () => [],
     transcript: null,
-    resumeCommand: () => null,
   };
   return { ok: true, adapter };
 }

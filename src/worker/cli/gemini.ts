@@ -145,7 +145,7 @@ export const geminiAdapter: CliAdapter = {
   displayName: 'Gemini CLI',
   launch: geminiLaunch,
   // Notes: the first Enter right after startup is sometimes ignored: verify and re-press once.
-  submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false, mayDropEnter: true },
+  submit: { method: 'paste', enterDelayMs: 300, typeAheadWhileBusy: false },
   literal: LITERAL_TEXT.gemini,
   input: CLI_INPUT.gemini,
   nativeId: { kind: 'chosen', flag: '--session-id' },
@@ -157,5 +157,4 @@ export const geminiAdapter: CliAdapter = {
   seedFiles: geminiSeedFiles,
   trustFiles: geminiTrustFiles,
   transcript: { locate: locateGeminiChat, parser: () => new GeminiTranscriptParser(), turnEnd: 'screen-ready' },
-  resumeCommand: (id) => `gemini --resume ${id}`,
 };

@@ -131,7 +131,7 @@ export const shellAdapter: CliAdapter = {
   launch: shellLaunch,
   // A shell reads typed-ahead input itself; a single line is typed, Enter follows almost at once.
   // A running command leaves `$ cmd` as the last line, which looks like unsent text: the newline after Enter is the proof.
-  submit: { method: 'keys', enterDelayMs: 50, typeAheadWhileBusy: true, mayDropEnter: false, newlineProvesEnter: true },
+  submit: { method: 'keys', enterDelayMs: 50, typeAheadWhileBusy: true, newlineProvesEnter: true },
   literal: LITERAL_TEXT.shell,
   input: CLI_INPUT.shell,
   nativeId: { kind: 'none' },
@@ -145,5 +145,4 @@ export const shellAdapter: CliAdapter = {
   hostsPrograms: true,
   seedFiles: () => [],
   transcript: null,
-  resumeCommand: () => null,
 };

@@ -76,8 +76,6 @@ export interface SubmitStyle {
   enterDelayMs: number;
   /** Whether text typed while the CLI is busy is queued by the CLI itself as a separate next turn. */
   typeAheadWhileBusy: boolean;
-  /** Whether the CLI has been seen to drop the first Enter (so delivery must be checked and Enter re-pressed). */
-  mayDropEnter: boolean;
   /**
    * A line-oriented program (a shell) moves to a new line the moment it takes Enter, so a newline in the pane output
    * after Enter proves delivery. Not for TUIs, whose redraws print newlines at any time.
@@ -179,8 +177,6 @@ export interface CliAdapter {
   trustFiles?(ctx: SeedContext): SeedFile[];
   /** null when the program keeps no transcript (shell, custom): final output then comes from the screen. */
   readonly transcript: TranscriptLocator | null;
-  /** The command a person runs to resume this conversation by hand (shown on the "closed" card); null if none. */
-  resumeCommand(nativeSessionId: string): string | null;
 }
 
 /** Result of building an adapter: a custom spec with a bad regex is an expected failure, not a throw. */

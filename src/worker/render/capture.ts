@@ -24,7 +24,7 @@ export async function capturePane(runner: TmuxCommandRunner, target: string): Pr
   ]);
   for (const r of [cap!, disp!]) {
     if (!r.ok) {
-      const gone = r.code === 'command-failed' && /can't find|no such/i.test(r.message);
+      const gone = r.code === 'not_found' || r.code === 'no_server';
       return { ok: false, code: gone ? 'pane-gone' : 'tmux-failed', message: r.message };
     }
   }

@@ -5,6 +5,7 @@ import type { SessionBackend } from '../backend/types.js';
 import type { CliAdapter } from '../cli/types.js';
 import { gateStep, initialGate, isGateDone, READINESS_TIMING, type ReadinessTiming, type GateEffect, type GateEvent, type GateState } from '../lifecycle/readiness.js';
 import { lookAt, sendSteps, sleep, sleepUntil } from './pane.js';
+import { selectionMessage } from './selection-message.js';
 
 /** tmux's remain-on-exit banner (exit status or signal). */
 export const PANE_DIED = /^Pane is dead \((?:status|signal) /m;
@@ -125,10 +126,7 @@ export class GateRunner {
         if (this.surfacedId === e.selection.id && !e.note) return;
         this.surfacedId = e.selection.id;
         const s = e.selection;
-        this.deps.send({
-          type: 'selection', promptId: s.id, title: s.title.slice(0, 4096), kind: s.selectionKind,
-          options: s.options.slice(0, 32).map((o) => ({ label: o.label.slice(0, 512) || '?' })), defaultIndex: Math.min(s.defaultIndex, 31),
-        });
+        this.deps.send(selectionMessage(s));
         this.deps.send({ type: 'status', status: 'waiting', detail: (e.note ?? `waiting for a choice: ${s.title}`).slice(0, 1024) });
         return;
       }

@@ -4,6 +4,7 @@ import type { WorkerToDaemon } from '../../shared/ipc.js';
 import type { SessionBackend } from '../backend/types.js';
 import type { PromptEffect } from '../lifecycle/selection.js';
 import { sendSteps, sleepUntil } from './pane.js';
+import { selectionMessage } from './selection-message.js';
 
 export interface PromptEffectDeps {
   backend: SessionBackend;
@@ -19,11 +20,7 @@ export async function runPromptEffects(effects: readonly PromptEffect[], deps: P
       case 'surface': {
         const s = e.selection;
         deps.log.info({ title: s.title, options: s.options.length }, 'prompt on screen: asking a person');
-        deps.send({
-          type: 'selection', promptId: s.id, title: s.title.slice(0, 4096), kind: s.selectionKind,
-          options: s.options.slice(0, 32).map((o) => ({ label: o.label.slice(0, 512) || '?' })), defaultIndex: Math.min(s.defaultIndex, 31),
-          ...(s.textOption !== undefined && s.textOption < 32 ? { textOption: s.textOption } : {}),
-        });
+        deps.send(selectionMessage(s));
         break;
       }
       case 'send_keys': {

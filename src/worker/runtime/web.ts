@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import type { DaemonToWorker } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import { larkmuxPaths } from '../../platform/paths.js';
-import { authorizeFromProxy, WebTerminalServer } from '../webterm.js';
+import { WebTerminalServer } from '../webterm.js';
+import { authorizeFromProxy } from '../webterm/authorize.js';
 
 /** The bundled page: dist/web next to the built worker, or the repo's dist/web when running from source. */
 export function webStaticDir(): string {

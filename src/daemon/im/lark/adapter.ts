@@ -134,6 +134,7 @@ export class LarkAdapter implements ImAdapter {
     return { ok: false, code, message: detail, retryable: false };
   }
 
+  /** The connection as it stands (not part of ImAdapter: the daemon learns it from onState; tests read it here). */
   state(): { state: ConnectionState; detail?: string } {
     return this.connection?.state() ?? this.earlyFailure ?? { state: 'stopped' };
   }
@@ -273,6 +274,7 @@ export class LarkAdapter implements ImAdapter {
     return r.ok ? { ok: true, value: undefined } : toIm(r);
   }
 
+  /** The card that now stands for `ref` (itself, or the card that replaced it): what tests of the replacement read. */
   resolveCard(ref: CardRef): CardRef {
     return { messageId: this.patcher.resolveId(ref.messageId) };
   }

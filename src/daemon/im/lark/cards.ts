@@ -6,8 +6,6 @@ import { tailWhole } from '../../../shared/utf8-parts.js';
 import { codeBlock, escapeLarkMarkdown } from './lark-escape.js';
 import { typedAnswerForm, withAttention } from './attention-card.js';
 
-export { codeBlock };
-
 export const CARD_LIMITS = {
   /** Feishu refuses card bodies over 30 KB; 28 KB leaves room for the JSON string wrapping and escapes. */
   maxBytes: 28 * 1024,

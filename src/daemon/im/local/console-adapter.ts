@@ -5,7 +5,7 @@ import type { CliChoice } from '../../../shared/console-cli.js';
 import type { ConsoleChoices, ConsoleClientMessage, ConsoleEntry, ConsoleMedia, ConsoleServerMessage } from '../../../shared/console-protocol.js';
 import { CONSOLE_PROTOCOL_VERSION } from '../../../shared/console-protocol.js';
 import type { Logger } from '../../../platform/log.js';
-import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundAttachment, InboundMessage, MediaLimits, OutboundMedia } from '../types.js';
+import type { CardActionReply, CardRef, ChatPlace, ImAdapter, ImHandlers, ImResult, InboundAttachment, InboundMessage, MediaLimits, OutboundMedia } from '../types.js';
 import { LARK_MEDIA_LIMITS } from '../media-limits.js';
 import { INBOUND_LIMITS, imageExtension } from '../../inbound/attachment-plan.js';
 import { ConsoleMediaStore } from './console-media.js';
@@ -47,7 +47,6 @@ export class ConsoleAdapter implements ImAdapter {
   /** What a session may send: the same caps as Feishu, so `larkmux send` behaves alike in both. */
   readonly mediaLimits: MediaLimits = LARK_MEDIA_LIMITS;
   private handlers: ImHandlers | null = null;
-  private conn: ConnectionState = 'stopped';
   private readonly listeners = new Set<Listener>();
   private readonly now: () => number;
   private readonly log: Logger;
@@ -65,13 +64,8 @@ export class ConsoleAdapter implements ImAdapter {
     this.handlers = handlers;
     // A damaged file is moved aside and reported in the log; the console starts with an empty conversation.
     if (this.file) await this.file.attach(this.chat);
-    this.conn = 'connected';
     handlers.onState?.('connected');
     return ok(undefined);
-  }
-
-  state(): { state: ConnectionState } {
-    return { state: this.conn };
   }
 
   /** Every message for the pages; returns the unsubscribe function. */
@@ -244,7 +238,6 @@ export class ConsoleAdapter implements ImAdapter {
   }
 
   async dispose(): Promise<void> {
-    this.conn = 'stopped';
     this.handlers = null;
     this.listeners.clear();
     await this.file?.dispose();

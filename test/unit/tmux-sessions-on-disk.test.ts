@@ -1,0 +1,45 @@
+// `larkmux sessions --prune` / doctor read which tmux sessions the stores own while the daemon is stopped: by the store's
+// own schema (issue 28), and never reporting "complete" when a file or a record could not be read (nothing is pruned).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ownedTmuxNamesOnDisk } from '../../src/platform/tmux-sessions.js';
+import { newSessionCore, type SessionCore } from '../../src/daemon/sessions/session-core.js';
+import { SessionStore } from '../../src/daemon/sessions/store.js';
+
+const APP = 'cli_0123456789abcdef';
+const rec = (anchorId: string, patch: Partial<SessionCore> = {}): SessionCore => ({
+  ...newSessionCore({ appId: APP, anchorId, scope: 'thread', chatId: 'oc_g', chatType: 'group', cli: 'codex', cwd: '/w', ownerId: 'ou_a', now: 5 }),
+  ...patch,
+});
+const store = (records: unknown[], format = 'larkmux-sessions') => JSON.stringify({ format, version: 1, records });
+
+let home: string;
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'lmx-owned-'));
+});
+afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+describe('ownedTmuxNamesOnDisk', () => {
+  it('reads a file the real store wrote: open records own their tmux session, closed ones do not', async () => {
+    const s = new SessionStore({ home, appId: APP });
+    await s.load();
+    const open = rec('om_open');
+    const closed = rec('om_closed', { lifecycle: 'closed' });
+    s.put(open);
+    s.put(closed);
+    await s.flush();
+    expect(ownedTmuxNamesOnDisk(home)).toEqual({ names: new Set([open.tmuxName]), complete: true });
+  });
+
+  it.each([
+    { name: 'a record the store would drop (no id)', file: store([{ tmuxName: 'lmx-0123abcd', lifecycle: 'live' }]) },
+    { name: 'another format', file: store([rec('om_x')], 'larkmux-render-state') },
+    { name: 'no records list', file: JSON.stringify({ format: 'larkmux-sessions', version: 1 }) },
+    { name: 'not JSON', file: '{"format": "larkmux-sess' },
+  ])('$name: owns nothing, and the answer is incomplete (nothing is pruned)', ({ file }) => {
+    writeFileSync(join(home, `sessions-${APP}.json`), file);
+    expect(ownedTmuxNamesOnDisk(home)).toEqual({ names: new Set(), complete: false });
+  });
+});
