@@ -43,7 +43,9 @@ export function classifyTmuxError(stderr: string): TmuxFailureCode {
   // "server exited unexpectedly": the server went away while answering (its last session was just killed, or it
   // died) — either way no session of it exists any more.
   if (/no server running|error connecting to .*No such file or directory|server exited unexpectedly/i.test(stderr)) return 'no_server';
-  if (/can't find (session|window|pane)|session not found|no such (session|window|pane)/i.test(stderr)) return 'not_found';
+  // "no current target": the server is still up but holds no session (its last one was just killed and it has not
+  // exited yet), so the target named cannot exist — seen under load between kill-session and the server's exit.
+  if (/can't find (session|window|pane)|session not found|no such (session|window|pane)|no current target/i.test(stderr)) return 'not_found';
   return 'tmux_error';
 }
 

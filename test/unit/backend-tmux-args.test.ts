@@ -48,6 +48,7 @@ describe('classifyTmuxError', () => {
     ['server exited unexpectedly', 'no_server'],
     ["can't find session: lmx-1", 'not_found'],
     ["can't find pane: %9", 'not_found'],
+    ['no current target', 'not_found'],
     ['error connecting to /tmp/tmux-0/x (Permission denied)', 'tmux_error'],
     ['unknown command: frob', 'tmux_error'],
   ])('%j → %s', (stderr, code) => {
