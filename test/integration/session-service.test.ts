@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionService, type WorkerControl } from '../../src/daemon/sessions/session-service.js';
 import type { Anchor } from '../../src/daemon/inbound/anchor.js';
+import type { SessionCore } from '../../src/daemon/sessions/session-core.js';
 import { createLogger } from '../../src/platform/log.js';
 import { larkmuxPaths } from '../../src/platform/paths.js';
 import { BotConfigSchema } from '../../src/shared/config.js';
@@ -47,9 +48,13 @@ class RecordingWorkers implements WorkerControl {
   }
 }
 
-/** The capacity keeper's side of the owner: what it was told. */
+/** The capacity keeper's side of the owner: what it was told; a launch starts the worker at once (caps never full here). */
 class RecordingCapacity {
   readonly events: string[] = [];
+  async launch(group: SessionService, session: SessionCore): Promise<boolean> {
+    this.events.push(`launch:${session.id}`);
+    return group.workerLive(session.id) || group.ensureWorker(session);
+  }
   schedule(): void {
     this.events.push('schedule');
   }
@@ -133,6 +138,30 @@ describe('SessionService: wake rules', () => {
     expect(workers.starts[0]!.display).toBe('text');
     expect(await service.setDisplay(s, 'hidden')).toBe('sent');
     expect(workers.sent.at(-1)?.msg).toEqual({ type: 'set_display', mode: 'hidden' });
+  });
+});
+
+describe('SessionService: submit owns the turn', () => {
+  /** Every card and text the bot posted in a chat, as one string (what a person could read there). */
+  const seenIn = (chatId: string) => JSON.stringify(h.fake.messages.filter((m) => m.chatId === chatId).map((m) => [m.content, m.history]));
+
+  it.each([
+    { kind: 'prompt' as const, refuse: false, notices: [], sent: 'input', card: [] as string[] },
+    { kind: 'passthrough' as const, refuse: false, notices: [], sent: 'raw_input', card: [] },
+    { kind: 'prompt' as const, refuse: false, notices: ['Saved: a.png'], sent: 'input', card: ['Saved: a.png'] },
+    { kind: 'prompt' as const, refuse: true, notices: [], sent: null, card: ['The session worker is not running'] },
+  ])('$kind (start refused: $refuse, notices: $notices): launched through the keeper, sent as $sent, the card says $card', async (c) => {
+    const { service, workers, capacity, anchor } = await owner();
+    const chatId = `oc_submit_${c.kind}_${c.refuse}_${c.notices.length}`;
+    const s = service.create(anchor(chatId), 'ou_owner');
+    workers.refuseStarts = c.refuse;
+    const msg = await h.fake.injectMessage({ chatType: 'p2p', chatId, text: 'echo hi' });
+    await service.submit(s, { messageId: msg.messageId, requester: { userId: 'ou_asker' }, kind: c.kind, text: 'echo hi', notices: c.notices });
+    expect(capacity.events).toContain(`launch:${s.id}`);
+    expect(workers.sent.map((x) => x.msg)).toEqual(c.sent ? [expect.objectContaining({ type: c.sent, turnId: msg.messageId, text: 'echo hi' })] : []);
+    expect(service.get(s.id)?.requesterId).toBe('ou_asker');
+    await h.fake.waitFor(() => seenIn(chatId).includes('echo hi'), 10_000, 'the turn card');
+    for (const line of c.card) await h.fake.waitFor(() => seenIn(chatId).includes(line), 10_000, `card says ${line}`);
   });
 });
 

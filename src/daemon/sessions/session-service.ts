@@ -4,7 +4,7 @@
 // the live session's reports (live-session.ts persists it), read here by the capacity keeper.
 import type { BotConfig, CliSpec } from '../../shared/config.js';
 import type { Translate } from '../../shared/i18n.js';
-import type { BackendKind, DaemonToWorker, DisplayMode, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
+import type { BackendKind, DaemonToWorker, DisplayMode, Requester, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import type { FrameRenderer } from '../../platform/render-process.js';
 import { expandHome } from '../../platform/paths.js';
@@ -25,8 +25,10 @@ export interface WorkerControl extends WorkerChannel {
   stop(sessionId: string, mode: 'kill' | 'detach'): Promise<void>;
 }
 
-/** What the capacity keeper is told about its worker starts and turns (CapacityKeeper satisfies it). */
+/** The capacity keeper as the owner uses it: launches within the caps, told of starts and turns (CapacityKeeper satisfies it). */
 export interface CapacityEvents {
+  /** Resolves once the session's worker runs within the caps (false: it could not start, or the daemon stops). */
+  launch(group: SessionService, session: SessionCore, onQueued?: () => void): Promise<boolean>;
   schedule(): void;
   turnDone(sessionId: string): void;
   workerGone(sessionId: string): void;
@@ -51,6 +53,18 @@ export interface SessionServiceOptions {
 }
 
 type RecordPatch = Parameters<SessionStore['update']>[1];
+
+/** A routed prompt or CLI command for an open session, its text already made literal (chat-text.ts). */
+export interface Turn {
+  /** The user's message: the turn's id, the card's anchor, and what gets the delivered reaction. */
+  messageId: string;
+  requester: Requester;
+  /** `prompt` goes through the prompt protocol; `passthrough` (a CLI command) is typed as it is. */
+  kind: 'prompt' | 'passthrough';
+  text: string;
+  /** Lines for the turn's card once it is out (saved attachments, characters replaced). */
+  notices: readonly string[];
+}
 
 export class SessionService {
   private readonly records: SessionStore;
@@ -134,6 +148,33 @@ export class SessionService {
       if (this.ordered.get(sessionKey) === next) this.ordered.delete(sessionKey);
     });
     return next;
+  }
+
+  /**
+   * The turn, from a routed message to its worker: the turn and its card are registered, the worker launched within
+   * the caps (the card says so while it waits), the folder's git state noted for the change card, the text sent, and
+   * the card told what the person should know (notices, a worker that could not be reached).
+   */
+  async submit(session: SessionCore, turn: Turn): Promise<void> {
+    const live = this.liveOf(session);
+    this.records.update(session.id, { requesterId: turn.requester.userId, lastActivityAt: Date.now() });
+    // The turn is registered at once; its card goes out in the background so the text reaches the CLI without
+    // waiting for Feishu (card operations stay in order behind it, so status updates land on the new card).
+    const card = live.beginTurn({ turnId: turn.messageId, messageId: turn.messageId, requester: turn.requester }, turn.text);
+    // Within the caps: waits for a stop under way on this session and for a free slot (capacity-keeper.ts).
+    const queued = () => void live.cards.setNotice(this.opts.t('capacity.queued', { busy: this.counts().liveWorkers, max: this.bot.maxLiveWorkers }));
+    await this.opts.capacity.launch(this, session, queued);
+    await live.changes.begin();
+    const worker = this.worker(session);
+    const sent = turn.kind === 'prompt' ? worker.input(turn.messageId, turn.text, turn.requester) : worker.rawInput(turn.messageId, turn.text);
+    await card;
+    if (turn.notices.length) await live.cards.setNotice(turn.notices.join('\n'));
+    if (sent !== 'sent') await live.cards.setNotice(this.opts.t('notice.workerDown'));
+  }
+
+  /** Who answers the selections the session's CLI waits on now (text typed into the pane would answer them). */
+  openSelectionRequesters(id: string): (string | undefined)[] {
+    return this.live.get(id)?.openSelectionRequesters() ?? [];
   }
 
   anchorOf(session: SessionCore, replyTo: string): Anchor {
