@@ -14,6 +14,7 @@ import type { LegacyTmuxSessions } from '../process/legacy-tmux.js';
 import { killTmuxSessions } from '../../platform/tmux-sessions.js';
 import type { WebAccess } from '../web/web-access.js';
 import { SessionWorker, type SendOutcome, type WorkerChannel } from '../workers/session-worker.js';
+import type { WorkerPoolEvents } from '../workers/worker-pool.js';
 import type { LiveSession } from './live-session.js';
 import { newSessionCore, sessionPlace, type SessionCore } from './session-core.js';
 import { newLiveSession, workerInit } from './session-wiring.js';
@@ -21,7 +22,8 @@ import { RenderStateStore, SessionStore } from './store.js';
 
 /** The worker pool as the session owner uses it (WorkerPool satisfies it; unit tests use a small real class). */
 export interface WorkerControl extends WorkerChannel {
-  start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>): boolean;
+  /** Forks the worker; what it says and its exit go to `events` (this owner), not through a lookup. */
+  start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>, events: WorkerPoolEvents): boolean;
   stop(sessionId: string, mode: 'kill' | 'detach'): Promise<void>;
 }
 
@@ -70,6 +72,13 @@ export class SessionService {
   private readonly records: SessionStore;
   private readonly renders: RenderStateStore;
   private readonly live = new Map<string, LiveSession>();
+  /** One handle per session's worker, kept while the session is open (its web port and ready waiters live on it). */
+  private readonly handles = new Map<string, SessionWorker>();
+  /** What the pool reports about this owner's workers (given with each start): straight to the session. */
+  private readonly workerEvents: WorkerPoolEvents = {
+    onMessage: (id, msg) => this.onWorkerMessage(id, msg),
+    onExit: (exit) => this.onWorkerExit(exit.sessionId, exit.expected),
+  };
   /** Sessions created by this process that have not launched yet: their first worker starts them fresh. */
   private readonly fresh = new Set<string>();
   /** Per-session order, by the router's session key: one session's messages run one after another, others in parallel. */
@@ -218,9 +227,34 @@ export class SessionService {
 
   // ── workers ────────────────────────────────────────────────────────────────
 
-  /** Typed messages to the session's worker, with the one wake rule (session-worker.ts). */
+  /** The session's one worker handle: typed messages with the one wake rule (session-worker.ts), its web port. */
   worker(session: SessionCore): SessionWorker {
-    return new SessionWorker(session.id, this.opts.workers, () => this.ensureWorker(session));
+    let handle = this.handles.get(session.id);
+    if (!handle) {
+      const id = session.id;
+      // Woken from the record as it is then (a native id learned since, a new lifecycle).
+      handle = new SessionWorker(id, this.opts.workers, () => this.ensureWorker(this.records.get(id) ?? session));
+      this.handles.set(id, handle);
+    }
+    return handle;
+  }
+
+  /**
+   * A web visit to the session: its worker's web port once the worker runs and is ready; null when the session is
+   * closed, the worker could not start, or it has no web terminal. The web side gives up waiting after its timeout.
+   */
+  async wakeForWeb(id: string): Promise<number | null> {
+    const s = this.records.get(id);
+    if (!s || s.lifecycle === 'closed') return null;
+    const handle = this.worker(s);
+    // Like any launch, within the caps: it may wait for a slot (or for an idle worker to be detached to make one).
+    // The launch protects the session like a turn until its worker is ready; the open page then keeps it (watched).
+    try {
+      if (!(await this.opts.capacity.launch(this, s))) return null;
+      return (await handle.waitReady()) ? handle.webPort || null : null;
+    } finally {
+      this.opts.capacity.turnDone(id);
+    }
   }
 
   workerLive(id: string): boolean {
@@ -248,7 +282,7 @@ export class SessionService {
       fresh: this.fresh.has(session.id),
       display: this.live.get(session.id)?.cards.display ?? this.renders.get(session.id)?.display ?? 'screenshot',
       ...(webSecret ? { webSecret } : {}),
-    }));
+    }), this.workerEvents);
     if (ok) {
       this.fresh.delete(session.id);
       // Waking a worker (a message, a key, a web visit) is activity: its idle time starts again.
@@ -261,6 +295,7 @@ export class SessionService {
   onWorkerMessage(id: string, msg: WorkerToDaemon): void {
     const session = this.records.get(id);
     if (!session) return;
+    if (msg.type === 'ready') this.worker(session).ready(msg.webPort);
     void this.liveOf(session).handle(msg).catch((err) => this.log.error({ err, type: msg.type }, 'worker message handling failed'));
     // A turn that ended releases its session; a session that went quiet may let another launch (capacity-keeper.ts).
     if ((msg.type === 'final_output' && msg.turnId) || msg.type === 'input_failed') this.opts.capacity.turnDone(id);
@@ -268,6 +303,7 @@ export class SessionService {
   }
 
   onWorkerExit(id: string, expected: boolean): void {
+    this.handles.get(id)?.gone();
     this.live.get(id)?.workerGone();
     this.opts.capacity.workerGone(id);
     const s = this.records.get(id);
@@ -308,6 +344,7 @@ export class SessionService {
       live.dispose();
       this.live.delete(id);
     }
+    this.handles.delete(id);
     this.records.update(id, { lifecycle: 'closed', status: 'exited', lastActivityAt: Date.now() });
     return true;
   }
