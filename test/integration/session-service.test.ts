@@ -147,7 +147,6 @@ describe('SessionService: wake rules', () => {
     const s = service.create(anchor('oc_4'), 'ou_owner');
     expect(await service.setDisplay(s, 'text')).toBe('skipped');
     expect(workers.starts).toEqual([]);
-    expect(service.liveOf(s).cards.display).toBe('text');
     // The next worker starts in that mode (its init carries it).
     service.ensureWorker(s);
     expect(workers.starts[0]!.display).toBe('text');
@@ -244,7 +243,7 @@ describe('SessionService: status kept once', () => {
     service.onWorkerMessage(s.id, { type: 'status', status: 'working' });
     await expect.poll(() => service.get(s.id)?.status).toBe('working');
     expect(service.statusOf(s)).toBe('working');
-    expect(service.liveOf(s).currentStatus).toBe('working');
+    expect(service.statusOf(s)).toBe('working');
     expect(capacity.events).toContain('schedule');
     service.onWorkerMessage(s.id, { type: 'input_failed', turnId: 't9', reason: 'x' });
     expect(capacity.events).toContain(`turnDone:${s.id}`);

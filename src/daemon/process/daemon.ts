@@ -83,7 +83,7 @@ export class Daemon {
         const s = bot?.sessions.get(id);
         if (bot && s) bot.sessions.worker(s).revokeWrites();
       },
-      changes: (id) => this.botOf(id)?.sessions.liveIfAny(id)?.changes.latest,
+      changes: (id) => this.botOf(id)?.sessions.latestChanges(id),
       unwatched: () => this.capacity.schedule(),
     }, log);
     // Without tmux the CLI runs under a plain pty in the worker and does not survive a restart (doctor says so).

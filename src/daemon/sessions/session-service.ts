@@ -16,6 +16,7 @@ import type { WebAccess } from '../web/web-access.js';
 import { SessionWorker, type SendOutcome, type WorkerChannel } from '../workers/session-worker.js';
 import type { WorkerPoolEvents } from '../workers/worker-pool.js';
 import type { LiveSession } from './live-session.js';
+import type { ChangeSet } from '../changes/change-tracker.js';
 import { newSessionCore, sessionPlace, type SessionCore } from './session-core.js';
 import { newLiveSession, workerInit } from './session-wiring.js';
 import { RenderStateStore, SessionStore } from './store.js';
@@ -198,8 +199,8 @@ export class SessionService {
 
   // ── live state ─────────────────────────────────────────────────────────────
 
-  /** The daemon-side runtime of a session (cards, turns), created on first use. */
-  liveOf(session: SessionCore): LiveSession {
+  /** The daemon-side runtime of a session (cards, turns), created on first use; nobody outside this owner holds one. */
+  private liveOf(session: SessionCore): LiveSession {
     let live = this.live.get(session.id);
     if (live) return live;
     const { bot, im, web, t } = this.opts;
@@ -208,9 +209,32 @@ export class SessionService {
     return live;
   }
 
-  /** The live state if the session has any yet (nothing is created). */
-  liveIfAny(id: string): LiveSession | undefined {
-    return this.live.get(id);
+  /** The requester a pending selection is bound to (undefined: operators only, or no such selection). */
+  selectionRequester(id: string, promptId: string): string | undefined {
+    return this.live.get(id)?.selectionRequester(promptId);
+  }
+
+  /** An answer to a pending selection (a card tap, /select): the worker picks it, the card shows who. False: not pending. */
+  answerSelection(session: SessionCore, promptId: string, optionIndex: number, by: Requester, text?: string): Promise<boolean> {
+    const live = this.liveOf(session);
+    if (!live.selection(promptId)) return Promise.resolve(false);
+    this.worker(session).choose(promptId, optionIndex, by, text);
+    return live.answered(promptId, by.userId, optionIndex, text);
+  }
+
+  /** /diff: a change card for what the session's current turn has changed so far. */
+  async postChanges(id: string): Promise<'posted' | 'none' | 'not_git' | 'no_turn'> {
+    const live = this.live.get(id);
+    if (!live) return 'no_turn';
+    if (!(await live.changes.inGit())) return 'not_git';
+    const set = await live.changes.current();
+    if (!set) return 'no_turn';
+    return (await live.showChanges(set)) ? 'posted' : 'none';
+  }
+
+  /** The session's last change set (the web diff page), if a turn has ended with one since the daemon started. */
+  latestChanges(id: string): ChangeSet | undefined {
+    return this.live.get(id)?.changes.latest;
   }
 
   /** The session's status as the capacity keeper sees it: kept once, on the record (the live session persists it). */
