@@ -131,11 +131,7 @@ export class BotCommandContext implements CommandContext {
   }
 
   async answerPicker(path: string): Promise<boolean> {
-    const wait = this.rt.pickerWaits.get(this.anchor.sessionKey);
-    if (!wait) return false;
-    this.rt.pickerWaits.delete(this.anchor.sessionKey);
-    await this.rt.deliver(wait.decision, wait.msg, path);
-    return true;
+    return this.rt.answerPicker(this.anchor.sessionKey, path);
   }
 
   async updateCard(messageId: string, card: CardModel): Promise<void> {

@@ -15,7 +15,7 @@ import { InboundDedupe, rejectedDedupeKeys } from '../inbound/dedupe.js';
 import type { CardActionReply, ConnectionState, ImAdapter, InboundEvent, InboundMessage, InboundRejected } from '../im/types.js';
 import { BotState } from './pairing.js';
 import { mayTypeIntoSelections } from '../inbound/permissions.js';
-import { orderKeyOf, routeMessage, routeRejected, type RouterBot } from '../inbound/router.js';
+import { orderKeyOf, routeMessage, routeRejected, type Anchor, type RouterBot } from '../inbound/router.js';
 import { isOpenSession, type SessionCore } from '../sessions/session-core.js';
 import { SessionService } from '../sessions/session-service.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
@@ -50,7 +50,8 @@ export class BotRuntime implements BotRuntimeHandle {
   readonly state: BotState;
   private readonly dedupe: InboundDedupe;
   private readonly noticesSent = new Set<string>();
-  readonly pickerWaits = new Map<string, PickerWait>();
+  /** Prompts of new sessions waiting for the folder picker's answer, by session key: only this runtime touches them. */
+  private readonly pickerWaits = new Map<string, PickerWait>();
   /** Lone pictures waiting for their sender's text (attachments.imageWaitSeconds). */
   private readonly imageWait: ImageWait<PickerWait['decision']>;
   private conn: { state: ConnectionState; detail?: string } = { state: 'stopped' };
@@ -217,8 +218,20 @@ export class BotRuntime implements BotRuntimeHandle {
     }
   }
 
+  async answerPicker(sessionKey: string, path: string): Promise<boolean> {
+    const wait = this.pickerWaits.get(sessionKey);
+    if (!wait) return false;
+    this.pickerWaits.delete(sessionKey);
+    await this.deliver(wait.decision, wait.msg, path);
+    return true;
+  }
+
+  pickerAnchor(sessionKey: string): Anchor | undefined {
+    return this.pickerWaits.get(sessionKey)?.decision.anchor;
+  }
+
   /** A prompt or CLI command: find or create the session (or ask for its folder), make its text literal, hand the turn to the owner. */
-  async deliver(decision: PickerWait['decision'], msg: InboundMessage, chosenCwd?: string): Promise<void> {
+  private async deliver(decision: PickerWait['decision'], msg: InboundMessage, chosenCwd?: string): Promise<void> {
     let session = this.sessions.getByKey(decision.sessionKey);
     if (!isOpenSession(session)) {
       const projects = this.bot.projects.map((p) => expandHome(p));

@@ -46,7 +46,7 @@ function tapAnchor(rt: BotRuntimeHandle, v: InboundCardAction['value'], cardMess
     return s ? rt.sessions.anchorOf(s, cardMessageId) : undefined;
   }
   if (v.action === 'adopt') return offeredAnchor(v.anchorKey) ?? undefined;
-  return rt.pickerWaits.get(v.anchorKey)?.decision.anchor;
+  return rt.pickerAnchor(v.anchorKey);
 }
 
 const TAP_TOAST: Record<TapName, MessageKey> = {
