@@ -78,6 +78,18 @@ export default tseslint.config(
     plugins: { larkmux: larkmuxPlugin },
     rules: { 'larkmux/one-tmux-runner': 'error' },
   },
+  // One owner of the turn (issue 28): a session's live state is reached through SessionService, never held elsewhere.
+  // (The typescript-eslint rule, so the layer bans of the core rule above still apply to the same files.)
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/daemon/sessions/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '(^|/)sessions/live-session(\\.js)?$', message: 'LiveSession is private to src/daemon/sessions: ask the session owner (session-service.ts).' }] },
+      ],
+    },
+  },
   {
     files: ['src/shared/**/*.ts'],
     rules: {

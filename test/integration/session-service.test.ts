@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionService, type WorkerControl } from '../../src/daemon/sessions/session-service.js';
 import type { Anchor } from '../../src/daemon/inbound/anchor.js';
+import type { SessionCore } from '../../src/daemon/sessions/session-core.js';
+import { CapacityKeeper } from '../../src/daemon/sessions/capacity-keeper.js';
+import { until } from '../support/until.js';
 import { createLogger } from '../../src/platform/log.js';
 import { larkmuxPaths } from '../../src/platform/paths.js';
 import { BotConfigSchema } from '../../src/shared/config.js';
@@ -20,6 +23,9 @@ type Init = Extract<DaemonToWorker, { type: 'init' }>;
 /** A worker pool that runs no processes: it records starts, messages and stops, and can refuse to start. */
 class RecordingWorkers implements WorkerControl {
   readonly running = new Set<string>();
+  /** Every start and stop in order, and the most workers that ran at once. */
+  readonly log: string[] = [];
+  maxRunning = 0;
   readonly starts: Init[] = [];
   readonly sent: { sessionId: string; msg: DaemonToWorker }[] = [];
   readonly stops: { sessionId: string; mode: 'kill' | 'detach' }[] = [];
@@ -36,20 +42,27 @@ class RecordingWorkers implements WorkerControl {
     if (this.refuseStarts) return false;
     this.starts.push(init);
     this.running.add(id);
+    this.log.push(`start:${id}`);
+    this.maxRunning = Math.max(this.maxRunning, this.running.size);
     return true;
   }
   async stop(id: string, mode: 'kill' | 'detach'): Promise<void> {
     this.stops.push({ sessionId: id, mode });
     this.running.delete(id);
+    this.log.push(`${mode}:${id}`);
   }
   types(id: string): string[] {
     return this.sent.filter((s) => s.sessionId === id).map((s) => s.msg.type);
   }
 }
 
-/** The capacity keeper's side of the owner: what it was told. */
+/** The capacity keeper's side of the owner: what it was told; a launch starts the worker at once (caps never full here). */
 class RecordingCapacity {
   readonly events: string[] = [];
+  async launch(group: SessionService, session: SessionCore): Promise<boolean> {
+    this.events.push(`launch:${session.id}`);
+    return group.workerLive(session.id) || group.ensureWorker(session);
+  }
   schedule(): void {
     this.events.push('schedule');
   }
@@ -67,22 +80,29 @@ beforeEach(async () => {
   h = await startHarness();
   home = mkdtempSync(join(tmpdir(), 'lmx-svc-'));
 });
+const keepers: CapacityKeeper[] = [];
 afterEach(async () => {
+  for (const k of keepers.splice(0)) k.dispose();
   await h.cleanup();
   rmSync(home, { recursive: true, force: true });
 });
 
-async function owner(opts: { backend?: 'tmux' | 'pty' } = {}) {
+async function owner(opts: { backend?: 'tmux' | 'pty'; maxLiveWorkers?: number } = {}) {
   const p = h.makeAdapter();
   await connectProbe(p);
   const app = TEST_APPS[0]!;
-  const bot = BotConfigSchema.parse({ name: 'alpha', appId: app.appId, appSecret: app.appSecret, cli: 'shell', workingDir: home, locale: 'en' });
+  const caps = opts.maxLiveWorkers ? { maxLiveWorkers: opts.maxLiveWorkers } : {};
+  const bot = BotConfigSchema.parse({ name: 'alpha', appId: app.appId, appSecret: app.appSecret, cli: 'shell', workingDir: home, locale: 'en', ...caps });
   const workers = new RecordingWorkers();
   const capacity = new RecordingCapacity();
   const killed: string[][] = [];
-  const service = new SessionService({
-    bot, home, log: createLogger({ file: join(home, 'test.log') }), t: translator('en'), im: p.adapter, workers, tmuxSocket: null,
-    backend: opts.backend ?? 'pty', capacity, frames: testFrames(home),
+  const log = createLogger({ file: join(home, 'test.log') });
+  // With caps, the real keeper plans (capacity.ts); without, a recording one that never makes anyone wait.
+  const keeper = opts.maxLiveWorkers ? new CapacityKeeper({ groups: () => [service], log }) : null;
+  keepers.push(...(keeper ? [keeper] : []));
+  const service: SessionService = new SessionService({
+    bot, home, log, t: translator('en'), im: p.adapter, workers, tmuxSocket: null,
+    backend: opts.backend ?? 'pty', capacity: keeper ?? capacity, frames: testFrames(home),
     killTmux: async (_socket, names) => void killed.push(names),
   });
   expect(await service.load()).toEqual([]);
@@ -127,12 +147,66 @@ describe('SessionService: wake rules', () => {
     const s = service.create(anchor('oc_4'), 'ou_owner');
     expect(await service.setDisplay(s, 'text')).toBe('skipped');
     expect(workers.starts).toEqual([]);
-    expect(service.liveOf(s).cards.display).toBe('text');
     // The next worker starts in that mode (its init carries it).
     service.ensureWorker(s);
     expect(workers.starts[0]!.display).toBe('text');
     expect(await service.setDisplay(s, 'hidden')).toBe('sent');
     expect(workers.sent.at(-1)?.msg).toEqual({ type: 'set_display', mode: 'hidden' });
+  });
+});
+
+describe('SessionService: submit owns the turn', () => {
+  /** Every card and text the bot posted in a chat, as one string (what a person could read there). */
+  const seenIn = (chatId: string) => JSON.stringify(h.fake.messages.filter((m) => m.chatId === chatId).map((m) => [m.content, m.history]));
+
+  it.each([
+    { kind: 'prompt' as const, refuse: false, notices: [], sent: 'input', card: [] as string[] },
+    { kind: 'passthrough' as const, refuse: false, notices: [], sent: 'raw_input', card: [] },
+    { kind: 'prompt' as const, refuse: false, notices: ['Saved: a.png'], sent: 'input', card: ['Saved: a.png'] },
+    { kind: 'prompt' as const, refuse: true, notices: [], sent: null, card: ['The session worker is not running'] },
+  ])('$kind (start refused: $refuse, notices: $notices): launched through the keeper, sent as $sent, the card says $card', async (c) => {
+    const { service, workers, capacity, anchor } = await owner();
+    const chatId = `oc_submit_${c.kind}_${c.refuse}_${c.notices.length}`;
+    const s = service.create(anchor(chatId), 'ou_owner');
+    workers.refuseStarts = c.refuse;
+    const msg = await h.fake.injectMessage({ chatType: 'p2p', chatId, text: 'echo hi' });
+    await service.submit(s, { messageId: msg.messageId, requester: { userId: 'ou_asker' }, kind: c.kind, text: 'echo hi', notices: c.notices });
+    expect(capacity.events).toContain(`launch:${s.id}`);
+    expect(workers.sent.map((x) => x.msg)).toEqual(c.sent ? [expect.objectContaining({ type: c.sent, turnId: msg.messageId, text: 'echo hi' })] : []);
+    expect(service.get(s.id)?.requesterId).toBe('ou_asker');
+    await h.fake.waitFor(() => seenIn(chatId).includes('echo hi'), 10_000, 'the turn card');
+    for (const line of c.card) await h.fake.waitFor(() => seenIn(chatId).includes(line), 10_000, `card says ${line}`);
+  });
+});
+
+describe('SessionService: a web visit wakes a worker within the caps', () => {
+  // Caps 1: session A's worker runs, B sleeps (detached); a web visit to B must not make two workers run.
+  it.each([
+    { other: 'idle' as const, then: null, rule: 'the idle worker is detached first, then the visited one starts' },
+    { other: 'working' as const, then: 'idle' as const, rule: 'the visit waits while the other works, and starts once it is idle' },
+  ])('other session $other: $rule', async (c) => {
+    const { service, workers, anchor } = await owner({ maxLiveWorkers: 1 });
+    const b = service.create(anchor('oc_web_b'), 'ou_owner');
+    service.ensureWorker(b);
+    await service.detach(b.id);
+    const a = service.create(anchor('oc_web_a'), 'ou_owner');
+    service.ensureWorker(a);
+    service.onWorkerMessage(a.id, { type: 'status', status: c.other });
+    workers.log.length = 0;
+
+    const port = service.wakeForWeb(b.id);
+    if (c.then) {
+      // A working session keeps its worker: the visit waits. The keeper plans on the next turn of the event loop
+      // (setImmediate); two turns later it has planned with the visit waiting.
+      for (let i = 0; i < 2; i++) await new Promise((r) => setImmediate(r));
+      expect(workers.log, 'nothing started or stopped while the other session works').toEqual([]);
+      service.onWorkerMessage(a.id, { type: 'status', status: c.then });
+    }
+    await until('the visited session\'s worker started', () => workers.running.has(b.id), 10_000);
+    service.onWorkerMessage(b.id, { type: 'ready', webPort: 4321 });
+    expect(await port).toBe(4321);
+    expect(workers.log).toEqual([`detach:${a.id}`, `start:${b.id}`]);
+    expect(workers.maxRunning, 'workers running at once').toBe(1);
   });
 });
 
@@ -169,7 +243,7 @@ describe('SessionService: status kept once', () => {
     service.onWorkerMessage(s.id, { type: 'status', status: 'working' });
     await expect.poll(() => service.get(s.id)?.status).toBe('working');
     expect(service.statusOf(s)).toBe('working');
-    expect(service.liveOf(s).currentStatus).toBe('working');
+    expect(service.statusOf(s)).toBe('working');
     expect(capacity.events).toContain('schedule');
     service.onWorkerMessage(s.id, { type: 'input_failed', turnId: 't9', reason: 'x' });
     expect(capacity.events).toContain(`turnDone:${s.id}`);

@@ -126,20 +126,12 @@ export class BotCommandContext implements CommandContext {
   async answerSelection(sessionId: string, promptId: string, optionIndex: number, typed?: string): Promise<boolean> {
     const s = this.rt.sessions.get(sessionId);
     if (!s) return false;
-    const live = this.rt.sessions.liveOf(s);
-    if (!live.selection(promptId)) return false;
     // A typed answer goes as it was typed (the worker types it literally after picking the option that takes it).
-    const text = typed?.slice(0, IPC_LIMITS.typedAnswer);
-    this.rt.sessions.worker(s).choose(promptId, optionIndex, this.requester(), text);
-    return live.answered(promptId, this.invoker.userId, optionIndex, text);
+    return this.rt.sessions.answerSelection(s, promptId, optionIndex, this.requester(), typed?.slice(0, IPC_LIMITS.typedAnswer));
   }
 
   async answerPicker(path: string): Promise<boolean> {
-    const wait = this.rt.pickerWaits.get(this.anchor.sessionKey);
-    if (!wait) return false;
-    this.rt.pickerWaits.delete(this.anchor.sessionKey);
-    await this.rt.deliver(wait.decision, wait.msg, path);
-    return true;
+    return this.rt.answerPicker(this.anchor.sessionKey, path);
   }
 
   async updateCard(messageId: string, card: CardModel): Promise<void> {
@@ -147,12 +139,7 @@ export class BotCommandContext implements CommandContext {
   }
 
   async postChanges(sessionId: string): Promise<'posted' | 'none' | 'not_git' | 'no_turn'> {
-    const live = this.rt.sessions.liveIfAny(sessionId);
-    if (!live) return 'no_turn';
-    if (!(await live.changes.inGit())) return 'not_git';
-    const set = await live.changes.current();
-    if (!set) return 'no_turn';
-    return (await live.showChanges(set)) ? 'posted' : 'none';
+    return this.rt.sessions.postChanges(sessionId);
   }
 
   async issueWriteLink(sessionId: string, userId: string): Promise<{ ok: true; expiresInMinutes: number } | { ok: false; code: string; message: string }> {

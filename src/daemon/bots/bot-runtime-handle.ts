@@ -7,7 +7,7 @@ import type { Logger } from '../../platform/log.js';
 import type { ImAdapter, InboundMessage } from '../im/types.js';
 import type { BotState } from './pairing.js';
 import type { Grants } from '../inbound/permissions.js';
-import type { RouteDecision, RouterBot } from '../inbound/router.js';
+import type { Anchor, RouteDecision, RouterBot } from '../inbound/router.js';
 import type { WebAccess } from '../web/web-access.js';
 import type { SessionService } from '../sessions/session-service.js';
 
@@ -26,10 +26,12 @@ export interface BotRuntimeHandle {
   /** The one owner of the bot's sessions (session-service.ts). */
   readonly sessions: SessionService;
   readonly state: BotState;
-  readonly pickerWaits: Map<string, PickerWait>;
   readonly log: Logger;
   readonly t: Translate;
   routerBot(): RouterBot;
   grants(): Grants;
-  deliver(decision: PickerWait['decision'], msg: InboundMessage, chosenCwd?: string): Promise<void>;
+  /** The folder picker of a session key was answered: its waiting prompt goes on there. False: nothing waits (answered already, or from before a restart). */
+  answerPicker(sessionKey: string, path: string): Promise<boolean>;
+  /** Where a waiting folder picker of a session key was posted (undefined: nothing waits). */
+  pickerAnchor(sessionKey: string): Anchor | undefined;
 }

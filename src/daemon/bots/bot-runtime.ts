@@ -15,7 +15,7 @@ import { InboundDedupe, rejectedDedupeKeys } from '../inbound/dedupe.js';
 import type { CardActionReply, ConnectionState, ImAdapter, InboundEvent, InboundMessage, InboundRejected } from '../im/types.js';
 import { BotState } from './pairing.js';
 import { mayTypeIntoSelections } from '../inbound/permissions.js';
-import { orderKeyOf, routeMessage, routeRejected, type RouterBot } from '../inbound/router.js';
+import { orderKeyOf, routeMessage, routeRejected, type Anchor, type RouterBot } from '../inbound/router.js';
 import { isOpenSession, type SessionCore } from '../sessions/session-core.js';
 import { SessionService } from '../sessions/session-service.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
@@ -50,7 +50,8 @@ export class BotRuntime implements BotRuntimeHandle {
   readonly state: BotState;
   private readonly dedupe: InboundDedupe;
   private readonly noticesSent = new Set<string>();
-  readonly pickerWaits = new Map<string, PickerWait>();
+  /** Prompts of new sessions waiting for the folder picker's answer, by session key: only this runtime touches them. */
+  private readonly pickerWaits = new Map<string, PickerWait>();
   /** Lone pictures waiting for their sender's text (attachments.imageWaitSeconds). */
   private readonly imageWait: ImageWait<PickerWait['decision']>;
   private conn: { state: ConnectionState; detail?: string } = { state: 'stopped' };
@@ -217,8 +218,20 @@ export class BotRuntime implements BotRuntimeHandle {
     }
   }
 
-  /** A prompt or CLI command: find or create the session, make sure its worker runs, open the turn card, send. */
-  async deliver(decision: PickerWait['decision'], msg: InboundMessage, chosenCwd?: string): Promise<void> {
+  async answerPicker(sessionKey: string, path: string): Promise<boolean> {
+    const wait = this.pickerWaits.get(sessionKey);
+    if (!wait) return false;
+    this.pickerWaits.delete(sessionKey);
+    await this.deliver(wait.decision, wait.msg, path);
+    return true;
+  }
+
+  pickerAnchor(sessionKey: string): Anchor | undefined {
+    return this.pickerWaits.get(sessionKey)?.decision.anchor;
+  }
+
+  /** A prompt or CLI command: find or create the session (or ask for its folder), make its text literal, hand the turn to the owner. */
+  private async deliver(decision: PickerWait['decision'], msg: InboundMessage, chosenCwd?: string): Promise<void> {
     let session = this.sessions.getByKey(decision.sessionKey);
     if (!isOpenSession(session)) {
       const projects = this.bot.projects.map((p) => expandHome(p));
@@ -235,31 +248,17 @@ export class BotRuntime implements BotRuntimeHandle {
       }
       session = this.sessions.create(decision.anchor, msg.senderId, chosenCwd ?? (projects.length === 1 ? projects[0] : undefined), msg.newSession?.cli);
     }
-    const live = this.sessions.liveOf(session);
-    if (!mayTypeIntoSelections(live.openSelectionRequesters(), this.routerBot(), { chatId: decision.anchor.place.chatId }, { userId: msg.senderId }, this.grants())) {
+    // Someone else's pending choice is not answered by typing into the topic (issue 13 finding 8).
+    if (!mayTypeIntoSelections(this.sessions.openSelectionRequesters(session.id), this.routerBot(), { chatId: decision.anchor.place.chatId }, { userId: msg.senderId }, this.grants())) {
       await this.opts.im.sendText(decision.anchor.place, this.t('security.selectionNotYours'), msg.messageId);
       return;
     }
-    this.sessions.update(session.id, { requesterId: msg.senderId, lastActivityAt: Date.now() });
     // What the CLI gets depends on what it does with text: a shell runs it, so a quote never goes there (typed-prompt.ts).
     const typed = decision.kind === 'prompt' ? await this.typedFor(session, decision.text, msg) : null;
     // Text stays text: control characters become visible symbols, never keys (chat-text.ts).
     const literal = literalChatText(typed?.text ?? decision.text);
-    decision = { ...decision, text: literal.text };
-    const requester = { userId: msg.senderId };
-    // The turn is registered at once; its card goes out in the background so the text reaches the CLI without
-    // waiting for Feishu (card operations stay in order behind it, so status updates land on the new card).
-    const card = live.beginTurn({ turnId: msg.messageId, messageId: msg.messageId, requester }, decision.text);
-    // Within the caps: waits for a stop under way on this session and for a free slot (capacity-keeper.ts).
-    const queued = () => void live.cards.setNotice(this.t('capacity.queued', { busy: this.status().liveWorkers, max: this.bot.maxLiveWorkers }));
-    await this.opts.capacity.launch(this.sessions, session, queued);
-    await live.changes.begin();
-    const worker = this.sessions.worker(session);
-    const sent = decision.kind === 'prompt' ? worker.input(msg.messageId, decision.text, requester) : worker.rawInput(msg.messageId, decision.text);
-    await card;
     const notices = [typed?.savedAs.length ? this.t('attachments.savedAs', { list: typed.savedAs.join('\n') }) : '', typed?.quoteLeftOut ? this.t('attachments.quoteNotTyped') : '', literal.replaced ? this.t('security.controlChars', { count: literal.replaced }) : ''].filter(Boolean);
-    if (notices.length) await live.cards.setNotice(notices.join('\n'));
-    if (sent !== 'sent') await live.cards.setNotice(this.t('notice.workerDown'));
+    await this.sessions.submit(session, { messageId: msg.messageId, requester: { userId: msg.senderId }, kind: decision.kind, text: literal.text, notices });
   }
 
   /** The prompt's typed text for this session's CLI; its pictures and files (and a quote's) saved into the session's folder. */

@@ -14,7 +14,7 @@ import { offeredAnchor } from '../sessions/adopt.js';
 export async function onCardAction(rt: BotRuntimeHandle, ev: InboundCardAction, duplicate: boolean): Promise<CardActionReply | void> {
   const decision = routeCardAction({
     action: ev, bot: rt.routerBot(), grants: rt.grants(), duplicate, sessionById: (id) => rt.sessions.get(id),
-    selectionRequester: (sessionId, promptId) => rt.sessions.liveIfAny(sessionId)?.selectionRequester(promptId),
+    selectionRequester: (sessionId, promptId) => rt.sessions.selectionRequester(sessionId, promptId),
     t: rt.t,
   });
   if (decision.kind === 'ignore') return decision.reason === 'unknown_session' ? { toast: { type: 'warning', content: rt.t('tap.sessionGone') } } : undefined;
@@ -46,7 +46,7 @@ function tapAnchor(rt: BotRuntimeHandle, v: InboundCardAction['value'], cardMess
     return s ? rt.sessions.anchorOf(s, cardMessageId) : undefined;
   }
   if (v.action === 'adopt') return offeredAnchor(v.anchorKey) ?? undefined;
-  return rt.pickerWaits.get(v.anchorKey)?.decision.anchor;
+  return rt.pickerAnchor(v.anchorKey);
 }
 
 const TAP_TOAST: Record<TapName, MessageKey> = {

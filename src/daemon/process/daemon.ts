@@ -63,14 +63,8 @@ export class Daemon {
       home: paths.home,
       onLifecycle: (event) => log.info({ event }, event === 'started' ? 'render process started' : 'render process released (idle)'),
     });
-    this.pool = new WorkerPool({
-      log,
-      env: { LARKMUX_HOME: paths.home },
-      events: {
-        onMessage: (sessionId, msg) => this.botOf(sessionId)?.sessions.onWorkerMessage(sessionId, msg),
-        onExit: (exit) => this.botOf(exit.sessionId)?.sessions.onWorkerExit(exit.sessionId, exit.expected),
-      },
-    });
+    // Each start names the session's owner as the receiver of its worker's events (SessionService.ensureWorker).
+    this.pool = new WorkerPool({ log, env: { LARKMUX_HOME: paths.home } });
     this.restoring = new Restoring(log);
     this.capacity = new CapacityKeeper({ groups: () => this.bots.map((b) => b.sessions), log });
     this.web = new DaemonWeb(config.web, {
@@ -80,19 +74,13 @@ export class Daemon {
         return bot ? botLocale(bot.bot) : undefined;
       },
       saveViewToken: (id, token) => void this.botOf(id)?.sessions.update(id, { viewToken: token }),
-      wake: (id) => {
-        const bot = this.botOf(id);
-        const s = bot?.sessions.get(id);
-        if (!bot || !s || s.lifecycle === 'closed') return null;
-        const live = bot.sessions.liveOf(s);
-        return bot.sessions.ensureWorker(s) ? live : null;
-      },
+      wake: async (id) => (await this.botOf(id)?.sessions.wakeForWeb(id)) ?? null,
       revokeWorkerWrites: (id) => {
         const bot = this.botOf(id);
         const s = bot?.sessions.get(id);
         if (bot && s) bot.sessions.worker(s).revokeWrites();
       },
-      changes: (id) => this.botOf(id)?.sessions.liveIfAny(id)?.changes.latest,
+      changes: (id) => this.botOf(id)?.sessions.latestChanges(id),
       unwatched: () => this.capacity.schedule(),
     }, log);
     // Without tmux the CLI runs under a plain pty in the worker and does not survive a restart (doctor says so).

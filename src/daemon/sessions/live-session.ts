@@ -28,8 +28,6 @@ type PendingSelection = Omit<SelectionCard, 'kind' | 'sessionId'>;
 export interface LiveSessionHooks {
   /** Persists a change to the session record (status, native id, activity); returns the record as stored. */
   update(patch: Partial<SessionCore>): SessionCore | undefined | void;
-  /** The worker reported its web terminal's port (0 = none). */
-  onReady?(webPort: number): void;
   /** The text for a worker error that needs the bot's words (locale, configured CLI), e.g. cli_missing; undefined = generic. */
   describeError?(code: string, message: string): string | undefined;
   /** After the final answer is posted (files the answer links are uploaded here). */
@@ -51,10 +49,8 @@ export class LiveSession {
   /** Who may answer each pending selection besides operators: the requester of the turn it appeared in. */
   private readonly selectionRequesters = new Map<string, string | undefined>();
   private lastRequester: string | undefined;
-  webPort: number | null = null;
   /** What each turn changed in the working folder's git tree (snapshot at turn start, diff at its end). */
   readonly changes: ChangeTracker;
-  private readyWaiters: ((ok: boolean) => void)[] = [];
   /** Set by /close: the CLI's exit that follows is not a crash. */
   private closing = false;
 
@@ -115,25 +111,15 @@ export class LiveSession {
     return [...this.selections.keys()].map((id) => this.selectionRequesters.get(id));
   }
 
-  /** Resolves when the worker has said `ready` (true) or exited first (false). */
-  waitReady(): Promise<boolean> {
-    if (this.webPort !== null) return Promise.resolve(true);
-    return new Promise((resolve) => this.readyWaiters.push(resolve));
-  }
-
-  /** The worker process ended: anyone waiting for it learns so; web details are stale. */
+  /** The worker process ended: no delivery report will come for what it was sent. */
   workerGone(): void {
-    this.webPort = null;
     this.awaitingDelivery.clear();
-    for (const w of this.readyWaiters.splice(0)) w(false);
   }
 
   async handle(msg: WorkerToDaemon): Promise<void> {
     switch (msg.type) {
       case 'ready':
-        this.webPort = msg.webPort;
-        this.hooks.onReady?.(msg.webPort);
-        for (const w of this.readyWaiters.splice(0)) w(true);
+        // The worker's handle keeps its web port (SessionService.onWorkerMessage): nothing for the cards.
         return;
       case 'status':
         this.hooks.attention?.statusChanged(msg.status);

@@ -4,7 +4,7 @@
 // the live session's reports (live-session.ts persists it), read here by the capacity keeper.
 import type { BotConfig, CliSpec } from '../../shared/config.js';
 import type { Translate } from '../../shared/i18n.js';
-import type { BackendKind, DaemonToWorker, DisplayMode, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
+import type { BackendKind, DaemonToWorker, DisplayMode, Requester, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import type { FrameRenderer } from '../../platform/render-process.js';
 import { expandHome } from '../../platform/paths.js';
@@ -14,19 +14,24 @@ import type { LegacyTmuxSessions } from '../process/legacy-tmux.js';
 import { killTmuxSessions } from '../../platform/tmux-sessions.js';
 import type { WebAccess } from '../web/web-access.js';
 import { SessionWorker, type SendOutcome, type WorkerChannel } from '../workers/session-worker.js';
+import type { WorkerPoolEvents } from '../workers/worker-pool.js';
 import type { LiveSession } from './live-session.js';
+import type { ChangeSet } from '../changes/change-tracker.js';
 import { newSessionCore, sessionPlace, type SessionCore } from './session-core.js';
 import { newLiveSession, workerInit } from './session-wiring.js';
 import { RenderStateStore, SessionStore } from './store.js';
 
 /** The worker pool as the session owner uses it (WorkerPool satisfies it; unit tests use a small real class). */
 export interface WorkerControl extends WorkerChannel {
-  start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>): boolean;
+  /** Forks the worker; what it says and its exit go to `events` (this owner), not through a lookup. */
+  start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>, events: WorkerPoolEvents): boolean;
   stop(sessionId: string, mode: 'kill' | 'detach'): Promise<void>;
 }
 
-/** What the capacity keeper is told about its worker starts and turns (CapacityKeeper satisfies it). */
+/** The capacity keeper as the owner uses it: launches within the caps, told of starts and turns (CapacityKeeper satisfies it). */
 export interface CapacityEvents {
+  /** Resolves once the session's worker runs within the caps (false: it could not start, or the daemon stops). */
+  launch(group: SessionService, session: SessionCore, onQueued?: () => void): Promise<boolean>;
   schedule(): void;
   turnDone(sessionId: string): void;
   workerGone(sessionId: string): void;
@@ -52,10 +57,29 @@ export interface SessionServiceOptions {
 
 type RecordPatch = Parameters<SessionStore['update']>[1];
 
+/** A routed prompt or CLI command for an open session, its text already made literal (chat-text.ts). */
+export interface Turn {
+  /** The user's message: the turn's id, the card's anchor, and what gets the delivered reaction. */
+  messageId: string;
+  requester: Requester;
+  /** `prompt` goes through the prompt protocol; `passthrough` (a CLI command) is typed as it is. */
+  kind: 'prompt' | 'passthrough';
+  text: string;
+  /** Lines for the turn's card once it is out (saved attachments, characters replaced). */
+  notices: readonly string[];
+}
+
 export class SessionService {
   private readonly records: SessionStore;
   private readonly renders: RenderStateStore;
   private readonly live = new Map<string, LiveSession>();
+  /** One handle per session's worker, kept while the session is open (its web port and ready waiters live on it). */
+  private readonly handles = new Map<string, SessionWorker>();
+  /** What the pool reports about this owner's workers (given with each start): straight to the session. */
+  private readonly workerEvents: WorkerPoolEvents = {
+    onMessage: (id, msg) => this.onWorkerMessage(id, msg),
+    onExit: (exit) => this.onWorkerExit(exit.sessionId, exit.expected),
+  };
   /** Sessions created by this process that have not launched yet: their first worker starts them fresh. */
   private readonly fresh = new Set<string>();
   /** Per-session order, by the router's session key: one session's messages run one after another, others in parallel. */
@@ -136,6 +160,33 @@ export class SessionService {
     return next;
   }
 
+  /**
+   * The turn, from a routed message to its worker: the turn and its card are registered, the worker launched within
+   * the caps (the card says so while it waits), the folder's git state noted for the change card, the text sent, and
+   * the card told what the person should know (notices, a worker that could not be reached).
+   */
+  async submit(session: SessionCore, turn: Turn): Promise<void> {
+    const live = this.liveOf(session);
+    this.records.update(session.id, { requesterId: turn.requester.userId, lastActivityAt: Date.now() });
+    // The turn is registered at once; its card goes out in the background so the text reaches the CLI without
+    // waiting for Feishu (card operations stay in order behind it, so status updates land on the new card).
+    const card = live.beginTurn({ turnId: turn.messageId, messageId: turn.messageId, requester: turn.requester }, turn.text);
+    // Within the caps: waits for a stop under way on this session and for a free slot (capacity-keeper.ts).
+    const queued = () => void live.cards.setNotice(this.opts.t('capacity.queued', { busy: this.counts().liveWorkers, max: this.bot.maxLiveWorkers }));
+    await this.opts.capacity.launch(this, session, queued);
+    await live.changes.begin();
+    const worker = this.worker(session);
+    const sent = turn.kind === 'prompt' ? worker.input(turn.messageId, turn.text, turn.requester) : worker.rawInput(turn.messageId, turn.text);
+    await card;
+    if (turn.notices.length) await live.cards.setNotice(turn.notices.join('\n'));
+    if (sent !== 'sent') await live.cards.setNotice(this.opts.t('notice.workerDown'));
+  }
+
+  /** Who answers the selections the session's CLI waits on now (text typed into the pane would answer them). */
+  openSelectionRequesters(id: string): (string | undefined)[] {
+    return this.live.get(id)?.openSelectionRequesters() ?? [];
+  }
+
   anchorOf(session: SessionCore, replyTo: string): Anchor {
     return {
       anchorId: session.anchorId,
@@ -148,8 +199,8 @@ export class SessionService {
 
   // ── live state ─────────────────────────────────────────────────────────────
 
-  /** The daemon-side runtime of a session (cards, turns), created on first use. */
-  liveOf(session: SessionCore): LiveSession {
+  /** The daemon-side runtime of a session (cards, turns), created on first use; nobody outside this owner holds one. */
+  private liveOf(session: SessionCore): LiveSession {
     let live = this.live.get(session.id);
     if (live) return live;
     const { bot, im, web, t } = this.opts;
@@ -158,9 +209,32 @@ export class SessionService {
     return live;
   }
 
-  /** The live state if the session has any yet (nothing is created). */
-  liveIfAny(id: string): LiveSession | undefined {
-    return this.live.get(id);
+  /** The requester a pending selection is bound to (undefined: operators only, or no such selection). */
+  selectionRequester(id: string, promptId: string): string | undefined {
+    return this.live.get(id)?.selectionRequester(promptId);
+  }
+
+  /** An answer to a pending selection (a card tap, /select): the worker picks it, the card shows who. False: not pending. */
+  answerSelection(session: SessionCore, promptId: string, optionIndex: number, by: Requester, text?: string): Promise<boolean> {
+    const live = this.liveOf(session);
+    if (!live.selection(promptId)) return Promise.resolve(false);
+    this.worker(session).choose(promptId, optionIndex, by, text);
+    return live.answered(promptId, by.userId, optionIndex, text);
+  }
+
+  /** /diff: a change card for what the session's current turn has changed so far. */
+  async postChanges(id: string): Promise<'posted' | 'none' | 'not_git' | 'no_turn'> {
+    const live = this.live.get(id);
+    if (!live) return 'no_turn';
+    if (!(await live.changes.inGit())) return 'not_git';
+    const set = await live.changes.current();
+    if (!set) return 'no_turn';
+    return (await live.showChanges(set)) ? 'posted' : 'none';
+  }
+
+  /** The session's last change set (the web diff page), if a turn has ended with one since the daemon started. */
+  latestChanges(id: string): ChangeSet | undefined {
+    return this.live.get(id)?.changes.latest;
   }
 
   /** The session's status as the capacity keeper sees it: kept once, on the record (the live session persists it). */
@@ -177,9 +251,34 @@ export class SessionService {
 
   // ── workers ────────────────────────────────────────────────────────────────
 
-  /** Typed messages to the session's worker, with the one wake rule (session-worker.ts). */
+  /** The session's one worker handle: typed messages with the one wake rule (session-worker.ts), its web port. */
   worker(session: SessionCore): SessionWorker {
-    return new SessionWorker(session.id, this.opts.workers, () => this.ensureWorker(session));
+    let handle = this.handles.get(session.id);
+    if (!handle) {
+      const id = session.id;
+      // Woken from the record as it is then (a native id learned since, a new lifecycle).
+      handle = new SessionWorker(id, this.opts.workers, () => this.ensureWorker(this.records.get(id) ?? session));
+      this.handles.set(id, handle);
+    }
+    return handle;
+  }
+
+  /**
+   * A web visit to the session: its worker's web port once the worker runs and is ready; null when the session is
+   * closed, the worker could not start, or it has no web terminal. The web side gives up waiting after its timeout.
+   */
+  async wakeForWeb(id: string): Promise<number | null> {
+    const s = this.records.get(id);
+    if (!s || s.lifecycle === 'closed') return null;
+    const handle = this.worker(s);
+    // Like any launch, within the caps: it may wait for a slot (or for an idle worker to be detached to make one).
+    // The launch protects the session like a turn until its worker is ready; the open page then keeps it (watched).
+    try {
+      if (!(await this.opts.capacity.launch(this, s))) return null;
+      return (await handle.waitReady()) ? handle.webPort || null : null;
+    } finally {
+      this.opts.capacity.turnDone(id);
+    }
   }
 
   workerLive(id: string): boolean {
@@ -207,7 +306,7 @@ export class SessionService {
       fresh: this.fresh.has(session.id),
       display: this.live.get(session.id)?.cards.display ?? this.renders.get(session.id)?.display ?? 'screenshot',
       ...(webSecret ? { webSecret } : {}),
-    }));
+    }), this.workerEvents);
     if (ok) {
       this.fresh.delete(session.id);
       // Waking a worker (a message, a key, a web visit) is activity: its idle time starts again.
@@ -220,6 +319,7 @@ export class SessionService {
   onWorkerMessage(id: string, msg: WorkerToDaemon): void {
     const session = this.records.get(id);
     if (!session) return;
+    if (msg.type === 'ready') this.worker(session).ready(msg.webPort);
     void this.liveOf(session).handle(msg).catch((err) => this.log.error({ err, type: msg.type }, 'worker message handling failed'));
     // A turn that ended releases its session; a session that went quiet may let another launch (capacity-keeper.ts).
     if ((msg.type === 'final_output' && msg.turnId) || msg.type === 'input_failed') this.opts.capacity.turnDone(id);
@@ -227,6 +327,7 @@ export class SessionService {
   }
 
   onWorkerExit(id: string, expected: boolean): void {
+    this.handles.get(id)?.gone();
     this.live.get(id)?.workerGone();
     this.opts.capacity.workerGone(id);
     const s = this.records.get(id);
@@ -267,6 +368,7 @@ export class SessionService {
       live.dispose();
       this.live.delete(id);
     }
+    this.handles.delete(id);
     this.records.update(id, { lifecycle: 'closed', status: 'exited', lastActivityAt: Date.now() });
     return true;
   }

@@ -4,7 +4,6 @@ import { networkInterfaces } from 'node:os';
 import type { Config } from '../../shared/config.js';
 import type { Locale } from '../../shared/i18n.js';
 import type { Logger } from '../../platform/log.js';
-import type { LiveSession } from '../sessions/live-session.js';
 import type { SessionCore } from '../sessions/session-core.js';
 import type { ChangeSet } from '../changes/change-tracker.js';
 import type { WebAccess } from './web-access.js';
@@ -19,8 +18,8 @@ export interface SessionDirectory {
   locale(id: string): Locale | undefined;
   /** Persists a new view token on the session record. */
   saveViewToken(id: string, token: string): void;
-  /** Forks the session's worker if it sleeps; its LiveSession, or null when it cannot run. */
-  wake(id: string): LiveSession | null;
+  /** Wakes the session's worker if it sleeps (as its owner rules); its web port once ready, or null when it cannot run. */
+  wake(id: string): Promise<number | null>;
   /** Tells a live worker to drop its open write connections. */
   revokeWorkerWrites(id: string): void;
   /** The session's last change set (for the diff page), if a turn has ended with one since the daemon started. */
@@ -127,12 +126,10 @@ export class DaemonWeb implements WebAccess {
   }
 
   private async resolveWorker(id: string): Promise<WorkerEndpoint | null> {
-    const live = this.dir.wake(id);
-    if (!live) return null;
-    const ready = await Promise.race([live.waitReady(), new Promise<boolean>((r) => setTimeout(() => r(false), WEB_TIMING.wakeTimeoutMs).unref())]);
+    const port = await Promise.race([this.dir.wake(id), new Promise<null>((r) => setTimeout(() => r(null), WEB_TIMING.wakeTimeoutMs).unref())]);
     const secret = this.workerSecrets.get(id);
-    if (!ready || !live.webPort || !secret) return null;
-    return { port: live.webPort, proxySecret: secret };
+    if (!port || !secret) return null;
+    return { port, proxySecret: secret };
   }
 
   watching(sessionId: string): boolean {

@@ -37,8 +37,16 @@ export interface WorkerChannel {
   send(sessionId: string, msg: DaemonToWorker): boolean;
 }
 
-/** Typed messages to one session's worker. `wake` forks the worker (BotRuntime.ensureWorker) and says whether it runs. */
+/**
+ * The one handle on a session's worker, kept by the session's owner for as long as the session is open: typed
+ * messages to it (`wake` forks the worker, SessionService.ensureWorker, and says whether it runs), and what the
+ * running worker said about itself (its web port, once `ready`).
+ */
 export class SessionWorker {
+  /** The running worker's web terminal port (0: it has none); null until it says `ready`, and again once it exits. */
+  private port: number | null = null;
+  private readyWaiters: ((ok: boolean) => void)[] = [];
+
   constructor(
     readonly sessionId: string,
     private readonly channel: WorkerChannel,
@@ -47,6 +55,28 @@ export class SessionWorker {
 
   get running(): boolean {
     return this.channel.has(this.sessionId);
+  }
+
+  get webPort(): number | null {
+    return this.port;
+  }
+
+  /** The worker said `ready`: whoever waits for it goes on. */
+  ready(webPort: number): void {
+    this.port = webPort;
+    for (const w of this.readyWaiters.splice(0)) w(true);
+  }
+
+  /** The worker process ended: whoever waits for it learns so; its web port is stale. */
+  gone(): void {
+    this.port = null;
+    for (const w of this.readyWaiters.splice(0)) w(false);
+  }
+
+  /** Resolves when the worker has said `ready` (true) or exited first (false). */
+  waitReady(): Promise<boolean> {
+    if (this.port !== null) return Promise.resolve(true);
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
   }
 
   input(turnId: string, text: string, requester: Requester): SendOutcome {

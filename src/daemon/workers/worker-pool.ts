@@ -45,7 +45,8 @@ export interface WorkerPoolEvents {
 
 export interface WorkerPoolOptions {
   log: Logger;
-  events: WorkerPoolEvents;
+  /** Where the events of a worker go when its start names no receiver (the daemon's starts always name the session's owner). */
+  events?: WorkerPoolEvents;
   /** Worker entry file; defaults to defaultWorkerEntry() (the bundle when built, the .ts source under tsx/vitest). */
   entry?: string;
   /** Extra environment for every worker (never app secrets). */
@@ -121,8 +122,11 @@ export class WorkerPool {
     return this.workers.get(sessionId)?.child.pid;
   }
 
-  /** Forks a worker for a session and sends it `init` first. Returns false if one is already live. */
-  start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>): boolean {
+  /**
+   * Forks a worker for a session and sends it `init` first; what it says and its exit go to `events` (the session's
+   * owner), so nothing looks up whose session it is. Returns false if one is already live.
+   */
+  start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>, events: WorkerPoolEvents | undefined = this.opts.events): boolean {
     if (this.disposed) return false;
     if (this.workers.has(sessionId)) return false;
     const entry = this.opts.entry ?? defaultWorkerEntry().entry;
@@ -162,7 +166,7 @@ export class WorkerPool {
       live.invalidInARow = 0;
       live.lastSignOfLife = Date.now();
       try {
-        this.opts.events.onMessage(sessionId, parsed.msg);
+        events?.onMessage(sessionId, parsed.msg);
       } catch (err) {
         log.error({ err }, 'handling a worker message failed');
       }
@@ -175,7 +179,7 @@ export class WorkerPool {
       if (expected) log.info(fields, 'worker exited');
       else log.error(fields, 'worker exited unexpectedly');
       try {
-        this.opts.events.onExit({ sessionId, code, signal, expected });
+        events?.onExit({ sessionId, code, signal, expected });
       } catch (err) {
         log.error({ err }, 'handling a worker exit failed');
       }
