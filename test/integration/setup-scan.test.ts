@@ -164,7 +164,7 @@ describe('larkmux setup: create the app by scanning', () => {
     const before = readFileSync(home.paths.config, 'utf8');
     run = startSetup(scanFlags(), { ...envFor(home), LANG: 'zh_CN.UTF-8' }, '\n');
     await linkOf(run);
-    expect(run.out()).toContain('用手机上的飞书/Lark 扫描这个链接');
+    expect(run.out()).toContain('用手机上的飞书/Lark 扫描下面的二维码');
     run.child.kill('SIGINT');
     expect(await run.exited).toBe(130);
     expect(run.err()).toContain('等待扫码时已取消；未写入任何内容。');
