@@ -71,6 +71,17 @@ export default tseslint.config(
   ...layerRules('src/worker', ['daemon', 'cli', 'web'], 'The worker talks to the daemon over IPC (src/shared/ipc.ts), never by import.'),
   // The platform layer (Node effects both sides need: the tmux runner) sits below daemon, worker and cli.
   ...layerRules('src/platform', ['daemon', 'worker', 'cli', 'web'], 'src/platform is below daemon, worker and cli: it imports only src/shared.'),
+  // One status sender (issue 28): a worker's `status` message is built only by its StatusReporter; every other part asks it.
+  {
+    files: ['src/worker/**/*.ts'],
+    ignores: ['src/worker/runtime/status-reporter.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "ObjectExpression > Property[key.name='type'][value.value='status']",
+        message: "Report a worker's status through StatusReporter (src/worker/runtime/status-reporter.ts), not by sending it.",
+      }],
+    },
+  },
   // One tmux runner (issues 11, 28): tmux is exec'd only by src/platform/tmux-runner.ts, also through a variable.
   {
     files: ['src/**/*.ts'],

@@ -8,12 +8,15 @@ import { chooseBackend } from './runtime/backend-choice.js';
 import { DisplayController } from './runtime/display.js';
 import { SessionRuntime } from './runtime/session-runtime.js';
 import { startWebTerminal, type WebStart } from './runtime/web.js';
+import { StatusReporter } from './runtime/status-reporter.js';
 
 
 const paths = larkmuxPaths(resolveHome());
 const sessionTag = (process.env.LARKMUX_SESSION_ID ?? 'unknown').slice(0, 8);
 const log = createLogger({ file: paths.logFile, name: 'worker' }).child({ session: sessionTag });
 const channel = processChannel();
+/** Every `status` the worker sends goes through this one reporter. */
+const status = new StatusReporter((msg) => channel.send(msg));
 
 let runtime: SessionRuntime | null = null;
 let display: DisplayController | null = null;
@@ -47,14 +50,14 @@ async function initialise(init: Extract<DaemonToWorker, { type: 'init' }>): Prom
   const adapter = adapterFor(init.cli);
   if (!adapter.ok) {
     channel.send({ type: 'error', code: adapter.code, message: adapter.message });
-    channel.send({ type: 'status', status: 'exited', detail: adapter.message.slice(0, 1024) });
+    status.report('exited', { detail: adapter.message });
     return;
   }
   const backend = await chooseBackend(init, log);
   const send = channel.send.bind(channel);
-  runtime = new SessionRuntime({ init, adapter: adapter.adapter, backend, log, send });
+  runtime = new SessionRuntime({ init, adapter: adapter.adapter, backend, log, send, status });
   display = new DisplayController({
-    backend, log, send,
+    backend, log, send, status,
     tmux: backend.kind === 'tmux' ? { socket: init.tmuxSocket, session: backend.name } : null,
     currentStatus: () => runtime?.status ?? 'starting',
     ...(init.frameIntervalMs !== undefined ? { frameIntervalMs: init.frameIntervalMs } : {}),

@@ -11,6 +11,7 @@ import { TmuxBackend } from '../../src/worker/backend/tmux.js';
 import { claudeCodeAdapter } from '../../src/worker/cli/claude-code.js';
 import { GateRunner } from '../../src/worker/runtime/gate-runner.js';
 import { runPromptEffects } from '../../src/worker/runtime/prompt-effects.js';
+import { StatusReporter } from '../../src/worker/runtime/status-reporter.js';
 import { makeTmuxServer, type TestTmuxServer } from '../support/tmux.js';
 import { until } from '../support/until.js';
 
@@ -37,7 +38,8 @@ describe('a dialog surfaced by the readiness gate', () => {
     const started = await backend.start({ argv: ['sh', '-c', `cat '${SCREEN}'; exec sleep 600`], cwd: home, env: {}, cols: 120, rows: 40 });
     expect(started).toMatchObject({ ok: true });
     const sent: WorkerToDaemon[] = [];
-    const gate = new GateRunner({ backend, adapter: claudeCodeAdapter, log, send: (m) => sent.push(m), startupDialogs: 'ask', timing: { pollMs: 100 } });
+    const send = (m: WorkerToDaemon) => void sent.push(m);
+    const gate = new GateRunner({ backend, adapter: claudeCodeAdapter, log, send, status: new StatusReporter(send), startupDialogs: 'ask', timing: { pollMs: 100 } });
     const run = gate.run();
     await until('the gate surfaced the dialog', () => sent.some((m) => m.type === 'selection'), 30_000);
     gate.dispose();
@@ -53,5 +55,8 @@ describe('a dialog surfaced by the readiness gate', () => {
       await runPromptEffects([{ type: 'surface', selection: state }], { backend, log, send: (m) => fromWatcher.push(m), lookNow: () => {} });
     }
     expect(fromWatcher).toEqual([fromGate]);
+    // The person is told the session waits, right after the dialog itself (through the worker's one status sender).
+    const i = sent.indexOf(fromGate!);
+    expect(sent[i + 1]).toMatchObject({ type: 'status', status: 'waiting', detail: expect.stringMatching(/./) });
   });
 });

@@ -1,16 +1,17 @@
 // Display modes: screens captured through the FrameGate only while output flows (or on request) and sent to the daemon,
 // which draws them; text; hidden.
 import type { DisplayMode, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
-import { IPC_LIMITS } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import type { Disposable, SessionBackend } from '../backend/types.js';
 import { TmuxExecRunner, type TmuxCommandRunner } from '../backend/tmux-control.js';
 import { ScreenCapturer, ScreenshotLoop } from '../render/screenshot.js';
+import type { StatusReporter } from './status-reporter.js';
 
 export interface DisplayDeps {
   backend: SessionBackend;
   log: Logger;
   send(msg: WorkerToDaemon): void;
+  status: StatusReporter;
   /** tmux socket and session the screenshots capture; null for the pty backend (no screenshots). */
   tmux: { socket: string | null; session: string } | null;
   currentStatus(): SessionStatus;
@@ -55,7 +56,7 @@ export class DisplayController {
     }
     if (this.mode === 'text') {
       const cap = await this.deps.backend.capture();
-      if (cap.ok) this.deps.send({ type: 'status', status: this.deps.currentStatus(), screenText: cap.value.slice(-IPC_LIMITS.screenText) });
+      if (cap.ok) this.deps.status.report(this.deps.currentStatus(), { screenText: cap.value });
     }
   }
 

@@ -6,6 +6,7 @@ import type { CliAdapter } from '../cli/types.js';
 import { gateStep, initialGate, isGateDone, READINESS_TIMING, type ReadinessTiming, type GateEffect, type GateEvent, type GateState } from '../lifecycle/readiness.js';
 import { lookAt, sendSteps, sleep, sleepUntil } from './pane.js';
 import { selectionMessage } from './selection-message.js';
+import type { StatusReporter } from './status-reporter.js';
 
 /** tmux's remain-on-exit banner (exit status or signal). */
 export const PANE_DIED = /^Pane is dead \((?:status|signal) /m;
@@ -28,6 +29,7 @@ export interface GateRunnerDeps {
   adapter: CliAdapter;
   log: Logger;
   send(msg: WorkerToDaemon): void;
+  status: StatusReporter;
   /** Latest screen text for `status` messages while a dialog waits. */
   onScreen?(text: string): void;
   timing?: Partial<ReadinessTiming>;
@@ -78,7 +80,7 @@ export class GateRunner {
       if (choice) {
         await this.apply({ ...choice, at: Date.now() });
         // Answered: the CLI is starting again, not waiting for anyone (a CLI that restarts to apply it takes seconds).
-        if (this.state.phase === 'selection_resolved') this.deps.send({ type: 'status', status: 'starting' });
+        if (this.state.phase === 'selection_resolved') this.deps.status.report('starting');
         continue;
       }
       const look = await lookAt(this.deps.backend, this.deps.adapter);
@@ -127,7 +129,7 @@ export class GateRunner {
         this.surfacedId = e.selection.id;
         const s = e.selection;
         this.deps.send(selectionMessage(s));
-        this.deps.send({ type: 'status', status: 'waiting', detail: (e.note ?? `waiting for a choice: ${s.title}`).slice(0, 1024) });
+        this.deps.status.report('waiting', { detail: e.note ?? `waiting for a choice: ${s.title}` });
         return;
       }
       case 'send_keys': {

@@ -17,12 +17,14 @@ import { lookAt, type PaneLook } from './pane.js';
 import { PanePidWatch } from './pane-pid-watch.js';
 import { runPromptEffects } from './prompt-effects.js';
 import { MONITOR_LIMITS, type OpenTurn } from './monitor-turns.js';
+import type { StatusReporter } from './status-reporter.js';
 
 export interface MonitorDeps {
   backend: SessionBackend;
   adapter: CliAdapter;
   log: Logger;
   send(msg: WorkerToDaemon): void;
+  status: StatusReporter;
   /** The status changed busy ⇄ not busy; the input machine queues while busy. */
   onStatus(status: SessionStatus): void;
   onLost(reason: string): void;
@@ -349,7 +351,7 @@ export class Monitor {
       return;
     }
     this.status = next;
-    this.deps.send({ type: 'status', status: next, screenText: screenText.slice(-IPC_LIMITS.screenText) });
+    this.deps.status.report(next, { screenText });
     this.deps.onStatus(next);
   }
 
@@ -367,7 +369,7 @@ export class Monitor {
     this.pause();
     this.status = 'exited';
     const tail = this.lastScreen.split('\n').slice(-MONITOR_LIMITS.exitTailLines).join('\n');
-    this.deps.send({ type: 'status', status: 'exited', screenText: this.lastScreen.slice(-IPC_LIMITS.screenText), detail: reason });
+    this.deps.status.report('exited', { screenText: this.lastScreen, detail: reason });
     this.deps.send({ type: 'cli_exit', code, logTail: tail.slice(-IPC_LIMITS.logTail) });
     this.openTurns.length = 0;
     this.deps.onLost(reason);

@@ -21,6 +21,7 @@ import { larkmuxPaths } from '../../platform/paths.js';
 import { paneCommandEnv } from '../../shared/pane-command.js';
 import { resolveProgram } from './resolve-program.js';
 import { literalChatText } from '../../shared/chat-text.js';
+import type { StatusReporter } from './status-reporter.js';
 
 type InitMsg = Extract<DaemonToWorker, { type: 'init' }>;
 
@@ -30,6 +31,7 @@ export interface SessionRuntimeDeps {
   backend: SessionBackend;
   log: Logger;
   send(msg: WorkerToDaemon): void;
+  status: StatusReporter;
 }
 
 /** Counters for tests and the benchmark (also logged). */
@@ -71,7 +73,7 @@ export class SessionRuntime {
     this.env = init.env;
     this.state = initialInput(init.resume.mode);
     this.monitor = new Monitor({
-      backend: deps.backend, adapter: deps.adapter, log: deps.log, send: deps.send,
+      backend: deps.backend, adapter: deps.adapter, log: deps.log, send: deps.send, status: deps.status,
       cwd: init.cwd, home: this.home, env: this.env,
       onStatus: (s) => this.onStatus(s),
       onLost: (reason) => this.dispatch({ type: 'process_lost', reason }),
@@ -96,7 +98,7 @@ export class SessionRuntime {
 
   /** After init: a take-over (attach) looks for the live CLI now; otherwise the first message starts the CLI. */
   start(): void {
-    this.deps.send({ type: 'status', status: 'starting' });
+    this.deps.status.report('starting');
     if (this.deps.init.resume.mode === 'attach') this.dispatch({ type: 'take_over' });
   }
 
@@ -297,7 +299,7 @@ export class SessionRuntime {
 
   private async runGateRunner(): Promise<{ outcome: 'ready' | 'missing' | 'timeout'; reason: string; polls: number }> {
     this.gate = new GateRunner({
-      backend: this.deps.backend, adapter: this.deps.adapter, log: this.deps.log, send: this.deps.send, startupDialogs: this.deps.init.startupDialogs,
+      backend: this.deps.backend, adapter: this.deps.adapter, log: this.deps.log, send: this.deps.send, status: this.deps.status, startupDialogs: this.deps.init.startupDialogs,
       timing: gateTimingFor(this.cliRunningForMs, this.deps.adapter.lateStartupDialogs),
     });
     try {
