@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultRenderEntry } from '../../src/daemon/workers/worker-pool.js';
-import { RenderProcessHost } from '../../src/platform/render-process.js';
+import { RENDER_PROCESS_MALLOC_ENV, RenderProcessHost } from '../../src/platform/render-process.js';
 import { renderChildren } from '../support/host-sampler.js';
 import { startWorkerSession, tempDir, type DrawnScreen, type WorkerSession } from '../support/worker-session.js';
 
@@ -80,7 +80,8 @@ describe.runIf(process.platform === 'linux')('shared render process', () => {
       await renderer.fonts();
       const environ = readFileSync(`/proc/${renderer.pid}/environ`, 'utf8').split('\0');
       expect(environ.some((e) => e.includes('render-must-not-see-this'))).toBe(false);
-      expect(environ).toContain('MALLOC_ARENA_MAX=2');
+      // Its own malloc settings (one arena, fixed mmap/trim thresholds: fewer page faults per frame), not the workers'.
+      for (const [k, v] of Object.entries(RENDER_PROCESS_MALLOC_ENV)) expect(environ).toContain(`${k}=${v}`);
       expect(environ.some((e) => e.startsWith('PATH='))).toBe(true);
     } finally {
       delete process.env.LMX_TEST_APP_SECRET;
