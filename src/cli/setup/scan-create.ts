@@ -3,7 +3,6 @@
 import type { AppAddons } from '@larksuiteoapi/node-sdk';
 import { t, type Locale } from '../../shared/i18n.js';
 import { CONSOLE_EVENTS, SCOPES } from './console-settings.js';
-import { terminalQr } from './terminal-qr.js';
 
 export const SCAN_CREATE = {
   /** Where the SDK runs the device flow by default; a Lark tenant is switched to larkHost by the SDK itself. */
@@ -79,6 +78,8 @@ export async function createAppByScan(opts: ScanOptions): Promise<ScanOutcome> {
   const { locale, say } = opts;
   // The SDK is large: load it only when someone actually scans.
   const { registerApp } = await import('@larksuiteoapi/node-sdk');
+  // …and the QR encoder likewise: the `larkmux` command loads no package but zod until it needs one.
+  const { terminalQr } = await import('./terminal-qr.js');
   let slowNoted = false;
   try {
     const result = await registerApp({
