@@ -3,6 +3,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWebBundle, launchChromium, signInToConsole, waitFor } from '../support/browser.js';
+import { openTerminalTab } from '../support/console-daemon.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { endDaemonHome, runLarkmux } from '../support/larkmux-cli.js';
 import { makeTmuxServer, type TestTmuxServer } from '../support/tmux.js';
@@ -74,7 +75,7 @@ describe('console language follows the browser when console.locale is unset', ()
       });
       expect(fit.placeholder).not.toBe('');
       expect(fit.text, JSON.stringify(fit)).toBeLessThanOrEqual(fit.room);
-      const [term] = await Promise.all([page.context().waitForEvent('page'), card.locator('a[data-action="terminal"]').click()]);
+      const term = await openTerminalTab(page.context(), card.locator('a[data-action="terminal"]'));
       await term.waitForSelector('body[data-state="open"]', { timeout: 60_000 });
       expect(await term.getAttribute('html', 'lang')).toBe(words.lang);
       expect(await term.title()).toBe(words.termTitle);

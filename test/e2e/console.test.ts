@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWebBundle, launchChromium, signInToConsole, waitFor } from '../support/browser.js';
-import { CONSOLE_LINK_RE as LINK_RE, startConsoleDaemon, stopConsoleDaemon } from '../support/console-daemon.js';
+import { CONSOLE_LINK_RE as LINK_RE, openTerminalTab, startConsoleDaemon, stopConsoleDaemon } from '../support/console-daemon.js';
 import type { TestHome } from '../support/home.js';
 import { runLarkmux } from '../support/larkmux-cli.js';
 import type { TestTmuxServer } from '../support/tmux.js';
@@ -167,7 +167,7 @@ describe('local console (no Feishu app)', () => {
     await waitFor('the card updated to text', async () => (await lastCard().locator('pre.card-screen').count()) > 0, 30_000);
     expect(await lastCard().locator('a[data-action="terminal"]').evaluate((a) => a === (window as unknown as { termLink: Element }).termLink)).toBe(true);
     await lastCard().locator('button[data-action="display"]', { hasText: 'Screenshot' }).click();
-    const [term] = await Promise.all([ctx.waitForEvent('page'), lastCard().locator('a[data-action="terminal"]').click()]);
+    const term = await openTerminalTab(ctx, lastCard().locator('a[data-action="terminal"]'));
     await term.waitForSelector('body[data-state="open"][data-mode="write"]', { timeout: 60_000 });
     await term.locator('.xterm-screen').click();
     await term.keyboard.type(`echo typed-from-console > ${marker}`);

@@ -1,5 +1,5 @@
 // The built daemon with only the console (a shell CLI in the test's home), started and stopped for console e2e tests.
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { isAlive, readPid } from '../../src/platform/pid-lock.js';
 import { makeTestHome, type TestHome } from './home.js';
@@ -39,4 +39,23 @@ export async function stopConsoleDaemon(d: Partial<ConsoleDaemon>, browser?: Bro
   }
   await d.tmux?.kill();
   d.home?.cleanup();
+}
+
+/**
+ * Taps a card's web-terminal link and returns the tab it opens. Under two `yes` loops and the suite, one CI run waited
+ * 30 s for a tab that never came, while the steps around it took seconds: a tap can land while the card is being
+ * redrawn. A person taps again; so does this, up to three times, 30 s apart. A link that never opens a tab still fails.
+ */
+export async function openTerminalTab(ctx: BrowserContext, link: Locator): Promise<Page> {
+  const before = new Set(ctx.pages());
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const [tab] = await Promise.all([ctx.waitForEvent('page', { timeout: 30_000 }), link.click()]);
+      return tab;
+    } catch (e) {
+      const late = ctx.pages().find((p) => !before.has(p)); // a tab that came just after the wait gave up
+      if (late) return late;
+      if (attempt >= 3) throw e;
+    }
+  }
 }
