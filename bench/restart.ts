@@ -1,7 +1,7 @@
 // Restart cost: daemon start → all 50 stored sessions registered, and the first message after a restart (take-over included).
 import { writeFileSync } from 'node:fs';
 import { newSessionCore } from '../src/daemon/sessions/session-core.js';
-import { STORE_FORMAT_VERSION } from '../src/daemon/process/durable-file.js';
+import { STORE_FORMAT_VERSION } from '../src/platform/durable-file.js';
 import { textsIn } from '../test/support/cards.js';
 import { startRig, type E2eRig } from '../test/support/e2e-daemon.js';
 import { execFileSync } from 'node:child_process';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { readPid } from '../src/platform/pid-lock.js';
 import { newSessionCore } from '../src/daemon/sessions/session-core.js';
-import { STORE_FORMAT_VERSION } from '../src/daemon/process/durable-file.js';
+import { STORE_FORMAT_VERSION } from '../src/platform/durable-file.js';
 import { controlCall } from '../src/platform/control-client.js';
 import { answeredInTopic, textsIn } from '../test/support/cards.js';
 import { startRig, type E2eRig } from '../test/support/e2e-daemon.js';

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { larkmuxPaths } from '../../src/platform/paths.js';
 import { emptyRenderState } from '../../src/daemon/sessions/render-state.js';
 import { newSessionCore, type SessionCore } from '../../src/daemon/sessions/session-core.js';
-import { writeFileAtomic } from '../../src/daemon/process/durable-file.js';
+import { writeFileAtomic } from '../../src/platform/durable-file.js';
 import { RenderStateStore, SessionStore, renderStatePath } from '../../src/daemon/sessions/store.js';
 
 const APP = 'cli_0123456789abcdef';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../../platform/log.js';
 import { isClosed, type Grants, type PermissionBot } from '../inbound/permissions.js';
-import { DurableFile, STORE_FORMAT_VERSION, type FlushResult, type ParseVerdict, type StoreLoadFailure } from '../process/durable-file.js';
+import { DurableFile, STORE_FORMAT_VERSION, type FlushResult, type ParseVerdict, type StoreLoadFailure } from '../../platform/durable-file.js';
 
 export const PAIRING = {
   /** No 0/O/1/I: people copy the code from a terminal into a phone. 8 symbols of 32 = 40 bits. */

@@ -1,7 +1,7 @@
 // Inbound event dedupe: Feishu redelivers events (and the SDK runs handlers concurrently), so ids are remembered across restarts.
 import type { Logger } from '../../platform/log.js';
 import type { InboundEvent, InboundRejected } from '../im/types.js';
-import { DurableFile, STORE_FORMAT_VERSION, type FlushResult, type ParseVerdict, type StoreLoadFailure } from '../process/durable-file.js';
+import { DurableFile, STORE_FORMAT_VERSION, type FlushResult, type ParseVerdict, type StoreLoadFailure } from '../../platform/durable-file.js';
 
 export const DEDUPE_LIMITS = {
   /** Feishu redelivers within minutes to hours of a missed ACK; a day covers every retry schedule it documents. */

@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import type { LarkmuxPaths } from '../../platform/paths.js';
 import { paneCommandScript, type PaneCommandTarget } from '../../shared/pane-command.js';
-import { writeFileAtomic } from './durable-file.js';
+import { writeFileAtomic } from '../../platform/durable-file.js';
 
 /** This installation's bin/larkmux.js: src/daemon/process/ and dist/daemon/process/ are three levels below the root. */
 export function installedBin(): string {

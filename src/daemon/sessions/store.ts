@@ -3,7 +3,7 @@ import { copyFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { Logger } from '../../platform/log.js';
 import { larkmuxPaths } from '../../platform/paths.js';
-import { DurableFile, STORE_FORMAT_VERSION, asideName, type FlushResult, type ParseVerdict, type StoreLoadFailure } from '../process/durable-file.js';
+import { DurableFile, STORE_FORMAT_VERSION, asideName, type FlushResult, type ParseVerdict, type StoreLoadFailure } from '../../platform/durable-file.js';
 import { RenderStateSchema, type RenderState } from './render-state.js';
 import { SESSION_STORE_FORMAT, SessionCoreSchema } from '../../shared/session-record.js';
 import type { SessionCore } from './session-core.js';

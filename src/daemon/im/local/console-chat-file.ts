@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ConsoleEntrySchema, ConsoleTopicSchema } from '../../../shared/console-protocol.js';
 import type { Logger } from '../../../platform/log.js';
-import type { StoreLoadFailure } from '../../process/durable-file.js';
+import type { StoreLoadFailure } from '../../../platform/durable-file.js';
 import { RecordFile } from '../../sessions/store.js';
 import type { ConsoleChat, TopicRecord } from './console-chat.js';
 

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { constants as fsc } from 'node:fs';
 import { access, mkdir, open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { Logger } from '../../platform/log.js';
+import type { Logger } from './log.js';
 
 /** Bumped when a file layout changes; a file from a newer larkmux is kept aside, never rewritten. */
 export const STORE_FORMAT_VERSION = 1;
