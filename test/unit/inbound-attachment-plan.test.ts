@@ -1,6 +1,8 @@
 // Inbound attachments: folder per day, safe names, picture types (what is typed: typed-prompt.test.ts).
 import { describe, expect, it } from 'vitest';
-import { INBOUND_LIMITS, imageExtension, inboundLimitsOf, isInertPath, storedName, uploadFolder } from '../../src/daemon/inbound/attachment-plan.js';
+import { isInertPath, storedName, uploadFolder } from '../../src/daemon/inbound/attachment-plan.js';
+import { INBOUND_LIMITS, inboundLimitsOf } from '../../src/daemon/im/media-limits.js';
+import { imageExtension } from '../../src/shared/image-kind.js';
 
 describe('attachment plan', () => {
   it('keeps one folder per day', () => {

@@ -3,7 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import type { ImAdapter, InboundAttachment } from '../im/types.js';
 import { UploadDir } from './upload-dir.js';
-import { INBOUND_LIMITS, imageExtension, storedName, uploadFolder, type InboundLimits } from './attachment-plan.js';
+import { imageExtension } from '../../shared/image-kind.js';
+import { INBOUND_LIMITS, type InboundLimits } from '../im/media-limits.js';
+import { storedName, uploadFolder } from './attachment-plan.js';
 
 export interface SavedFile {
   /** Relative to the working directory; a generated name (inert when typed, see storedName). */

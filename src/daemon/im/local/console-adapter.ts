@@ -6,8 +6,8 @@ import type { ConsoleChoices, ConsoleClientMessage, ConsoleEntry, ConsoleMedia, 
 import { CONSOLE_PROTOCOL_VERSION } from '../../../shared/console-protocol.js';
 import type { Logger } from '../../../platform/log.js';
 import type { CardActionReply, CardRef, ChatPlace, ImAdapter, ImHandlers, ImResult, InboundAttachment, InboundMessage, MediaLimits, OutboundMedia } from '../types.js';
-import { LARK_MEDIA_LIMITS } from '../media-limits.js';
-import { INBOUND_LIMITS, imageExtension } from '../../inbound/attachment-plan.js';
+import { INBOUND_LIMITS, LARK_MEDIA_LIMITS } from '../media-limits.js';
+import { imageExtension } from '../../../shared/image-kind.js';
 import { ConsoleMediaStore } from './console-media.js';
 import { ConsoleChat, newConsoleId } from './console-chat.js';
 import { ConsoleChatFile } from './console-chat-file.js';

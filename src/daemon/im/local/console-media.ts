@@ -1,5 +1,6 @@
 // The console's files in memory: those the person attached in the composer and those a session sent, with caps.
 import type { ConsoleMedia } from '../../../shared/console-protocol.js';
+import { imageKind } from '../../../shared/image-kind.js';
 import { newConsoleId } from './console-chat.js';
 
 export const CONSOLE_MEDIA_LIMITS = {
@@ -13,13 +14,7 @@ export const CONSOLE_MEDIA_LIMITS = {
 
 /** The content types a browser shows inline as a picture, told by the first bytes (never by a name a sender chose). */
 export function inlineImageType(bytes: Uint8Array): string | null {
-  const hex = Buffer.from(bytes.subarray(0, 12)).toString('hex');
-  if (hex.startsWith('89504e470d0a1a0a')) return 'image/png';
-  if (hex.startsWith('ffd8ff')) return 'image/jpeg';
-  if (hex.startsWith('474946383761') || hex.startsWith('474946383961')) return 'image/gif';
-  if (hex.startsWith('52494646') && hex.slice(16, 24) === '57454250') return 'image/webp';
-  if (hex.startsWith('424d')) return 'image/bmp';
-  return null;
+  return imageKind(bytes)?.type ?? null;
 }
 
 interface Held {

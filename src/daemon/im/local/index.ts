@@ -7,7 +7,7 @@ import { expandHome } from '../../../platform/paths.js';
 import { consoleLocale } from '../../../shared/i18n.js';
 import { CONSOLE_APP_ID, CONSOLE_USER_ID, ConsoleAdapter } from './console-adapter.js';
 import { ConsoleAuth } from './console-auth.js';
-import { inboundLimitsOf } from '../../inbound/attachment-plan.js';
+import { inboundLimitsOf } from '../media-limits.js';
 import { ConsoleServer, type ConsoleServerOptions } from './console-server.js';
 
 export { CONSOLE_APP_ID, CONSOLE_USER_ID, ConsoleAdapter } from './console-adapter.js';
