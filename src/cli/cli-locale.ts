@@ -1,5 +1,5 @@
 // The language of the `larkmux` command's own lines: the terminal's message locale, as every POSIX tool reads it.
-import type { Locale } from '../shared/i18n.js';
+import { localeFromLanguageTag, type Locale } from '../shared/i18n.js';
 
 /**
  * LC_ALL, else LC_MESSAGES, else LANG (the first one set and non-empty decides, as setlocale(3) does); zh, zh_CN,
@@ -7,5 +7,5 @@ import type { Locale } from '../shared/i18n.js';
  */
 export function cliLocale(env: NodeJS.ProcessEnv): Locale {
   const tag = [env.LC_ALL, env.LC_MESSAGES, env.LANG].find((v) => v !== undefined && v.trim() !== '');
-  return tag !== undefined && /^\s*zh(?:[_.@-]|\s*$)/i.test(tag) ? 'zh-CN' : 'en';
+  return localeFromLanguageTag(tag);
 }

@@ -51,9 +51,10 @@ export function defaultLocale(domain: string): Locale {
 /** The cookie through which the web proxy tells the terminal page its bot's locale (src/web reads it). */
 export const LOCALE_COOKIE_NAME = 'larkmux_lang';
 
-/** The locale a browser asks for (Accept-Language or navigator.language), zh-* → zh-CN, anything else → en. */
+/** The locale a language tag asks for (Accept-Language, navigator.language, or a POSIX LANG): zh* → zh-CN, else en. */
 export function localeFromLanguageTag(tag: string | undefined | null): Locale {
-  return tag && /^\s*zh\b/i.test(tag) ? 'zh-CN' : 'en';
+  // `zh` not followed by a letter or digit: BCP 47 (zh-CN, zh;q=0.9) and POSIX (zh_CN.UTF-8, zh@…) alike.
+  return tag && /^\s*zh(?![a-z0-9])/i.test(tag) ? 'zh-CN' : 'en';
 }
 
 /**
