@@ -271,6 +271,9 @@ export class SessionService {
     const s = this.records.get(id);
     if (!s || s.lifecycle === 'closed') return null;
     const handle = this.worker(s);
+    // Every proxied request and socket of the page asks: a worker that runs and said `ready` answers at once, without
+    // pinning the session in the capacity keeper and re-planning every session for it.
+    if (handle.running && handle.webPort !== null) return handle.webPort || null;
     // Like any launch, within the caps: it may wait for a slot (or for an idle worker to be detached to make one).
     // The launch protects the session like a turn until its worker is ready; the open page then keeps it (watched).
     try {
