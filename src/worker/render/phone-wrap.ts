@@ -212,7 +212,8 @@ export function phoneWrap(grid: ScreenGrid, cursor: Cursor, opts: WrapOptions): 
   for (let row = 0; row < grid.rows; row++) {
     const len = usedLength(grid, row, cursor);
     const cells = len === 0 ? [] : squeezeRow(grid, row, len, opts.cols);
-    const prose = len > 0 && wrapsAtSpaces(cellsText(grid, cells));
+    // Only a row wider than the card is wrapped at all: the prose test (its text built) is for those rows alone.
+    const prose = cells.length > opts.cols && wrapsAtSpaces(cellsText(grid, cells));
     const wrapped = len === 0 ? [[]] : prose ? wrapWords(grid, cells, opts.cols) : wrapCells(grid, cells, opts.cols);
     for (const line of wrapped) {
       if (cursorCell >= 0 && line.includes(cursorCell)) cursorLine = lines.length;
