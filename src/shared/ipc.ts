@@ -17,6 +17,11 @@ export const IPC_LIMITS = {
   logTail: 65_536,
   /** A typed answer to a prompt: Feishu's input box holds at most 1000 characters; room for other IMs. */
   typedAnswer: 4096,
+  /** Why a status is what it is (a dialog's title, an exit reason): cut by the worker, refused above this. */
+  statusDetail: 1024,
+  /** A selection's title and each option's label: the worker cuts them, never refuses a dialog for its length. */
+  selectionTitle: 4096,
+  selectionLabel: 512,
 } as const;
 
 const id = z.string().min(1).max(IPC_LIMITS.id);
@@ -100,7 +105,7 @@ export const StatusMsg = z.strictObject({
   type: z.literal('status'),
   status: SessionStatusSchema,
   screenText: z.string().max(IPC_LIMITS.screenText).optional(),
-  detail: z.string().max(1024).optional(),
+  detail: z.string().max(IPC_LIMITS.statusDetail).optional(),
 });
 /**
  * The pane's screen as captured, sent while it changes and someone displays screenshots (at most every
@@ -112,11 +117,11 @@ export const ScreenMsg = z.strictObject({
   screen: CapturedScreenSchema,
   hash: z.string().regex(/^[0-9a-f]{8,128}$/),
 });
-export const SelectionOptionSchema = z.strictObject({ label: z.string().min(1).max(512) });
+export const SelectionOptionSchema = z.strictObject({ label: z.string().min(1).max(IPC_LIMITS.selectionLabel) });
 export const SelectionMsg = z.strictObject({
   type: z.literal('selection'),
   promptId: id,
-  title: z.string().max(4096),
+  title: z.string().max(IPC_LIMITS.selectionTitle),
   options: z.array(SelectionOptionSchema).min(1).max(IPC_LIMITS.options),
   defaultIndex: z.number().int().min(0).max(IPC_LIMITS.options - 1),
   kind: z.enum(['startup', 'permission', 'menu']),

@@ -3,14 +3,11 @@
 import { IPC_LIMITS, type WorkerToDaemon } from '../../shared/ipc.js';
 import type { SelectionState } from '../cli/types.js';
 
-/** Field caps that are not in IPC_LIMITS: the title and each label are cut, never refused. */
-const SELECTION_TEXT_LIMITS = { title: 4096, label: 512 } as const;
-
 export function selectionMessage(s: SelectionState): Extract<WorkerToDaemon, { type: 'selection' }> {
   const last = IPC_LIMITS.options - 1;
   return {
-    type: 'selection', promptId: s.id, title: s.title.slice(0, SELECTION_TEXT_LIMITS.title), kind: s.selectionKind,
-    options: s.options.slice(0, IPC_LIMITS.options).map((o) => ({ label: o.label.slice(0, SELECTION_TEXT_LIMITS.label) || '?' })),
+    type: 'selection', promptId: s.id, title: s.title.slice(0, IPC_LIMITS.selectionTitle), kind: s.selectionKind,
+    options: s.options.slice(0, IPC_LIMITS.options).map((o) => ({ label: o.label.slice(0, IPC_LIMITS.selectionLabel) || '?' })),
     defaultIndex: Math.min(s.defaultIndex, last),
     ...(s.textOption !== undefined && s.textOption <= last ? { textOption: s.textOption } : {}),
   };

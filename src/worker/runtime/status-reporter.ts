@@ -2,7 +2,7 @@
 import { IPC_LIMITS, type SessionStatus, type WorkerToDaemon } from '../../shared/ipc.js';
 
 /** The daemon's schema caps a status detail at this many characters (StatusMsg in src/shared/ipc.ts). */
-export const STATUS_DETAIL_MAX = 1024 as const;
+export const STATUS_DETAIL_MAX = IPC_LIMITS.statusDetail;
 
 export interface StatusExtras {
   /** The pane's text; its last IPC_LIMITS.screenText characters are sent. */
