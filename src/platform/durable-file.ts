@@ -30,6 +30,22 @@ export type StoreLoadFailure = {
 /** What a file kind's parser says of the parsed JSON. */
 export type ParseVerdict<T> = { ok: true; value: T } | { ok: false; code: 'corrupt' | 'future_version'; message: string };
 
+/**
+ * The envelope every record store writes, `{ format, version, records: [...] }`: its records (checked one by one by
+ * their owner), or why the file is not one this larkmux may read — another format, no valid version, a newer one.
+ * The store's load and the CLI's read-only look at the session stores (tmux-sessions.ts) judge files alike.
+ */
+export function parseRecordEnvelope(raw: unknown, format: string, path: string): ParseVerdict<unknown[]> {
+  const corrupt = (message: string): ParseVerdict<unknown[]> => ({ ok: false, code: 'corrupt', message });
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return corrupt(`${path} is not a larkmux store object`);
+  const { format: given, version, records } = raw as { format?: unknown; version?: unknown; records?: unknown };
+  if (given !== format) return corrupt(`${path} is not a ${format} file`);
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) return corrupt(`${path} has no valid version`);
+  if (version > STORE_FORMAT_VERSION) return { ok: false, code: 'future_version', message: `${path} was written by a newer larkmux (format ${version})` };
+  if (!Array.isArray(records)) return corrupt(`${path} has no records list`);
+  return { ok: true, value: records };
+}
+
 /** `value` is null when there was no file yet. */
 export type DurableLoad<T> = { ok: true; value: T | null } | StoreLoadFailure;
 

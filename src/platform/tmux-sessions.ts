@@ -1,12 +1,9 @@
 // Orphaned tmux sessions: `lmx-*` sessions no session record owns, and `lmx-diag-*` panes kept from failed launches.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { parseRecordEnvelope } from './durable-file.js';
 import { runTmux } from './tmux-runner.js';
 import { SESSION_STORE_FORMAT, SessionCoreSchema } from '../shared/session-record.js';
-
-/** The envelope the store writes around its records (daemon/sessions/store.ts); records are checked one by one. */
-const StoreEnvelopeSchema = z.object({ format: z.literal(SESSION_STORE_FORMAT), version: z.number().int().min(1), records: z.array(z.unknown()) });
 
 const LIVE_NAME = /^lmx-[0-9a-f]{8}$/;
 const DIAG_NAME = /^lmx-diag-[0-9a-f]{8}$/;
@@ -71,11 +68,14 @@ export function ownedTmuxNamesOnDisk(home: string): { names: Set<string>; comple
   return { names, complete };
 }
 
-/** The records of one sessions-<appId>.json, or null when the file is not a sessions store that can be read. */
+/**
+ * The records of one sessions-<appId>.json, or null when the file is not a sessions store this larkmux can read (a
+ * newer larkmux's included: its records may mean something else), judged as the store's own load judges it.
+ */
 function storeRecords(path: string): unknown[] | null {
   try {
-    const raw = StoreEnvelopeSchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-    return raw.success ? raw.data.records : null;
+    const verdict = parseRecordEnvelope(JSON.parse(readFileSync(path, 'utf8')), SESSION_STORE_FORMAT, path);
+    return verdict.ok ? verdict.value : null;
   } catch {
     return null;
   }

@@ -38,6 +38,7 @@ describe('ownedTmuxNamesOnDisk', () => {
     { name: 'another format', file: store([rec('om_x')], 'larkmux-render-state') },
     { name: 'no records list', file: JSON.stringify({ format: 'larkmux-sessions', version: 1 }) },
     { name: 'not JSON', file: '{"format": "larkmux-sess' },
+    { name: 'a newer larkmux\'s store (format 2)', file: JSON.stringify({ format: 'larkmux-sessions', version: 2, records: [rec('om_new')] }) },
   ])('$name: owns nothing, and the answer is incomplete (nothing is pruned)', ({ file }) => {
     writeFileSync(join(home, `sessions-${APP}.json`), file);
     expect(ownedTmuxNamesOnDisk(home)).toEqual({ names: new Set(), complete: false });

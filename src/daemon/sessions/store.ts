@@ -3,7 +3,7 @@ import { copyFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { Logger } from '../../platform/log.js';
 import { larkmuxPaths } from '../../platform/paths.js';
-import { DurableFile, STORE_FORMAT_VERSION, asideName, type FlushResult, type ParseVerdict, type StoreLoadFailure } from '../../platform/durable-file.js';
+import { DurableFile, STORE_FORMAT_VERSION, asideName, parseRecordEnvelope, type FlushResult, type ParseVerdict, type StoreLoadFailure } from '../../platform/durable-file.js';
 import { RenderStateSchema, type RenderState } from './render-state.js';
 import { SESSION_STORE_FORMAT, SessionCoreSchema } from '../../shared/session-record.js';
 import type { SessionCore } from './session-core.js';
@@ -90,14 +90,7 @@ export class RecordFile<T> {
 
   /** The envelope `{ format, version, records: [...] }`; records are checked one by one by load(). */
   private parseFile(raw: unknown): ParseVerdict<unknown[]> {
-    const corrupt = (message: string): ParseVerdict<unknown[]> => ({ ok: false, code: 'corrupt', message });
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return corrupt(`${this.path} is not a larkmux store object`);
-    const { format, version, records } = raw as { format?: unknown; version?: unknown; records?: unknown };
-    if (format !== this.spec.format) return corrupt(`${this.path} is not a ${this.spec.format} file`);
-    if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) return corrupt(`${this.path} has no valid version`);
-    if (version > STORE_FORMAT_VERSION) return { ok: false, code: 'future_version', message: `${this.path} was written by a newer larkmux (format ${version})` };
-    if (!Array.isArray(records)) return corrupt(`${this.path} has no records list`);
-    return { ok: true, value: records };
+    return parseRecordEnvelope(raw, this.spec.format, this.path);
   }
 
   list(): T[] {
