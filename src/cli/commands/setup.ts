@@ -79,11 +79,11 @@ export async function runSetup(ctx: CliContext, io: { input?: NodeJS.ReadStream 
     err(`larkmux setup: ${existing.message}`);
     return EXIT.failure;
   }
-  if ([typeof flags['app-secret'] === 'string', typeof flags['app-secret-env'] === 'string', flags['app-secret-stdin'] === true].filter(Boolean).length > 1) {
+  if (secretFlagsGiven(flags).length > 1) {
     err('larkmux setup: give one of --app-secret-stdin, --app-secret-env or --app-secret');
     return EXIT.usage;
   }
-  if (flags.scan === true && (typeof flags['app-id'] === 'string' || typeof flags['app-secret'] === 'string' || typeof flags['app-secret-env'] === 'string' || flags['app-secret-stdin'] === true)) {
+  if (flags.scan === true && (typeof flags['app-id'] === 'string' || secretFlagsGiven(flags).length > 0)) {
     err('larkmux setup: --scan creates a new app and brings its own id and secret: leave out --app-id and the --app-secret flags');
     return EXIT.usage;
   }
@@ -110,7 +110,7 @@ export async function runSetup(ctx: CliContext, io: { input?: NodeJS.ReadStream 
     out(`Checking the credentials with ${openApiBase(a.domain)} …`);
     let check = await checkCredentials({ domain: a.domain, appId: a.appId, appSecret: a.secret.value });
     // A mistyped secret costs only the secret: every other answer is kept and the secret is asked again.
-    const secretTyped = prompter && !a.scanned && typeof flags['app-secret'] !== 'string' && typeof flags['app-secret-env'] !== 'string' && !flags['app-secret-stdin'];
+    const secretTyped = prompter && !a.scanned && secretFlagsGiven(flags).length === 0;
     for (let i = 0; !check.ok && check.secretWrong && secretTyped && i < SETUP_LIMITS.triesPerQuestion; i++) {
       err(`  ${check.message}`);
       err('  your other answers are kept; enter the app secret again:');
@@ -198,8 +198,7 @@ async function gather(ctx: CliContext, prompter: Prompter | null, bots: Array<Re
   }
 
   // Enter at the first question means "create the app by scanning", unless a secret flag says an app exists already.
-  const secretFlag = typeof flags['app-secret'] === 'string' || typeof flags['app-secret-env'] === 'string' || flags['app-secret-stdin'] === true;
-  const scanOffered = !!prompter && !secretFlag;
+  const scanOffered = !!prompter && secretFlagsGiven(flags).length === 0;
   const appId = flags.scan === true
     ? { ok: true as const, value: SCAN_CHOSEN }
     : await field(scanOffered ? 'App ID (cli_…) of an existing app, or press Enter to create a new app by scanning' : 'App ID (cli_…)', 'app-id', undefined,
@@ -254,6 +253,15 @@ async function scanForApp(ctx: CliContext, prompter: Prompter | null): Promise<F
     process.off('SIGINT', onInterrupt);
     stopListening?.();
   }
+}
+
+/** The secret flags given (--app-secret, --app-secret-env, --app-secret-stdin): at most one may be, and any means an app exists. */
+function secretFlagsGiven(flags: CliContext['flags']): string[] {
+  return [
+    typeof flags['app-secret'] === 'string' ? 'app-secret' : '',
+    typeof flags['app-secret-env'] === 'string' ? 'app-secret-env' : '',
+    flags['app-secret-stdin'] === true ? 'app-secret-stdin' : '',
+  ].filter(Boolean);
 }
 
 /** The secret: from the environment (stored as `${NAME}`) or literal; never echoed. */
