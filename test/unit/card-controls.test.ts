@@ -7,7 +7,7 @@ import { CARD_KEY_ROW } from '../../src/shared/keys.js';
 
 const t = translator('en');
 const labels = (status: SessionStatus, viewUrl: string | null = 'http://127.0.0.1:7680/t/x') =>
-  cardControls({ sessionId: 's1', status, display: 'screenshot', frozen: false, viewUrl: viewUrl ?? undefined, t });
+  cardControls({ sessionId: 's1', status, display: 'screenshot', frozen: false, viewUrl: () => viewUrl ?? undefined, t });
 
 describe('the controls of a streaming card per status', () => {
   const live = ['Text', 'Hide', t('card.webTerminal'), t('card.writeLink'), t('card.close')];
@@ -37,6 +37,6 @@ describe('the controls of a streaming card per status', () => {
   });
 
   it('a frozen card offers nothing', () => {
-    expect(cardControls({ sessionId: 's1', status: 'failed', display: 'text', frozen: true, viewUrl: 'x', t })).toEqual({ keys: [], buttons: [] });
+    expect(cardControls({ sessionId: 's1', status: 'failed', display: 'text', frozen: true, viewUrl: () => 'x', t })).toEqual({ keys: [], buttons: [] });
   });
 });

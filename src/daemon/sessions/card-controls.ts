@@ -16,8 +16,8 @@ export interface CardControlsInput {
   status: SessionStatus;
   display: DisplayMode;
   frozen: boolean;
-  /** The web terminal link, when the web server is configured. */
-  viewUrl: string | undefined;
+  /** The read-only terminal link (undefined: no web server); asked only for a card that shows it (live, not frozen). */
+  viewUrl: () => string | undefined;
   t: Translate;
 }
 
@@ -31,7 +31,8 @@ export function cardControls(c: CardControlsInput): { keys: KeyName[]; buttons: 
     if (mode !== c.display) buttons.push({ label: c.t(DISPLAY_LABEL[mode]), style: 'default', value: { action: 'display', sessionId: sid, mode } });
   }
   if (!ended) {
-    if (c.viewUrl) buttons.push({ label: c.t('card.webTerminal'), style: 'default', url: c.viewUrl });
+    const view = c.viewUrl();
+    if (view) buttons.push({ label: c.t('card.webTerminal'), style: 'default', url: view });
     buttons.push({ label: c.t('card.writeLink'), style: 'default', value: { action: 'write_link', sessionId: sid } });
   }
   buttons.push({ label: c.t('card.close'), style: 'danger', value: { action: 'close', sessionId: sid } });

@@ -79,7 +79,7 @@ export class SessionCards {
 
   private model(frozen: boolean): StreamingCard {
     const sid = this.opts.sessionId;
-    const { keys, buttons } = cardControls({ sessionId: sid, status: this.status, display: this.state.display, frozen, viewUrl: this.opts.viewUrl?.(), t: this.opts.t });
+    const { keys, buttons } = cardControls({ sessionId: sid, status: this.status, display: this.state.display, frozen, viewUrl: () => this.opts.viewUrl?.(), t: this.opts.t });
     const showImage = this.state.display === 'screenshot' && this.state.currentImageKey && !this.imageFailed;
     const showText = this.state.display === 'text' || (this.state.display === 'screenshot' && !showImage && this.screenText);
     return {
