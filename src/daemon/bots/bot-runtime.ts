@@ -2,7 +2,7 @@
 import type { LegacyTmuxSessions } from '../process/legacy-tmux.js';
 import { literalChatText } from '../../shared/chat-text.js';
 import { botLocale, type BotConfig } from '../../shared/config.js';
-import { translator, type Translate } from '../../shared/i18n.js';
+import { t, type Translate } from '../../shared/i18n.js';
 import { imageWaitFor, typedForTurn, type TypedTurn } from '../inbound/attachment-turn.js';
 import type { ImageWait } from '../inbound/image-wait.js';
 import type { BackendKind } from '../../shared/ipc.js';
@@ -63,8 +63,8 @@ export class BotRuntime implements BotRuntimeHandle {
   constructor(private readonly opts: BotRuntimeOptions) {
     const { bot, paths } = opts;
     this.log = opts.log.child({ bot: bot.name });
-    // Read at each use: the console's locale follows the browser that opened it (consoleLocale), after construction.
-    this.t = (key, params) => translator(botLocale(this.bot))(key, params);
+    // The bot's locale is read at each use: the console's is set when a page connects (createLocalConsole), after construction.
+    this.t = (key, params) => t(botLocale(this.bot), key, params);
     this.sessions = new SessionService({
       bot, home: paths.home, log: this.log, t: this.t, im: opts.im, workers: opts.pool, tmuxSocket: opts.tmuxSocket,
       ...(opts.legacyTmux ? { legacyTmux: opts.legacyTmux } : {}), backend: opts.backend, ...(opts.web ? { web: opts.web } : {}), capacity: opts.capacity, frames: opts.frames,

@@ -56,8 +56,13 @@ export interface ConsoleServerOptions {
   ownsOpenSession(sessionId: string): boolean;
   /** A write cookie (name=value; attributes) for the console user on that session, or null when the web terminal is off. */
   writeCookie(sessionId: string, userId: string): string | null;
-  /** The console's language for a browser's Accept-Language (console.locale, else the browser's); the bot adopts it. */
-  followBrowser?(acceptLanguage: string | undefined): Locale;
+  /**
+   * The console's language for a browser's Accept-Language: console.locale, else the browser's. Pure: asked for each
+   * signed-in reply's own text; the console bot's language is decided only when a page connects (`adoptLocale`).
+   */
+  localeFor?(acceptLanguage: string | undefined): Locale;
+  /** A page's WebSocket opened in this language: the console bot (cards, notices, toasts, web terminal) speaks it. */
+  adoptLocale?(locale: Locale): void;
   /** Revocation also ends the console user's write cookies and connections on session terminals they opened. */
   revokeWriteAccess?(userId: string): void;
 }
@@ -117,7 +122,7 @@ export class ConsoleServer {
       this.opts.log.info({ path: url.pathname }, 'console: refused (no valid cookie)');
       return plain(res, 401, t(locale, 'console.unauthorized'));
     }
-    locale = this.browserLocale(req); // only a signed-in browser sets the console's language
+    locale = this.browserLocale(req); // this reply's text only; pictures and static files decide nothing
     if (url.pathname === CONSOLE_PATHS.signOut) return this.signOut(req, res, locale);
     if (url.pathname === CONSOLE_PATHS.upload) return this.upload(req, res, locale);
     if (url.pathname.startsWith(CONSOLE_PATHS.image)) return this.image(res, url.pathname.slice(CONSOLE_PATHS.image.length), req.method === 'HEAD');
@@ -237,14 +242,18 @@ export class ConsoleServer {
       this.opts.log.info('console: WebSocket refused (no valid cookie)');
       return refuse(socket, 401);
     }
+    // Once per page connection: its language becomes the console bot's, before the hello that carries it.
     const locale = this.browserLocale(req);
     const cookie = readCookie(req.headers.cookie, CONSOLE_AUTH.cookieName);
-    this.wss.handleUpgrade(req, socket, head, (ws) => this.serve(ws, locale, cookie));
+    this.wss.handleUpgrade(req, socket, head, (ws) => {
+      this.opts.adoptLocale?.(locale);
+      this.serve(ws, locale, cookie);
+    });
   }
 
   private browserLocale(req: IncomingMessage): Locale {
     const language = req.headers['accept-language'];
-    return this.opts.followBrowser?.(language) ?? localeFromLanguageTag(language);
+    return this.opts.localeFor?.(language) ?? localeFromLanguageTag(language);
   }
 
   private originAllowed(req: IncomingMessage): boolean {

@@ -4,7 +4,7 @@ import { consoleCliChoices, defaultConsoleCli } from '../../../shared/console-cl
 import { consolePageUrl } from '../../../shared/console-protocol.js';
 import type { Logger } from '../../../platform/log.js';
 import { expandHome } from '../../../platform/paths.js';
-import { consoleLocale } from '../../../shared/i18n.js';
+import { consoleLocale, type Locale } from '../../../shared/i18n.js';
 import { CONSOLE_APP_ID, CONSOLE_USER_ID, ConsoleAdapter } from './console-adapter.js';
 import { ConsoleAuth } from './console-auth.js';
 import { inboundLimitsOf } from '../media-limits.js';
@@ -64,9 +64,13 @@ export function createLocalConsole(opts: {
   const log = opts.log.child({ bot: 'console' });
   const adapter = new ConsoleAdapter({ logger: log, home: opts.home, clis: consoleCliChoices(bot.cli, opts.config.bots, opts.onPath), projects: consoleProjects(bot), uploadBytes: inboundLimitsOf(bot.attachments).maxFileBytes });
   const auth = new ConsoleAuth();
-  // With no console.locale the bot speaks the language of the browser that last opened the page (cards, notices,
-  // toasts and the web terminal included), so the page is never half one language and half another.
-  const followBrowser = (language: string | undefined) => (bot.locale = consoleLocale(opts.settings.locale, language));
-  const server = new ConsoleServer({ adapter, auth, log, allowRemote: opts.settings.allowRemote, followBrowser, ...opts.server });
+  // With no console.locale the bot speaks the language of the page that last connected (its WebSocket's
+  // Accept-Language; cards, notices, toasts and the web terminal included), so the page is never half one language
+  // and half another. Decided once per connection, never by other requests (pictures, static files, uploads).
+  const localeFor = (language: string | undefined) => consoleLocale(opts.settings.locale, language);
+  const adoptLocale = (locale: Locale) => {
+    if (!opts.settings.locale) bot.locale = locale;
+  };
+  const server = new ConsoleServer({ adapter, auth, log, allowRemote: opts.settings.allowRemote, localeFor, adoptLocale, ...opts.server });
   return { bot, adapter, auth, server };
 }
