@@ -21,7 +21,6 @@ import { MENTIONABLE_ID } from '../../sessions/attention.js';
 
 // Feishu's upload limits live in ../media-limits.ts (the console shares them without loading the SDK).
 import { LARK_MEDIA_LIMITS } from '../media-limits.js';
-export { LARK_MEDIA_LIMITS };
 
 /** Feishu's file_type for an upload, by extension; everything else is a generic `stream`. */
 const LARK_FILE_TYPES: Record<string, 'opus' | 'mp4' | 'pdf' | 'doc' | 'xls' | 'ppt'> = {
