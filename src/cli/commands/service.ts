@@ -2,14 +2,14 @@
 import { existsSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { SERVICE_UNIT_NAME, serviceUnitPath, serviceUnitText } from '../service/unit.js';
 import { systemctlUser } from '../service/systemctl.js';
+import { installedBin } from '../../platform/installed-bin.js';
 import { EXIT, type CliCommand, type CliContext } from '../types.js';
 
 /** bin/larkmux.js of this installation, through any symlink (npm's global bin is one), from src/ or dist/ alike. */
 function larkmuxScript(): string {
-  return realpathSync(fileURLToPath(new URL('../../../bin/larkmux.js', import.meta.url)));
+  return realpathSync(installedBin());
 }
 
 function unitFor(ctx: CliContext): string {

@@ -2,9 +2,9 @@
 //
 // A pane's CLI is found from its process tree on the pane's own tty (`#{pane_pid}`, `#{pane_tty}`, argv from `ps`),
 // never from environment variables: $TMUX/$TMUX_PANE are inherited and name the wrong pane (DESIGN §11).
-import { basename } from 'node:path';
 import type { CliSpec } from '../../shared/config.js';
 import type { KnownCliId } from '../../shared/cli-spec.js';
+import { programName, SHELL_NAMES } from '../../shared/shell-names.js';
 
 /** One process as `ps -A -o pid=,ppid=,tty=,args=` lists it. */
 export interface ProcRow {
@@ -67,7 +67,7 @@ export const CLI_PROGRAMS: Readonly<Record<KnownCliId, { names: readonly string[
   'claude-code': { names: ['claude', 'claude.exe'], script: /@anthropic-ai\/claude-code\// },
   codex: { names: ['codex'], script: /@openai\/codex\// },
   gemini: { names: ['gemini'], script: /@google\/gemini-cli\// },
-  shell: { names: ['bash', 'zsh', 'sh', 'dash', 'fish', 'ksh', 'mksh'] },
+  shell: { names: SHELL_NAMES },
 };
 
 /** Coding CLIs are looked for before a shell: a shell that runs `claude` is a Claude pane. */
@@ -75,11 +75,6 @@ const SEARCH_ORDER = ['claude-code', 'codex', 'gemini'] as const;
 
 function argvWords(args: string): string[] {
   return args.trim().split(/\s+/).filter(Boolean);
-}
-
-/** The program name a process runs: argv[0]'s base name, a login shell's leading `-` dropped. */
-function programName(word: string | undefined): string {
-  return word ? basename(word).replace(/^-/, '') : '';
 }
 
 function runsProgram(args: string, names: readonly string[], script?: RegExp): boolean {

@@ -1,15 +1,10 @@
 // Writes LARKMUX_HOME/run/bin/larkmux at daemon start: the `larkmux` every pane finds first on its PATH (issue 32).
 // Never `npx larkmux` (npm would ask the public registry for a package of that name), never a global install that may
 // be another version: this node binary, this installation's bin/larkmux.js, this home.
-import { fileURLToPath } from 'node:url';
 import type { LarkmuxPaths } from '../../platform/paths.js';
 import { paneCommandScript, type PaneCommandTarget } from '../../shared/pane-command.js';
 import { writeFileAtomic } from '../../platform/durable-file.js';
-
-/** This installation's bin/larkmux.js: src/daemon/process/ and dist/daemon/process/ are three levels below the root. */
-export function installedBin(): string {
-  return fileURLToPath(new URL('../../../bin/larkmux.js', import.meta.url));
-}
+import { installedBin } from '../../platform/installed-bin.js';
 
 /**
  * Replaces the wrapper atomically (a pane running `larkmux` while the daemon restarts sees the old file or the new one,

@@ -1,4 +1,5 @@
 // Whether a taken-over pane (attach) is ready for keys at once, without the readiness gate's wait for a prompt (pure).
+import { isShellName, programName } from '../../shared/shell-names.js';
 
 /** What tmux says about the pane's foreground at a take-over (`#{alternate_on}`, `#{pane_current_command}`). */
 export interface PaneForeground {
@@ -7,12 +8,6 @@ export interface PaneForeground {
   /** Name of the pane's foreground process ('' when tmux could not tell). */
   command: string;
 }
-
-/**
- * Names a shell's own process shows as the pane's foreground command. A login shell may show with a leading `-`
- * (stripped before the lookup). Anything else in the foreground is a program the shell started.
- */
-export const SHELL_NAMES: ReadonlySet<string> = new Set(['bash', 'sh', 'zsh', 'fish', 'dash', 'ksh', 'mksh', 'tcsh', 'csh', 'ash', 'busybox', 'nu', 'xonsh', 'elvish']);
 
 export type TakeoverReadiness = { atOnce: true; reason: string } | { atOnce: false };
 
@@ -26,7 +21,8 @@ export type TakeoverReadiness = { atOnce: true; reason: string } | { atOnce: fal
 export function takeoverReadiness(hostsPrograms: boolean, fg: PaneForeground | null): TakeoverReadiness {
   if (!hostsPrograms || fg === null) return { atOnce: false };
   if (fg.alternateScreen) return { atOnce: true, reason: `a full-screen program (${fg.command || 'unknown'}) is in the foreground` };
-  const name = fg.command.trim().replace(/^-/, '');
-  if (name !== '' && !SHELL_NAMES.has(name)) return { atOnce: true, reason: `${name} is in the foreground, not the shell` };
+  // A login shell may show with a leading `-` (programName drops it); anything else is a program the shell started.
+  const name = programName(fg.command.trim());
+  if (name !== '' && !isShellName(name)) return { atOnce: true, reason: `${name} is in the foreground, not the shell` };
   return { atOnce: false };
 }

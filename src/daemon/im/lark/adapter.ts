@@ -5,6 +5,7 @@ import { t, type Locale } from '../../../shared/i18n.js';
 import type { CardModel } from '../../../shared/card-model.js';
 import { scrubSecrets, type Logger } from '../../../platform/log.js';
 import { withDeadline } from '../../../platform/deadline.js';
+import { readCapped } from '../../../platform/read-capped.js';
 import { splitByBytes } from '../../../shared/utf8-parts.js';
 import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundAttachment, InboundEvent, InboundMessage, MediaLimits, OutboundMedia, TextStream, TextStreamLimits } from '../types.js';
 import { renderCard } from './cards.js';
@@ -21,7 +22,6 @@ import { MENTIONABLE_ID } from '../../sessions/attention.js';
 
 // Feishu's upload limits live in ../media-limits.ts (the console shares them without loading the SDK).
 import { LARK_MEDIA_LIMITS } from '../media-limits.js';
-export { LARK_MEDIA_LIMITS };
 
 /** Feishu's file_type for an upload, by extension; everything else is a generic `stream`. */
 const LARK_FILE_TYPES: Record<string, 'opus' | 'mp4' | 'pdf' | 'doc' | 'xls' | 'ppt'> = {
@@ -324,7 +324,7 @@ export class LarkAdapter implements ImAdapter {
       'download attachment',
       async (c, auth) => {
         const res = await c.im.v1.messageResource.get({ path: { message_id: att.messageId, file_key: att.key }, params: { type: att.kind } }, auth);
-        return readCapped(res.getReadableStream(), maxBytes);
+        return readDownload(res.getReadableStream(), maxBytes);
       },
       (body) => !!body?.data || !!body?.tooLarge,
     ));
@@ -376,23 +376,11 @@ export class LarkAdapter implements ImAdapter {
   }
 }
 
-/** Reads a download stream, stopping (and dropping what came) once it passes maxBytes. */
-function readCapped(stream: NodeJS.ReadableStream, maxBytes: number): Promise<{ data?: Buffer; tooLarge?: boolean }> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    stream.on('data', (c: Buffer) => {
-      total += c.length;
-      if (total > maxBytes) {
-        (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
-        resolve({ tooLarge: true });
-        return;
-      }
-      chunks.push(c);
-    });
-    stream.on('end', () => resolve({ data: Buffer.concat(chunks) }));
-    stream.on('error', reject);
-  });
+/** Reads a download stream, stopping (and dropping what came) once it passes maxBytes; a stream error rejects. */
+async function readDownload(stream: NodeJS.ReadableStream, maxBytes: number): Promise<{ data?: Buffer; tooLarge?: boolean }> {
+  const read = await readCapped(stream, maxBytes, { onOverflow: 'destroy' });
+  if (read.kind === 'failed') throw read.error;
+  return read.kind === 'too_large' ? { tooLarge: true } : { data: read.data };
 }
 
 function toIm(f: LarkFailure): { ok: false; code: string; message: string; retryable: boolean } {

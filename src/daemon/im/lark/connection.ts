@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import * as lark from '@larksuiteoapi/node-sdk';
 import { APP_ID_RE } from '../../../shared/config.js';
 import { scrubSecrets, type Logger } from '../../../platform/log.js';
+import { readCapped } from '../../../platform/read-capped.js';
 import type { ConnectionState, ImResult } from '../types.js';
 import { resolveDomain, sdkLogger, type LarkCredentials } from './client.js';
 import { authenticateWebhook, webhookIsAuthenticated, WEBHOOK_UNAUTHENTICATED } from './webhook-auth.js';
@@ -132,20 +133,6 @@ export interface WebhookOptions {
   verificationToken?: string;
 }
 
-function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > max) { resolve(null); req.destroy(); return; }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', () => resolve(null));
-  });
-}
-
 /** Webhook transport. We route by exact path ourselves (the SDK's adaptDefault never answers other URLs). */
 export class WebhookConnection extends StateHolder implements LarkConnection {
   private server: Server | null = null;
@@ -190,8 +177,9 @@ export class WebhookConnection extends StateHolder implements LarkConnection {
       return false;
     }
     if (req.method !== 'POST') { res.writeHead(405).end(); return true; }
-    const raw = await readBody(req, CONNECTION_TIMING.maxWebhookBodyBytes);
-    if (!raw) { res.writeHead(413).end(); return true; }
+    const read = await readCapped(req, CONNECTION_TIMING.maxWebhookBodyBytes, { onOverflow: 'destroy' });
+    if (read.kind !== 'body') { res.writeHead(413).end(); return true; }
+    const raw = read.data;
     let body: Record<string, unknown>;
     try {
       body = JSON.parse(raw.toString('utf8')) as Record<string, unknown>;

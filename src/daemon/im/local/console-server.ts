@@ -9,6 +9,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { CONSOLE_LIMITS, CONSOLE_PATHS, ConsoleClientMessageSchema, type ConsoleServerMessage, type ConsoleUploadReply } from '../../../shared/console-protocol.js';
 import { localeFromLanguageTag, t, type Locale, type MessageKey } from '../../../shared/i18n.js';
 import type { Logger } from '../../../platform/log.js';
+import { readCapped } from '../../../platform/read-capped.js';
 import { SESSION_ID_RE } from '../../../shared/session-key.js';
 import { isLoopback } from '../../web/is-loopback.js';
 import { readCookie } from '../../web/web-grants.js';
@@ -199,9 +200,10 @@ export class ConsoleServer {
       req.resume();
       return tooLarge();
     }
-    const body = await readCapped(req, cap);
-    if (body === 'too_large') return tooLarge();
-    if (body === 'failed') return;
+    const read = await readCapped(req, cap, { onOverflow: 'drain' });
+    if (read.kind === 'too_large') return tooLarge();
+    if (read.kind === 'failed') return;
+    const body = read.data;
     if (body.byteLength === 0) return reply(400, { ok: false, error: t(locale, 'console.attach.empty') });
     const media = this.opts.adapter.upload(body, fileNameHeader(req.headers['x-file-name']));
     this.opts.log.info({ kind: media.kind, bytes: media.size }, 'console: file attached in the composer');
@@ -337,26 +339,6 @@ function fileNameHeader(raw: string | string[] | undefined): string {
     name = '';
   }
   return (name.split(/[/\\]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').slice(0, 255) || 'file';
-}
-
-/** The request's body, or `too_large` as soon as it passes `cap` (the rest is not kept), or `failed` if the peer left. */
-function readCapped(req: IncomingMessage, cap: number): Promise<Uint8Array | 'too_large' | 'failed'> {
-  return new Promise((resolve) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > cap) {
-        parts.length = 0;
-        req.removeAllListeners('data');
-        req.resume();
-        resolve('too_large');
-      } else parts.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(parts)));
-    req.on('error', () => resolve('failed'));
-    req.on('aborted', () => resolve('failed'));
-  });
 }
 
 function plain(res: ServerResponse, status: number, text: string): void {
