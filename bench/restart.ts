@@ -1,6 +1,6 @@
 // Restart cost: daemon start → all 50 stored sessions registered, and the first message after a restart (take-over included).
 import { writeFileSync } from 'node:fs';
-import { newSessionCore } from '../src/daemon/sessions/session-core.js';
+import { newSessionCore } from '../src/daemon/ground/session-core.js';
 import { STORE_FORMAT_VERSION } from '../src/platform/durable-file.js';
 import { textsIn } from '../test/support/cards.js';
 import { startRig, type E2eRig } from '../test/support/e2e-daemon.js';

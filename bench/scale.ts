@@ -9,7 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { readPid } from '../src/platform/pid-lock.js';
-import { newSessionCore } from '../src/daemon/sessions/session-core.js';
+import { newSessionCore } from '../src/daemon/ground/session-core.js';
 import { STORE_FORMAT_VERSION } from '../src/platform/durable-file.js';
 import { controlCall } from '../src/platform/control-client.js';
 import { answeredInTopic, textsIn } from '../test/support/cards.js';

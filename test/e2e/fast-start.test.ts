@@ -2,7 +2,7 @@
 // registered and `ready` (with counts) after, and a log line marks the end. Real daemon, fake Feishu.
 import { writeFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { newSessionCore } from '../../src/daemon/sessions/session-core.js';
+import { newSessionCore } from '../../src/daemon/ground/session-core.js';
 import { STORE_FORMAT_VERSION } from '../../src/platform/durable-file.js';
 import { controlCall } from '../../src/platform/control-client.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';

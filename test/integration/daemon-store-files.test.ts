@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { larkmuxPaths } from '../../src/platform/paths.js';
-import { emptyRenderState } from '../../src/daemon/sessions/render-state.js';
-import { newSessionCore, type SessionCore } from '../../src/daemon/sessions/session-core.js';
+import { emptyRenderState } from '../../src/daemon/ground/render-state.js';
+import { newSessionCore, type SessionCore } from '../../src/daemon/ground/session-core.js';
 import { writeFileAtomic } from '../../src/platform/durable-file.js';
-import { RenderStateStore, SessionStore, renderStatePath } from '../../src/daemon/sessions/store.js';
+import { RenderStateStore, SessionStore, renderStatePath } from '../../src/daemon/ground/store.js';
 
 const APP = 'cli_0123456789abcdef';
 const NOW = 1_800_000_000_000;

@@ -10,10 +10,10 @@ import { InboundDedupe } from '../../src/daemon/inbound/dedupe.js';
 import { ConsoleChat } from '../../src/daemon/im/local/console-chat.js';
 import { CONSOLE_CHAT_FILE, ConsoleChatFile } from '../../src/daemon/im/local/console-chat-file.js';
 import { damagedStoreFiles } from '../../src/platform/tmux-sessions.js';
-import { BotState, botStatePath } from '../../src/daemon/bots/pairing.js';
-import { emptyRenderState } from '../../src/daemon/sessions/render-state.js';
-import { newSessionCore } from '../../src/daemon/sessions/session-core.js';
-import { RenderStateStore, SessionStore, renderStatePath } from '../../src/daemon/sessions/store.js';
+import { BotState, botStatePath } from '../../src/daemon/ground/pairing.js';
+import { emptyRenderState } from '../../src/daemon/ground/render-state.js';
+import { newSessionCore } from '../../src/daemon/ground/session-core.js';
+import { RenderStateStore, SessionStore, renderStatePath } from '../../src/daemon/ground/store.js';
 import { createLogger, type Logger } from '../../src/platform/log.js';
 import { larkmuxPaths } from '../../src/platform/paths.js';
 

@@ -6,7 +6,7 @@ import { answerCardsIn, answerText, decodeEntities, textsIn } from '../support/c
 import { CARDKIT_CODES } from '../support/fake-feishu/index.js';
 import { connectProbe, startHarness, type LarkHarness } from '../support/fake-feishu/harness.js';
 import { deliverAnswer } from '../../src/daemon/outbound/answer-stream.js';
-import type { ChatPlace } from '../../src/daemon/im/types.js';
+import type { ChatPlace } from '../../src/daemon/ground/anchor.js';
 import { translator } from '../../src/shared/i18n.js';
 
 let h: LarkHarness;

@@ -1,7 +1,8 @@
 // Attention through the real SDK against the fake platform (issue 16): typed answers, pin/unpin, buzz, missing scopes.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AttentionKeeper } from '../../src/daemon/sessions/attention-keeper.js';
-import type { ChatPlace, InboundCardAction } from '../../src/daemon/im/types.js';
+import type { InboundCardAction } from '../../src/daemon/im/types.js';
+import type { ChatPlace } from '../../src/daemon/ground/anchor.js';
 import { BotConfigSchema } from '../../src/shared/config.js';
 import { t } from '../../src/shared/i18n.js';
 import { createLogger } from '../../src/platform/log.js';

@@ -4,7 +4,8 @@ import { buttonLabels } from '../support/fake-feishu/index.js';
 import { connectProbe, startHarness, TEST_APPS, type LarkHarness } from '../support/fake-feishu/harness.js';
 import type { StreamingCard } from '../../src/shared/card-model.js';
 import { CARD_KEY_ROW } from '../../src/shared/keys.js';
-import type { ChatPlace, InboundCardAction } from '../../src/daemon/im/types.js';
+import type { InboundCardAction } from '../../src/daemon/im/types.js';
+import type { ChatPlace } from '../../src/daemon/ground/anchor.js';
 
 let h: LarkHarness;
 beforeEach(async () => { h = await startHarness(); });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AttentionKeeper } from '../../src/daemon/sessions/attention-keeper.js';
 import { LiveSession } from '../../src/daemon/sessions/live-session.js';
-import { newSessionCore } from '../../src/daemon/sessions/session-core.js';
+import { newSessionCore } from '../../src/daemon/ground/session-core.js';
 import { SessionCards } from '../../src/daemon/sessions/session-cards.js';
 import { BotConfigSchema } from '../../src/shared/config.js';
 import { createLogger } from '../../src/platform/log.js';

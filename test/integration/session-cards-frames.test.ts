@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LiveSession } from '../../src/daemon/sessions/live-session.js';
-import { newSessionCore } from '../../src/daemon/sessions/session-core.js';
+import { newSessionCore } from '../../src/daemon/ground/session-core.js';
 import { CARD_PACING, SessionCards } from '../../src/daemon/sessions/session-cards.js';
 import { createLogger } from '../../src/platform/log.js';
 import type { FrameRenderer } from '../../src/platform/render-process.js';

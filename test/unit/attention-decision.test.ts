@@ -1,6 +1,6 @@
 // Who is singled out, and how, when a session needs a person (issue 16): the pure plan and the card it shapes.
 import { describe, expect, it } from 'vitest';
-import { attentionPlan, type AttentionConfig, type AttentionEvent } from '../../src/daemon/sessions/attention.js';
+import { attentionPlan, type AttentionConfig, type AttentionEvent } from '../../src/daemon/ground/attention.js';
 import { renderCard } from '../../src/daemon/im/lark/cards.js';
 import { BotConfigSchema } from '../../src/shared/config.js';
 import type { SelectionCard } from '../../src/shared/card-model.js';

@@ -2,9 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { BotCommandContext } from '../../src/daemon/bots/bot-command-context.js';
 import type { BotRuntimeHandle } from '../../src/daemon/bots/bot-runtime-handle.js';
-import { NO_GRANTS } from '../../src/daemon/inbound/permissions.js';
+import { NO_GRANTS } from '../../src/daemon/ground/permissions.js';
 import { anchorOf } from '../../src/daemon/inbound/router.js';
-import { newSessionCore, type SessionCore } from '../../src/daemon/sessions/session-core.js';
+import { newSessionCore, type SessionCore } from '../../src/daemon/ground/session-core.js';
 import { SessionWorker, type WorkerChannel } from '../../src/daemon/workers/session-worker.js';
 import type { DaemonToWorker, DisplayMode } from '../../src/shared/ipc.js';
 import { translator } from '../../src/shared/i18n.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BotState, botStatePath, generatePairingCode, looksLikePairingCode, pairingCodeMatches } from '../../src/daemon/bots/pairing.js';
+import { BotState, botStatePath, generatePairingCode, looksLikePairingCode, pairingCodeMatches } from '../../src/daemon/ground/pairing.js';
 
 const APP = 'cli_0123456789abcdef';
 const CLOSED = { allowedUsers: [], allowedChats: [] };

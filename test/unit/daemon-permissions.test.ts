@@ -1,6 +1,6 @@
 // Table-driven tests of the talk/operate gates (DESIGN §8).
 import { describe, expect, it } from 'vitest';
-import { canAnswerSelection, mayTypeIntoSelections, canOperate, canTalk, hasLevel, isClosed, isOwner, NO_GRANTS, type Grants, type PermissionBot } from '../../src/daemon/inbound/permissions.js';
+import { canAnswerSelection, mayTypeIntoSelections, canOperate, canTalk, hasLevel, isClosed, isOwner, NO_GRANTS, type Grants, type PermissionBot } from '../../src/daemon/ground/permissions.js';
 
 const OPEN: PermissionBot = { allowedUsers: ['ou_admin'], allowedChats: ['oc_team'] };
 const CLOSED: PermissionBot = { allowedUsers: [], allowedChats: [] };

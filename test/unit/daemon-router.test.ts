@@ -1,11 +1,11 @@
 // Table-driven tests of message and card-tap routing (DESIGN §4, §8).
 import { describe, expect, it } from 'vitest';
 import type { InboundCardAction, InboundMessage } from '../../src/daemon/im/types.js';
-import { NO_GRANTS, type Grants } from '../../src/daemon/inbound/permissions.js';
+import { NO_GRANTS, type Grants } from '../../src/daemon/ground/permissions.js';
 import { anchorOf, cardActionLevel, orderKeyOf, routeCardAction, routeMessage, routeRejected, type RouteInput, type RouterBot } from '../../src/daemon/inbound/router.js';
 import { buildCommandTable, COMMAND_TABLE } from '../../src/daemon/commands/index.js';
 import { CardActionValueSchema } from '../../src/shared/card-model.js';
-import { newSessionCore, type SessionCore } from '../../src/daemon/sessions/session-core.js';
+import { newSessionCore, type SessionCore } from '../../src/daemon/ground/session-core.js';
 import { t, translator } from '../../src/shared/i18n.js';
 
 /** The English assertions below are for a bot with "locale": "en". */

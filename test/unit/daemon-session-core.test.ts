@@ -1,7 +1,7 @@
 // SessionCore and RenderState schemas: what a valid record is, and what makes one invalid.
 import { describe, expect, it } from 'vitest';
-import { emptyRenderState, RENDER_STATE_LIMITS, RenderStateSchema, withFrozenCard } from '../../src/daemon/sessions/render-state.js';
-import { newSessionCore } from '../../src/daemon/sessions/session-core.js';
+import { emptyRenderState, RENDER_STATE_LIMITS, RenderStateSchema, withFrozenCard } from '../../src/daemon/ground/render-state.js';
+import { newSessionCore } from '../../src/daemon/ground/session-core.js';
 import { SessionCoreSchema } from '../../src/shared/session-record.js';
 
 const APP = 'cli_0123456789abcdef';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ownedTmuxNamesOnDisk } from '../../src/platform/tmux-sessions.js';
-import { newSessionCore, type SessionCore } from '../../src/daemon/sessions/session-core.js';
-import { SessionStore } from '../../src/daemon/sessions/store.js';
+import { newSessionCore, type SessionCore } from '../../src/daemon/ground/session-core.js';
+import { SessionStore } from '../../src/daemon/ground/store.js';
 
 const APP = 'cli_0123456789abcdef';
 const rec = (anchorId: string, patch: Partial<SessionCore> = {}): SessionCore => ({

@@ -5,9 +5,10 @@ import type { BotConfig } from '../../shared/config.js';
 import type { Translate } from '../../shared/i18n.js';
 import type { Logger } from '../../platform/log.js';
 import type { ImAdapter, InboundMessage } from '../im/types.js';
-import type { BotState } from './pairing.js';
-import type { Grants } from '../inbound/permissions.js';
-import type { Anchor, RouteDecision, RouterBot } from '../inbound/router.js';
+import type { BotState } from '../ground/pairing.js';
+import type { Grants } from '../ground/permissions.js';
+import type { RouteDecision, RouterBot } from '../inbound/router.js';
+import type { Anchor } from '../ground/anchor.js';
 import type { WebAccess } from '../web/web-access.js';
 import type { SessionService } from '../sessions/session-service.js';
 

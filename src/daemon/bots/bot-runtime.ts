@@ -1,5 +1,5 @@
 // One configured bot at run time: its IM connection, sessions, grants and the path from a chat event to a worker.
-import type { LegacyTmuxSessions } from '../process/legacy-tmux.js';
+import type { LegacyTmuxSessions } from '../sessions/legacy-tmux.js';
 import { literalChatText } from '../../shared/chat-text.js';
 import { botLocale, type BotConfig } from '../../shared/config.js';
 import { t, type Translate } from '../../shared/i18n.js';
@@ -13,10 +13,11 @@ import type { BotStatus } from './bot-status.js';
 import { dispatchCommand } from '../commands/dispatch.js';
 import { InboundDedupe, rejectedDedupeKeys } from '../inbound/dedupe.js';
 import type { CardActionReply, ConnectionState, ImAdapter, InboundEvent, InboundMessage, InboundRejected } from '../im/types.js';
-import { BotState } from './pairing.js';
-import { mayTypeIntoSelections } from '../inbound/permissions.js';
-import { orderKeyOf, routeMessage, routeRejected, type Anchor, type RouterBot } from '../inbound/router.js';
-import { isOpenSession, type SessionCore } from '../sessions/session-core.js';
+import { BotState } from '../ground/pairing.js';
+import { mayTypeIntoSelections } from '../ground/permissions.js';
+import { orderKeyOf, routeMessage, routeRejected, type RouterBot } from '../inbound/router.js';
+import type { Anchor } from '../ground/anchor.js';
+import { isOpenSession, type SessionCore } from '../ground/session-core.js';
 import { SessionService } from '../sessions/session-service.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
 import { BotCommandContext } from './bot-command-context.js';

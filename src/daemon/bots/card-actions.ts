@@ -6,7 +6,7 @@ import { BotCommandContext } from './bot-command-context.js';
 import { COMMAND_TABLE } from '../commands/index.js';
 import type { TapName } from '../commands/types.js';
 import type { CardActionReply, InboundCardAction } from '../im/types.js';
-import type { Anchor } from '../inbound/anchor.js';
+import type { Anchor } from '../ground/anchor.js';
 import { routeCardAction } from '../inbound/router.js';
 import { offeredAnchor } from '../sessions/adopt.js';
 

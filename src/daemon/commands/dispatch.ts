@@ -1,6 +1,6 @@
 // Runs a classified daemon command: look it up, check its permission level, parse its arguments, run it.
 import { isMessageKey } from '../../shared/i18n.js';
-import { hasLevel } from '../inbound/permissions.js';
+import { hasLevel } from '../ground/permissions.js';
 import { COMMAND_TABLE, type CommandTable } from './index.js';
 import type { CommandContext } from './types.js';
 

@@ -1,6 +1,6 @@
 // /help: the command list, generated from the command table and the bot's CLI commands.
 import { z } from 'zod';
-import { hasLevel } from '../inbound/permissions.js';
+import { hasLevel } from '../ground/permissions.js';
 import { DAEMON_PREFIX } from './classify.js';
 import { cliCommandSet } from './cli-commands.js';
 import { defineCommand, type Command, type CommandContext } from './types.js';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { statusLabel } from '../../shared/card-model.js';
 import { plural, type Translate } from '../../shared/i18n.js';
-import type { SessionLifecycle } from '../sessions/session-core.js';
+import type { SessionLifecycle } from '../ground/session-core.js';
 import { defineCommand, type CommandContext } from './types.js';
 
 function cliName(ctx: CommandContext, cli: CommandContext['bot']['cli']): string {

@@ -6,11 +6,11 @@ import type { CliSpec } from '../../shared/config.js';
 import type { MessageKey, Translate } from '../../shared/i18n.js';
 import type { DisplayMode } from '../../shared/ipc.js';
 import type { KeyName } from '../../shared/keys.js';
-import type { Grants, PermissionLevel } from '../inbound/permissions.js';
-import type { Anchor } from '../inbound/anchor.js';
-import type { SessionCore } from '../sessions/session-core.js';
+import type { Grants, PermissionLevel } from '../ground/permissions.js';
+import type { Anchor } from '../ground/anchor.js';
+import type { SessionCore } from '../ground/session-core.js';
 import type { Project } from './projects.js';
-import type { GrantTarget } from '../bots/pairing.js';
+import type { GrantTarget } from '../ground/pairing.js';
 import type { AdoptOutcome } from '../sessions/adopt.js';
 import type { AdoptScan } from '../panes/adoptable-panes.js';
 
@@ -29,7 +29,7 @@ export interface CommandBot {
   locale?: Locale;
 }
 
-/** Who a talk grant names (bots/pairing.ts keeps the grants). */
+/** Who a talk grant names (ground/pairing.ts keeps the grants). */
 export type { GrantTarget };
 
 /** What /status shows about a session's process side (the daemon's worker pool knows it). */

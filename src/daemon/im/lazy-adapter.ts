@@ -1,7 +1,8 @@
 // An IM adapter whose implementation is imported on first use: the daemon registers its stored sessions before it
 // pays for the Lark SDK (≈0.6 s to import, issue 14), so `status` answers with every session while the SDK loads.
 import type { CardModel } from '../../shared/card-model.js';
-import type { CardRef, ChatPlace, ImAdapter, ImHandlers, ImResult, MediaLimits, TextStreamLimits } from './types.js';
+import type { CardRef, ImAdapter, ImHandlers, ImResult, MediaLimits, TextStreamLimits } from './types.js';
+import type { ChatPlace } from '../ground/anchor.js';
 
 export class LazyImAdapter implements ImAdapter {
   private loaded: ImAdapter | undefined;

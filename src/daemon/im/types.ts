@@ -2,15 +2,7 @@
 import type { CardActionValue, CardModel } from '../../shared/card-model.js';
 import type { CliSpec } from '../../shared/config.js';
 import type { CodePointCost } from '../../shared/utf8-parts.js';
-
-/** Where a message lives: the chat, and the topic root when it is in a thread. */
-export interface ChatPlace {
-  chatId: string;
-  chatType: 'p2p' | 'group';
-  /** Root message id of the topic/thread, when the message is in one. */
-  rootId?: string;
-  threadId?: string;
-}
+import type { ChatPlace } from '../ground/anchor.js';
 
 /** A picture or file carried by an inbound message, fetched later with `ImAdapter.downloadAttachment`. */
 export interface InboundAttachment {

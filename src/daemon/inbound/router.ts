@@ -7,20 +7,17 @@ import { sessionKey, type SessionScope } from '../../shared/session-key.js';
 import { classifyText } from '../commands/classify.js';
 import { cliCommandSet } from '../commands/cli-commands.js';
 import { COMMAND_TABLE } from '../commands/index.js';
-import type { Anchor } from './anchor.js';
-import type { ChatPlace, InboundCardAction, InboundMessage, InboundRejected } from '../im/types.js';
-import { looksLikePairingCode } from '../bots/pairing.js';
-import { canAnswerSelection, canTalk, hasLevel, type Grants, type PermissionBot, type PermissionLevel } from './permissions.js';
-import { isOpenSession, type SessionCore } from '../sessions/session-core.js';
+import type { InboundCardAction, InboundMessage, InboundRejected } from '../im/types.js';
+import type { Anchor, ChatPlace } from '../ground/anchor.js';
+import { looksLikePairingCode } from '../ground/pairing.js';
+import { canAnswerSelection, canTalk, hasLevel, type Grants, type PermissionBot, type PermissionLevel } from '../ground/permissions.js';
+import { isOpenSession, type SessionCore } from '../ground/session-core.js';
 
 export interface RouterBot extends PermissionBot {
   appId: string;
   cli: CliSpec;
   groupScope: 'thread' | 'chat';
 }
-
-// Anchor lives in its own module: commands/types.ts needs it, and the router imports the command table.
-export type { Anchor } from './anchor.js';
 
 export interface RouteInput {
   msg: InboundMessage;

@@ -3,7 +3,8 @@
 import type { Translate } from '../../shared/i18n.js';
 import type { Logger } from '../../platform/log.js';
 import { splitByBytes, utf8Bytes } from '../../shared/utf8-parts.js';
-import type { ChatPlace, ImAdapter, TextStream } from '../im/types.js';
+import type { ImAdapter, TextStream } from '../im/types.js';
+import type { ChatPlace } from '../ground/anchor.js';
 
 export const ANSWER_DELIVERY = {
   /** Typewriter steps per card: enough to watch it grow, few enough that a full card takes ~2 s at 150 ms a step. */

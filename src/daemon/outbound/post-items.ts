@@ -1,7 +1,8 @@
 // Posts local files and text into a session's topic (the effects shell over media-plan.ts).
 import { basename } from 'node:path';
-import type { ChatPlace, ImAdapter, MediaLimits } from '../im/types.js';
-import { sessionPlace, type SessionCore } from '../sessions/session-core.js';
+import type { ImAdapter, MediaLimits } from '../im/types.js';
+import type { ChatPlace } from '../ground/anchor.js';
+import { sessionPlace, type SessionCore } from '../ground/session-core.js';
 import type { FileAccess } from './answer-links.js';
 import { describeLocalRefusal, readLocalFile, type LocalReadRefusal } from './local-file-read.js';
 import { mediaRefusal, planMedia } from './media-plan.js';

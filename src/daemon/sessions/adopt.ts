@@ -5,9 +5,9 @@
 // started on the user's default server has to be started again with `tmux -L <socket>` to be adoptable.
 import type { BotConfig } from '../../shared/config.js';
 import type { Logger } from '../../platform/log.js';
-import type { Anchor } from '../inbound/anchor.js';
+import type { Anchor } from '../ground/anchor.js';
 import type { SessionService } from './session-service.js';
-import { newSessionCore, isOpenSession, type SessionCore } from './session-core.js';
+import { newSessionCore, isOpenSession, type SessionCore } from '../ground/session-core.js';
 import type { AdoptCandidate } from '../panes/adopt-candidates.js';
 import { linkPane, scanAdoptable, unlinkPane, type AdoptScan } from '../panes/adoptable-panes.js';
 

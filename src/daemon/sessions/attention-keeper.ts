@@ -4,8 +4,9 @@ import { BotConfigSchema } from '../../shared/config.js';
 import type { SessionStatus } from '../../shared/ipc.js';
 import type { Translate } from '../../shared/i18n.js';
 import type { Logger } from '../../platform/log.js';
-import { MENTIONABLE_ID, attentionPlan, type AttentionConfig, type WaitReason } from './attention.js';
-import type { ChatPlace, ImAdapter } from '../im/types.js';
+import { MENTIONABLE_ID, attentionPlan, type AttentionConfig, type WaitReason } from '../ground/attention.js';
+import type { ImAdapter } from '../im/types.js';
+import type { ChatPlace } from '../ground/anchor.js';
 
 export interface AttentionKeeperOptions {
   im: ImAdapter;

@@ -5,7 +5,7 @@
 import type { SessionStatus } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import { CAPACITY, nextIdleDetachAt, planCapacity, type CapacityAction, type Caps, type HostSession } from './capacity.js';
-import type { SessionCore } from './session-core.js';
+import type { SessionCore } from '../ground/session-core.js';
 
 /** One bot's sessions as the keeper sees them (SessionService satisfies it): facts to plan with, actions to run. */
 export interface CapacityGroup {

@@ -6,9 +6,9 @@ import type { Translate } from '../../shared/i18n.js';
 import type { Logger } from '../../platform/log.js';
 import { ChangeTracker, type ChangeSet } from '../changes/change-tracker.js';
 import type { AttentionKeeper } from './attention-keeper.js';
-import type { WaitReason } from './attention.js';
+import type { WaitReason } from '../ground/attention.js';
 import type { ImAdapter } from '../im/types.js';
-import type { SessionCore } from './session-core.js';
+import type { SessionCore } from '../ground/session-core.js';
 import type { SessionCards } from './session-cards.js';
 
 /** The reaction put on a user's message once its delivery to the CLI is proven. */

@@ -6,10 +6,11 @@ import { cardControls } from './card-controls.js';
 import type { Logger } from '../../platform/log.js';
 import type { FrameRenderer } from '../../platform/render-process.js';
 import type { CapturedScreen } from '../../shared/render-protocol.js';
-import type { CardRef, ChatPlace, ImAdapter } from '../im/types.js';
+import type { CardRef, ImAdapter } from '../im/types.js';
+import type { ChatPlace } from '../ground/anchor.js';
 import { tailWhole } from '../../shared/utf8-parts.js';
 import { deliverAnswer } from '../outbound/answer-stream.js';
-import { emptyRenderState, withFrozenCard, type RenderState } from './render-state.js';
+import { emptyRenderState, withFrozenCard, type RenderState } from '../ground/render-state.js';
 
 export const CARD_PACING = {
   /** A card gets a new screenshot at most this often while the screen changes (issue 6; Feishu allows 5 patches/s). */

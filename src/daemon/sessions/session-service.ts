@@ -8,18 +8,18 @@ import type { BackendKind, DaemonToWorker, DisplayMode, Requester, SessionStatus
 import type { Logger } from '../../platform/log.js';
 import type { FrameRenderer } from '../../platform/render-process.js';
 import { expandHome } from '../../platform/paths.js';
-import type { Anchor } from '../inbound/anchor.js';
+import type { Anchor } from '../ground/anchor.js';
 import type { ImAdapter } from '../im/types.js';
-import type { LegacyTmuxSessions } from '../process/legacy-tmux.js';
+import type { LegacyTmuxSessions } from './legacy-tmux.js';
 import { killTmuxSessions } from '../../platform/tmux-sessions.js';
 import type { WebAccess } from '../web/web-access.js';
 import { SessionWorker, type SendOutcome, type WorkerChannel } from '../workers/session-worker.js';
 import type { WorkerPoolEvents } from '../workers/worker-pool.js';
 import type { LiveSession } from './live-session.js';
 import type { ChangeSet } from '../changes/change-tracker.js';
-import { newSessionCore, sessionPlace, type SessionCore } from './session-core.js';
+import { newSessionCore, sessionPlace, type SessionCore } from '../ground/session-core.js';
 import { newLiveSession, workerInit } from './session-wiring.js';
-import { RenderStateStore, SessionStore } from './store.js';
+import { RenderStateStore, SessionStore } from '../ground/store.js';
 
 /** The worker pool as the session owner uses it (WorkerPool satisfies it; unit tests use a small real class). */
 export interface WorkerControl extends WorkerChannel {

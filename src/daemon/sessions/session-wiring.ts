@@ -12,8 +12,8 @@ import { LiveSession } from './live-session.js';
 import { sendAnswerFiles, sessionFileAccess } from '../outbound/answer-files.js';
 import { sessionTopic } from '../outbound/post-items.js';
 import { CARD_PACING, SessionCards } from './session-cards.js';
-import type { SessionCore } from './session-core.js';
-import type { RenderStateStore, SessionStore } from './store.js';
+import type { SessionCore } from '../ground/session-core.js';
+import type { RenderStateStore, SessionStore } from '../ground/store.js';
 import type { WebAccess } from '../web/web-access.js';
 
 export const BOT_DEFAULTS = {

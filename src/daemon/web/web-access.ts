@@ -1,5 +1,5 @@
 // What the daemon's bots need from the web terminal side: links for cards, write links for DMs, revocation.
-import type { SessionCore } from '../sessions/session-core.js';
+import type { SessionCore } from '../ground/session-core.js';
 
 export interface WebAccess {
   /** The read-only link for a session's card; undefined when the web terminal is off. */

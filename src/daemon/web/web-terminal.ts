@@ -4,7 +4,7 @@ import { networkInterfaces } from 'node:os';
 import type { Config } from '../../shared/config.js';
 import type { Locale } from '../../shared/i18n.js';
 import type { Logger } from '../../platform/log.js';
-import type { SessionCore } from '../sessions/session-core.js';
+import type { SessionCore } from '../ground/session-core.js';
 import type { ChangeSet } from '../changes/change-tracker.js';
 import type { WebAccess } from './web-access.js';
 import { DiffPages } from './web-diff.js';

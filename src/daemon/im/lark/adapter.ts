@@ -7,7 +7,8 @@ import { scrubSecrets, type Logger } from '../../../platform/log.js';
 import { withDeadline } from '../../../platform/deadline.js';
 import { readCapped } from '../../../platform/read-capped.js';
 import { splitByBytes } from '../../../shared/utf8-parts.js';
-import type { CardActionReply, CardRef, ChatPlace, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundAttachment, InboundEvent, InboundMessage, MediaLimits, OutboundMedia, TextStream, TextStreamLimits } from '../types.js';
+import type { CardActionReply, CardRef, ConnectionState, ImAdapter, ImHandlers, ImResult, InboundAttachment, InboundEvent, InboundMessage, MediaLimits, OutboundMedia, TextStream, TextStreamLimits } from '../types.js';
+import type { ChatPlace } from '../../ground/anchor.js';
 import { renderCard } from './cards.js';
 import { CARDKIT_LIMITS, CardkitStreams } from './cardkit-stream.js';
 import { LarkApi, type ApiResult } from './client.js';
@@ -18,7 +19,7 @@ import { forwardedContent, quotedContent, parseCardActionEvent, parseMessageEven
 import { fetchBotIdentity, type BotIdentity } from './identity.js';
 import { neutralizeTextTags } from './lark-escape.js';
 import { LarkAttentionApi } from './attention-api.js';
-import { MENTIONABLE_ID } from '../../sessions/attention.js';
+import { MENTIONABLE_ID } from '../../ground/attention.js';
 
 // Feishu's upload limits live in ../media-limits.ts (the console shares them without loading the SDK).
 import { LARK_MEDIA_LIMITS } from '../media-limits.js';

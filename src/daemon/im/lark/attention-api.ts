@@ -1,6 +1,7 @@
 // Feishu's attention APIs (issue 16): pin a chat in a person's chat list (time-sensitive feed card) and buzz them.
 import type { Logger } from '../../../platform/log.js';
-import type { ChatPlace, ImResult } from '../types.js';
+import type { ImResult } from '../types.js';
+import type { ChatPlace } from '../../ground/anchor.js';
 import type { ApiResult, LarkApi } from './client.js';
 import type { LarkFailure } from './errors.js';
 

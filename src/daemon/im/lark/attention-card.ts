@@ -1,5 +1,5 @@
 // What a waiting card adds for its person (issue 16): an @-mention, the question as the chat-list summary, a text box.
-import { MENTIONABLE_ID } from '../../sessions/attention.js';
+import { MENTIONABLE_ID } from '../../ground/attention.js';
 import type { CardActionValue, CardAttention } from '../../../shared/card-model.js';
 import type { Translate } from '../../../shared/i18n.js';
 

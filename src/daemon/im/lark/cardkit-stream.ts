@@ -2,7 +2,8 @@
 // given the whole text so far with a strictly increasing `sequence`, then closed (streaming_mode false).
 import { randomUUID } from 'node:crypto';
 import type { Logger } from '../../../platform/log.js';
-import type { ChatPlace, ImResult, TextStream, TextStreamLimits } from '../types.js';
+import type { ImResult, TextStream, TextStreamLimits } from '../types.js';
+import type { ChatPlace } from '../../ground/anchor.js';
 import type { ApiResult, LarkApi } from './client.js';
 import type { ApiKind } from './delivery.js';
 import { escapeLarkMarkdown, larkMarkdownCost, neutralizeTextTags } from './lark-escape.js';

@@ -2,7 +2,8 @@
 import { ANSWER_FORM } from './attention-card.js';
 import { z } from 'zod';
 import { CardActionValueSchema } from '../../../shared/card-model.js';
-import type { InboundAttachment, ChatPlace, InboundCardAction, InboundMessage } from '../types.js';
+import type { InboundAttachment, InboundCardAction, InboundMessage } from '../types.js';
+import type { ChatPlace } from '../../ground/anchor.js';
 
 export interface ParseContext {
   appId: string;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ConsoleEntrySchema, ConsoleTopicSchema } from '../../../shared/console-protocol.js';
 import type { Logger } from '../../../platform/log.js';
 import type { StoreLoadFailure } from '../../../platform/durable-file.js';
-import { RecordFile } from '../../sessions/store.js';
+import { RecordFile } from '../../ground/store.js';
 import type { ConsoleChat, TopicRecord } from './console-chat.js';
 
 export const CONSOLE_CHAT_FILE = {

@@ -3,7 +3,7 @@ import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { Logger } from '../../platform/log.js';
-import { isClosed, type Grants, type PermissionBot } from '../inbound/permissions.js';
+import { isClosed, type Grants, type PermissionBot } from './permissions.js';
 import { DurableFile, STORE_FORMAT_VERSION, type FlushResult, type ParseVerdict, type StoreLoadFailure } from '../../platform/durable-file.js';
 
 export const PAIRING = {

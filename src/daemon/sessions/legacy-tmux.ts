@@ -2,7 +2,7 @@
 import type { Logger } from '../../platform/log.js';
 import { sessionsOnLegacyServer } from '../../shared/tmux-socket.js';
 import { listTmuxSessions } from '../../platform/tmux-sessions.js';
-import type { SessionCore } from '../sessions/session-core.js';
+import type { SessionCore } from '../ground/session-core.js';
 
 /** Lifecycles whose CLI still runs in tmux: only those are served on the legacy server. */
 const RUNNING = new Set<SessionCore['lifecycle']>(['live', 'detached']);

@@ -2,10 +2,10 @@
 import type { CallerClaim, SendItem, SendResult, WhereResult } from '../../shared/control-protocol.js';
 import type { Logger } from '../../platform/log.js';
 import type { BotRuntime } from '../bots/bot-runtime.js';
-import type { SessionCore } from '../sessions/session-core.js';
+import type { SessionCore } from '../ground/session-core.js';
 import { sessionFileAccess } from '../outbound/answer-files.js';
 import { postItems, sessionTopic } from '../outbound/post-items.js';
-import { locateCaller, type CallerLocation } from './caller-locator.js';
+import { locateCaller, type CallerLocation } from '../panes/caller-locator.js';
 
 interface Owned {
   bot: BotRuntime;
