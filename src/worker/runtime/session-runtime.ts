@@ -34,14 +34,6 @@ export interface SessionRuntimeDeps {
   status: StatusReporter;
 }
 
-/** Counters for tests and the benchmark (also logged). */
-export interface RuntimeCounters {
-  launches: number;
-  gateRuns: number;
-  gatePolls: number;
-  enterRetries: number;
-}
-
 function isFolder(path: string): boolean {
   try {
     return statSync(path).isDirectory();
@@ -62,7 +54,8 @@ export class SessionRuntime {
   private takeover: TakeoverReadiness = { atOnce: false };
   private disposed = false;
   private queueTail: Promise<void> = Promise.resolve();
-  readonly counters: RuntimeCounters = { launches: 0, gateRuns: 0, gatePolls: 0, enterRetries: 0 };
+  /** CLIs this worker has launched (relaunches after an exit count too): logged with each launch. */
+  private launches = 0;
   private readonly home: string;
   private readonly env: Record<string, string>;
 
@@ -120,9 +113,6 @@ export class SessionRuntime {
         void this.deps.backend.sendKey(msg.key).then((r) => {
           if (!r.ok) this.deps.send({ type: 'error', code: 'key_failed', message: r.message });
         });
-        return;
-      case 'resize':
-        void this.deps.backend.resize(msg.cols, msg.rows);
         return;
       default:
         return;
@@ -269,14 +259,14 @@ export class SessionRuntime {
       ? { argv: this.pendingLaunch.argv, env: this.pendingLaunch.env, larkmuxEnv: this.paneEnv(this.pendingLaunch.env), cwd: init.cwd, cols: init.cols, rows: init.rows }
       : undefined;
     if (create) {
-      this.counters.launches += 1;
+      this.launches += 1;
       this.launchedAt = Date.now();
     }
     const r = await this.deps.backend.start(launch);
     this.cliRunningForMs = r.ok && !r.value.created ? (r.value.runningForMs ?? null) : null;
     this.takeover = r.ok && !r.value.created ? takeoverReadiness(this.deps.adapter.hostsPrograms === true, r.value.foreground ?? null) : { atOnce: false };
     for (const w of r.ok ? r.value.warnings : []) this.deps.log.warn(w);
-    if (r.ok && r.value.created) this.deps.log.info({ name: r.value.name, launches: this.counters.launches }, 'CLI launched');
+    if (r.ok && r.value.created) this.deps.log.info({ name: r.value.name, launches: this.launches }, 'CLI launched');
     if (r.ok) {
       const how = r.value.created ? this.pendingStart.how : 'attached';
       const { freshReason, freshCode } = r.value.created ? this.pendingStart : {};
@@ -286,9 +276,7 @@ export class SessionRuntime {
   }
 
   private async runGate(): Promise<void> {
-    this.counters.gateRuns += 1;
     const res = this.takeover.atOnce ? this.readyAtOnce(this.takeover.reason) : await this.runGateRunner();
-    this.counters.gatePolls += res.polls;
     if (this.disposed) return;
     if (res.outcome === 'ready') {
       await this.monitor.start(this.nativeSessionId, this.launchedAt);
@@ -327,7 +315,6 @@ export class SessionRuntime {
       beforeSend: (m) => this.monitor.noteSending(m),
     }, message);
     if (res.result === 'delivered') {
-      this.counters.enterRetries += res.enterRetries;
       this.monitor.noteResult(message.turnId, true);
       this.deps.send({ type: 'input_delivered', turnId: message.turnId, evidence: res.evidence, enterRetries: res.enterRetries });
       this.deps.log.info({ turnId: message.turnId, evidence: res.evidence, enterRetries: res.enterRetries }, 'input delivered');
