@@ -5,6 +5,8 @@ import { CliSpecSchema } from './cli-spec.js';
 import { KeyNameSchema } from './keys.js';
 import { CapturedScreenSchema } from './render-protocol.js';
 
+// A version and a table of caps, as webterm-protocol.ts has for its frames: the two protocols have different peers (a
+// worker, a browser page) that go stale apart, so each keeps its own number and its own limits.
 /** Bumped whenever a message changes shape; a worker refuses an `init` of another version. */
 export const IPC_PROTOCOL_VERSION = 4;
 
