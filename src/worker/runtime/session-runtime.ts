@@ -14,7 +14,7 @@ import { takeoverReadiness, type TakeoverReadiness } from '../lifecycle/takeover
 import { applySeedFiles } from '../cli/seed.js';
 import { deliver } from './deliverer.js';
 import { endExitingCli, sessionCheckOf } from './exiting-cli.js';
-import { GateRunner } from './gate-runner.js';
+import { GateRunner, type GateOutcome } from './gate-runner.js';
 import { Monitor } from './monitor.js';
 import { paneHint } from '../cli/pane-hint.js';
 import { larkmuxPaths } from '../../platform/paths.js';
@@ -285,7 +285,7 @@ export class SessionRuntime {
     this.dispatch({ type: 'gate_done', outcome: res.outcome, reason: res.reason });
   }
 
-  private async runGateRunner(): Promise<{ outcome: 'ready' | 'missing' | 'timeout'; reason: string; polls: number }> {
+  private async runGateRunner(): Promise<GateOutcome> {
     this.gate = new GateRunner({
       backend: this.deps.backend, adapter: this.deps.adapter, log: this.deps.log, send: this.deps.send, status: this.deps.status, startupDialogs: this.deps.init.startupDialogs,
       timing: gateTimingFor(this.cliRunningForMs, this.deps.adapter.lateStartupDialogs),
@@ -298,9 +298,9 @@ export class SessionRuntime {
   }
 
   /** The pane's foreground program takes keys now, as it would from the person: the status follows its output. */
-  private readyAtOnce(reason: string): { outcome: 'ready'; reason: string; polls: number } {
+  private readyAtOnce(reason: string): GateOutcome {
     this.deps.log.info({ cli: this.deps.adapter.id, reason }, 'readiness gate: not needed');
-    return { outcome: 'ready', reason, polls: 0 };
+    return { outcome: 'ready', reason };
   }
 
   private async deliverOne(message: QueuedMessage): Promise<void> {
