@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { controlCall } from '../platform/control-client.js';
 import { CONTROL_CLIENT_GRACE_MS, controlDeadlineMs, type CallerClaim } from '../shared/control-protocol.js';
 import { proofTitle } from '../shared/pane-identity.js';
+import { EXIT } from './types.js';
 
 /** What a caller outside any larkmux pane is told (DESIGN §11); the exit code is EXIT.notInPane. */
 export const NOT_IN_PANE = 'not in a larkmux pane';
@@ -32,4 +33,17 @@ export async function askFromPane<T>(
   if (!res.ok) return res.code === 'not_running' ? { kind: 'no_daemon' } : { kind: 'error', message: res.message };
   const parsed = schema.safeParse(res.data);
   return parsed.success ? { kind: 'answer', data: parsed.data } : { kind: 'error', message: 'the daemon sent an unexpected answer' };
+}
+
+/**
+ * Says why an ask brought no answer and returns the exit code. `notRunning` prints the line for a daemon that is not
+ * running: `where` puts it on stdout (it is the answer to "where am I"), `send` on stderr with its other failures.
+ */
+export function sayNoAnswer(res: Exclude<PaneAnswer<unknown>, { kind: 'answer' }>, command: string, notRunning: (line: string) => void, err: (line: string) => void): number {
+  if (res.kind === 'no_daemon') {
+    notRunning(`${NOT_IN_PANE} (larkmux is not running)`);
+    return EXIT.notInPane;
+  }
+  err(`larkmux ${command}: ${res.message}`);
+  return EXIT.failure;
 }

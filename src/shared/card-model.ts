@@ -18,6 +18,9 @@ export const CardActionValueSchema = z.discriminatedUnion('action', [
 ]);
 export type CardActionValue = z.infer<typeof CardActionValueSchema>;
 
+// The card kinds below are alike in shape (strict objects of a kind, a session id, a title, optional parts): each is
+// its own contract, checked when an adapter receives it, and they change apart; a shared base schema would let one
+// kind's new field leak into the others.
 export const CardButtonSchema = z.strictObject({
   label: z.string(),
   style: z.enum(['default', 'primary', 'danger']).default('default'),

@@ -73,6 +73,8 @@ export const ControlRequestSchema = z.discriminatedUnion('cmd', [
 export type ControlRequest = z.infer<typeof ControlRequestSchema>;
 export type ControlCommand = ControlRequest['cmd'];
 
+// BotStatusSchema, SessionSummarySchema and DaemonStatusSchema below are alike in shape (flat lists of named
+// fields): each is one answer's contract, written out field by field so `larkmux status --json` readers see it whole.
 export const BotStatusSchema = z.object({
   name: z.string(),
   appId: z.string(),

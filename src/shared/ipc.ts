@@ -5,8 +5,10 @@ import { CliSpecSchema } from './cli-spec.js';
 import { KeyNameSchema } from './keys.js';
 import { CapturedScreenSchema } from './render-protocol.js';
 
+// A version and a table of caps, as webterm-protocol.ts has for its frames: the two protocols have different peers (a
+// worker, a browser page) that go stale apart, so each keeps its own number and its own limits.
 /** Bumped whenever a message changes shape; a worker refuses an `init` of another version. */
-export const IPC_PROTOCOL_VERSION = 3;
+export const IPC_PROTOCOL_VERSION = 4;
 
 /** Caps keep one bad message from eating memory; 1 MiB of text is far above any chat message. */
 export const IPC_LIMITS = {
@@ -84,13 +86,12 @@ export const SelectionChoiceMsg = z.strictObject({
 });
 export const SetDisplayMsg = z.strictObject({ type: z.literal('set_display'), mode: DisplayModeSchema });
 export const CaptureNowMsg = z.strictObject({ type: z.literal('capture_now') });
-export const ResizeMsg = z.strictObject({ type: z.literal('resize'), ...size });
 export const CloseMsg = z.strictObject({ type: z.literal('close'), mode: z.enum(['kill', 'detach']) });
 /** Write grants were revoked: the worker closes every open write connection of its web terminal. */
 export const WebRevokeMsg = z.strictObject({ type: z.literal('web_revoke') });
 
 export const DaemonToWorkerSchema = z.discriminatedUnion('type', [
-  InitMsg, InputMsg, RawInputMsg, KeyMsg, SelectionChoiceMsg, SetDisplayMsg, CaptureNowMsg, ResizeMsg, CloseMsg, WebRevokeMsg,
+  InitMsg, InputMsg, RawInputMsg, KeyMsg, SelectionChoiceMsg, SetDisplayMsg, CaptureNowMsg, CloseMsg, WebRevokeMsg,
 ]);
 export type DaemonToWorker = z.infer<typeof DaemonToWorkerSchema>;
 

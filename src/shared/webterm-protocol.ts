@@ -1,6 +1,8 @@
 // The browser ⇄ worker web-terminal protocol: JSON text frames (zod, parsed on receipt) plus binary frames of pane output.
 import * as z from 'zod';
 
+// Version and caps of this protocol alone (ipc.ts has the daemon ⇄ worker ones, alike in shape): a page and a worker
+// go stale apart from a worker and its daemon.
 /** Bumped whenever a frame changes shape; sent in `info` so a stale page can tell the user to reload. */
 export const WEBTERM_PROTOCOL_VERSION = 2;
 

@@ -144,7 +144,9 @@ describe('lark cards', () => {
     h.fake.deleteMessage(oldId);
     const r = await p.adapter.updateCard({ messageId: oldId }, streamCard({ title: 'v2' }));
     expect(r.ok).toBe(true);
-    const newId = p.adapter.resolveCard({ messageId: oldId }).messageId;
+    // What the chat shows: the newest card the bot has in the thread.
+    const newestCard = () => h.fake.messages.filter((m) => m.msgType === 'interactive' && m.threadId === place.threadId && !m.deleted).at(-1)!.messageId;
+    const newId = newestCard();
     expect(newId).not.toBe(oldId);
     expect(headerTitle(h.fake.message(newId)!.content)).toBe('v2');
     expect(h.fake.message(newId)!.threadId).toBe(place.threadId);
@@ -152,7 +154,7 @@ describe('lark cards', () => {
     expect(headerTitle(h.fake.message(newId)!.content)).toBe('v3');
     h.fake.expireMessage(newId);
     await p.adapter.updateCard({ messageId: oldId }, streamCard({ title: 'v4' }));
-    const third = p.adapter.resolveCard({ messageId: oldId }).messageId;
+    const third = newestCard();
     expect(third).not.toBe(newId);
     expect(headerTitle(h.fake.message(third)!.content)).toBe('v4');
   });

@@ -77,7 +77,7 @@ describe('BotState', () => {
     expect(await st.grantTalk({ chat: 'oc_c' })).toBe(true);
     const again = new BotState({ home, appId: APP });
     await again.load();
-    expect(again.grants(['ou_peer'])).toEqual({ talkUsers: ['ou_g'], talkChats: ['oc_c'], peerBots: ['ou_peer'] });
+    expect(again.grants()).toEqual({ talkUsers: ['ou_g'], talkChats: ['oc_c'], peerBots: [] });
     expect(await again.revokeTalk({ user: 'ou_g' })).toBe(true);
     expect(await again.revokeTalk({ user: 'ou_g' })).toBe(false);
   });

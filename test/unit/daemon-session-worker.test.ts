@@ -36,7 +36,6 @@ const calls: Record<keyof typeof WAKE_RULE, (w: SessionWorker) => ReturnType<Ses
   selection_choice: (w) => w.choose('p1', 0, by, 'typed'),
   capture_now: (w) => w.captureNow(),
   set_display: (w) => w.setDisplay('text'),
-  resize: (w) => w.resize(100, 30),
   web_revoke: (w) => w.revokeWrites(),
 };
 
@@ -49,7 +48,6 @@ describe('SessionWorker: the wake rule', () => {
     // The display mode and web revocations need no CLI: a sleeping worker is left asleep.
     { type: 'set_display', running: false, startable: true, outcome: 'skipped', wakes: 0 },
     { type: 'web_revoke', running: false, startable: true, outcome: 'skipped', wakes: 0 },
-    { type: 'resize', running: false, startable: true, outcome: 'skipped', wakes: 0 },
     // A prompt is launched through the capacity keeper first; never a second launch around the caps.
     { type: 'input', running: false, startable: true, outcome: 'no_worker', wakes: 0 },
     { type: 'raw_input', running: false, startable: true, outcome: 'no_worker', wakes: 0 },

@@ -1,7 +1,7 @@
 // `larkmux send <file…> | --text <text> | --image <file>`: from inside a session's pane, posts into its topic.
 import { resolve } from 'node:path';
 import { SEND_REQUEST_LIMITS, SendResultSchema, type SendItem } from '../../shared/control-protocol.js';
-import { NOT_IN_PANE, askFromPane, proveCaller } from '../pane-caller.js';
+import { NOT_IN_PANE, askFromPane, proveCaller, sayNoAnswer } from '../pane-caller.js';
 import { EXIT, type CliCommand } from '../types.js';
 
 function readStdin(): Promise<string> {
@@ -47,14 +47,7 @@ export const send: CliCommand = {
       return EXIT.usage;
     }
     const res = await askFromPane(paths.controlSocket, { cmd: 'send', caller: proveCaller(), items }, SendResultSchema);
-    if (res.kind === 'no_daemon') {
-      err(`${NOT_IN_PANE} (larkmux is not running)`);
-      return EXIT.notInPane;
-    }
-    if (res.kind === 'error') {
-      err(`larkmux send: ${res.message}`);
-      return EXIT.failure;
-    }
+    if (res.kind !== 'answer') return sayNoAnswer(res, 'send', err, err);
     if (!res.data.inPane) {
       err(NOT_IN_PANE);
       return EXIT.notInPane;

@@ -1,6 +1,6 @@
 // `larkmux where`: run inside a session's pane, prints which session, bot, topic and pane it is (exit 3 elsewhere).
 import { WhereResultSchema } from '../../shared/control-protocol.js';
-import { NOT_IN_PANE, askFromPane, proveCaller } from '../pane-caller.js';
+import { NOT_IN_PANE, askFromPane, proveCaller, sayNoAnswer } from '../pane-caller.js';
 import { EXIT, type CliCommand } from '../types.js';
 
 export const where: CliCommand = {
@@ -9,14 +9,7 @@ export const where: CliCommand = {
   flags: [{ name: 'json', description: 'Print machine-readable JSON' }],
   async run({ flags, paths, out, err }) {
     const res = await askFromPane(paths.controlSocket, { cmd: 'where', caller: proveCaller() }, WhereResultSchema);
-    if (res.kind === 'no_daemon') {
-      out(`${NOT_IN_PANE} (larkmux is not running)`);
-      return EXIT.notInPane;
-    }
-    if (res.kind === 'error') {
-      err(`larkmux where: ${res.message}`);
-      return EXIT.failure;
-    }
+    if (res.kind !== 'answer') return sayNoAnswer(res, 'where', out, err);
     const w = res.data;
     if (flags.json) out(JSON.stringify(w, null, 2));
     if (!w.inPane) {

@@ -37,8 +37,6 @@ export interface BotRuntimeOptions {
   legacyTmux?: LegacyTmuxSessions;
   backend: BackendKind;
   web?: WebAccess;
-  /** Open ids of the other configured bots (peer bots may talk). */
-  peerBots?: () => readonly string[];
   /** The host's capacity keeper (one for all bots): launches wait for a slot there. */
   capacity: CapacityKeeper;
   /** The daemon's one render process: workers send screens, card pictures are drawn here. */
@@ -97,7 +95,7 @@ export class BotRuntime implements BotRuntimeHandle {
   }
 
   grants() {
-    return this.state.grants(this.opts.peerBots?.() ?? []);
+    return this.state.grants();
   }
 
   /** Registers the stored sessions (metadata only: no worker starts, nothing is imported or connected). */

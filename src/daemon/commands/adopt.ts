@@ -29,7 +29,6 @@ export async function adoptAndReply(ctx: CommandContext, paneId: string, cliPid:
 
 export const adoptCommand = defineCommand({
   name: 'adopt',
-  aliases: [],
   usage: '/adopt [n]',
   summary: 'cmd.summary.adopt',
   level: 'operate',

@@ -6,7 +6,6 @@ import { defineCommand } from './types.js';
 
 export const cdCommand = defineCommand({
   name: 'cd',
-  aliases: [],
   usage: '/cd <folder>',
   summary: 'cmd.summary.cd',
   level: 'operate',

@@ -1,5 +1,4 @@
 // /help: the command list, generated from the command table and the bot's CLI commands.
-import { z } from 'zod';
 import { hasLevel } from '../ground/permissions.js';
 import { DAEMON_PREFIX } from './classify.js';
 import { cliCommandSet } from './cli-commands.js';
@@ -32,7 +31,6 @@ export function makeHelpCommand(table: () => readonly Command[]): Command {
     usage: '/help',
     summary: 'cmd.summary.help',
     level: 'talk',
-    args: z.string(),
     async run(ctx) {
       await ctx.reply(helpText(table(), ctx));
     },

@@ -2,18 +2,15 @@
 // /revoke-term --view: gives the session a new view token instead, so a leaked card link stops working.
 import { z } from 'zod';
 import { plural } from '../../shared/i18n.js';
-import { NO_SESSION_REPLY, defineCommand } from './types.js';
+import { defineSessionCommand } from './types.js';
 
-export const revokeTermCommand = defineCommand({
+export const revokeTermCommand = defineSessionCommand({
   name: 'revoke-term',
-  aliases: [],
   usage: '/revoke-term [--view]',
   summary: 'cmd.summary.revokeTerm',
   level: 'operate',
   args: z.string(),
-  async run(ctx, args) {
-    const s = ctx.currentSession();
-    if (!s) return ctx.reply(ctx.t(NO_SESSION_REPLY));
+  async run(ctx, s, args) {
     if (args.trim() === '--view') {
       const res = await ctx.rotateViewToken(s.id);
       return ctx.reply(res ? ctx.t('webTerm.viewRotated', { connections: res.connections }) : ctx.t('webTerm.off'));

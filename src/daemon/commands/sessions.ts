@@ -1,5 +1,4 @@
 // /sessions: the bot's open sessions, most recently active first.
-import { z } from 'zod';
 import { larkmuxCommand } from '../../platform/larkmux-command.js';
 import { statusLabel } from '../../shared/card-model.js';
 import { plural } from '../../shared/i18n.js';
@@ -15,7 +14,6 @@ export const sessionsCommand = defineCommand({
   usage: '/sessions',
   summary: 'cmd.summary.sessions',
   level: 'operate',
-  args: z.string(),
   async run(ctx) {
     const open = ctx.listSessions().filter((s) => s.lifecycle !== 'closed').sort((a, b) => b.lastActivityAt - a.lastActivityAt);
     if (open.length === 0) return ctx.reply(ctx.t('cmd.sessions.none'));

@@ -1,5 +1,4 @@
 // /status: what the session at this anchor is doing, and how many sessions the bot has.
-import { z } from 'zod';
 import { statusLabel } from '../../shared/card-model.js';
 import { plural, type Translate } from '../../shared/i18n.js';
 import type { SessionLifecycle } from '../ground/session-core.js';
@@ -28,7 +27,6 @@ export const statusCommand = defineCommand({
   usage: '/status',
   summary: 'cmd.summary.status',
   level: 'talk',
-  args: z.string(),
   async run(ctx) {
     const open = ctx.listSessions().filter((s) => s.lifecycle !== 'closed').length;
     const s = ctx.currentSession();

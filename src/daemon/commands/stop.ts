@@ -1,19 +1,15 @@
 // /stop: interrupts the CLI's current turn with the key that CLI uses for that (Esc, or Ctrl-C).
-import { z } from 'zod';
 import { keyLabel } from '../../shared/keys.js';
 import { stopKeyFor } from './cli-commands.js';
-import { NO_SESSION_REPLY, defineCommand } from './types.js';
+import { defineSessionCommand } from './types.js';
 
-export const stopCommand = defineCommand({
+export const stopCommand = defineSessionCommand({
   name: 'stop',
   aliases: ['interrupt'],
   usage: '/stop',
   summary: 'cmd.summary.stop',
   level: 'talk',
-  args: z.string(),
-  async run(ctx) {
-    const s = ctx.currentSession();
-    if (!s) return ctx.reply(ctx.t(NO_SESSION_REPLY));
+  async run(ctx, s) {
     if (s.lifecycle !== 'live' && s.lifecycle !== 'detached') return ctx.reply(ctx.t('cmd.stop.notRunning'));
     const key = stopKeyFor(s.cli);
     const res = await ctx.pressKey(s.id, key);

@@ -1,6 +1,6 @@
 // The command contract: what a command declares, and the services (CommandContext) it may use — fakeable in tests.
 import type { Locale } from '../../shared/i18n.js';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { CardActionValue, CardModel } from '../../shared/card-model.js';
 import type { CliSpec } from '../../shared/config.js';
 import type { MessageKey, Translate } from '../../shared/i18n.js';
@@ -124,12 +124,14 @@ export type TapHandlers = { [A in TapName]?: (ctx: CommandContext, value: TapVal
 /** What each commands/<name>.ts exports. `args` parses the raw text after the command name. */
 export interface CommandSpec<A> {
   name: string;
-  aliases: readonly string[];
+  /** Other names it answers to (none when absent). */
+  aliases?: readonly string[];
   usage: string;
   /** Catalogue key of the one-line summary /help shows. */
   summary: MessageKey;
   level: PermissionLevel;
-  args: z.ZodType<A, string>;
+  /** Absent: the command takes no argument, and text after its name is ignored (as before, any string passes). */
+  args?: z.ZodType<A, string>;
   run(ctx: CommandContext, args: A): Promise<void>;
   taps?: TapHandlers;
 }
@@ -158,8 +160,21 @@ export interface ButtonCommand {
 
 /** Keeps the argument type between `args` and `run` checked, then erases it for the table. */
 export function defineCommand<A>(spec: CommandSpec<A>): Command {
-  return { ...spec, run: (ctx, args) => spec.run(ctx, args as A) };
+  const args: z.ZodType<unknown, string> = spec.args ?? z.string();
+  return { ...spec, aliases: spec.aliases ?? [], args, run: (ctx, parsed) => spec.run(ctx, parsed as A) };
 }
 
 /** Shared replies, so every command says the same thing in the same situation. */
 export const NO_SESSION_REPLY: MessageKey = 'cmd.noSession';
+
+/** A command about the open session here: `run` gets that session; with none, the command replies so and stops. */
+export function defineSessionCommand<A>(spec: Omit<CommandSpec<A>, 'run'> & { run(ctx: CommandContext, session: SessionCore, args: A): Promise<void> }): Command {
+  return defineCommand<A>({
+    ...spec,
+    async run(ctx, args) {
+      const session = ctx.currentSession();
+      if (!session) return ctx.reply(ctx.t(NO_SESSION_REPLY));
+      return spec.run(ctx, session, args);
+    },
+  });
+}

@@ -112,8 +112,8 @@ export class BotState {
     return this.state.ownerId;
   }
 
-  grants(peerBots: readonly string[] = []): Grants {
-    return { ...(this.state.ownerId ? { ownerId: this.state.ownerId } : {}), talkUsers: this.state.talkUsers, talkChats: this.state.talkChats, peerBots };
+  grants(): Grants {
+    return { ...(this.state.ownerId ? { ownerId: this.state.ownerId } : {}), talkUsers: this.state.talkUsers, talkChats: this.state.talkChats, peerBots: [] };
   }
 
   /** Whether the bot waits for pairing (closed: no allowlist and no owner, and the state file is usable). */

@@ -23,7 +23,10 @@ export interface Grants {
   talkUsers: readonly string[];
   /** /grant chat: every member of these chats may talk. */
   talkChats: readonly string[];
-  /** Open ids of the other bots configured in this daemon: they may talk (bot-to-bot hand-offs). */
+  /**
+   * Bots that may talk (DESIGN §8 names peer bots as a source). No setting of config.json (§3) lists them, so the
+   * daemon passes none: every message from a bot is ignored.
+   */
   peerBots: readonly string[];
 }
 

@@ -159,20 +159,47 @@ export interface StoreOptions extends RecordFileOptions {
   appId: string;
 }
 
-export type SessionStoreLoad = { ok: true; sessions: SessionCore[]; dropped: DroppedRecord[]; droppedCopy?: string } | StoreLoadFailure;
-
-/** One bot's sessions (sessions-<appId>.json). Restore is metadata only: nothing here starts a worker. */
-export class SessionStore {
-  private readonly file: RecordFile<SessionCore>;
-  private readonly now: () => number;
-
-  constructor(opts: StoreOptions) {
-    this.now = opts.now ?? Date.now;
-    this.file = new RecordFile(larkmuxPaths(opts.home).sessionStore(opts.appId), { format: SESSION_STORE_FORMAT, schema: SessionCoreSchema, idOf: (s) => s.id }, opts);
-  }
+/** What both stores do with their file alike: one record by id, a validated put, remove, flush and dispose. */
+abstract class RecordStore<T> {
+  protected constructor(protected readonly file: RecordFile<T>, private readonly schema: z.ZodType<T>) {}
 
   get path(): string {
     return this.file.path;
+  }
+
+  get(id: string): T | undefined {
+    return this.file.get(id);
+  }
+
+  /** Stores a record; an invalid record is a bug in the caller and throws. */
+  put(record: T): T {
+    const parsed = this.schema.parse(record);
+    this.file.put(parsed);
+    return parsed;
+  }
+
+  remove(id: string): boolean {
+    return this.file.delete(id);
+  }
+
+  flush(): Promise<FlushResult> {
+    return this.file.flush();
+  }
+
+  dispose(): Promise<void> {
+    return this.file.dispose();
+  }
+}
+
+export type SessionStoreLoad = { ok: true; sessions: SessionCore[]; dropped: DroppedRecord[]; droppedCopy?: string } | StoreLoadFailure;
+
+/** One bot's sessions (sessions-<appId>.json). Restore is metadata only: nothing here starts a worker. */
+export class SessionStore extends RecordStore<SessionCore> {
+  private readonly now: () => number;
+
+  constructor(opts: StoreOptions) {
+    super(new RecordFile(larkmuxPaths(opts.home).sessionStore(opts.appId), { format: SESSION_STORE_FORMAT, schema: SessionCoreSchema, idOf: (s) => s.id }, opts), SessionCoreSchema);
+    this.now = opts.now ?? Date.now;
   }
 
   async load(): Promise<SessionStoreLoad> {
@@ -185,10 +212,6 @@ export class SessionStore {
 
   all(): SessionCore[] {
     return this.file.list();
-  }
-
-  get(id: string): SessionCore | undefined {
-    return this.file.get(id);
   }
 
   /** The session a key routes to: the open one if any, else the most recent closed one. */
@@ -207,29 +230,10 @@ export class SessionStore {
     return best;
   }
 
-  /** Stores a record; an invalid record is a bug in the caller and throws. */
-  put(session: SessionCore): SessionCore {
-    const parsed = SessionCoreSchema.parse(session);
-    this.file.put(parsed);
-    return parsed;
-  }
-
   update(id: string, patch: Partial<Omit<SessionCore, 'id' | 'key' | 'appId' | 'anchorId' | 'tmuxName'>>): SessionCore | undefined {
     const cur = this.file.get(id);
     if (!cur) return undefined;
     return this.put({ ...cur, ...patch });
-  }
-
-  remove(id: string): boolean {
-    return this.file.delete(id);
-  }
-
-  flush(): Promise<FlushResult> {
-    return this.file.flush();
-  }
-
-  dispose(): Promise<void> {
-    return this.file.dispose();
   }
 }
 
@@ -241,41 +245,13 @@ export function renderStatePath(home: string, appId: string): string {
 export type RenderStateLoad = { ok: true; states: RenderState[]; dropped: DroppedRecord[] } | StoreLoadFailure;
 
 /** The IM adapter's per-session card state; written and read only by the adapter side. */
-export class RenderStateStore {
-  private readonly file: RecordFile<RenderState>;
-
+export class RenderStateStore extends RecordStore<RenderState> {
   constructor(opts: StoreOptions) {
-    this.file = new RecordFile(renderStatePath(opts.home, opts.appId), { format: 'larkmux-render-state', schema: RenderStateSchema, idOf: (r) => r.sessionId }, opts);
-  }
-
-  get path(): string {
-    return this.file.path;
+    super(new RecordFile(renderStatePath(opts.home, opts.appId), { format: 'larkmux-render-state', schema: RenderStateSchema, idOf: (r) => r.sessionId }, opts), RenderStateSchema);
   }
 
   async load(): Promise<RenderStateLoad> {
     const res = await this.file.load();
     return res.ok ? { ok: true, states: res.records, dropped: res.dropped } : res;
-  }
-
-  get(sessionId: string): RenderState | undefined {
-    return this.file.get(sessionId);
-  }
-
-  put(state: RenderState): RenderState {
-    const parsed = RenderStateSchema.parse(state);
-    this.file.put(parsed);
-    return parsed;
-  }
-
-  remove(sessionId: string): boolean {
-    return this.file.delete(sessionId);
-  }
-
-  flush(): Promise<FlushResult> {
-    return this.file.flush();
-  }
-
-  dispose(): Promise<void> {
-    return this.file.dispose();
   }
 }

@@ -48,6 +48,8 @@ export class LazyImAdapter implements ImAdapter {
     return this.loaded?.textStreamLimits;
   }
 
+  // One getter per optional member, alike on purpose: spelled out, each is checked against ImAdapter's type (a loop
+  // over names would need declaration merging and casts, and the check at the end of this file would then pass unseen).
   // Optional members exist exactly when the loaded adapter has them (callers test for them). Events and sends only
   // happen after connect, which loads the adapter, so they are read once it is there.
   get uploadFile(): ImAdapter['uploadFile'] {

@@ -53,6 +53,19 @@ const sha256 = (s: string): Buffer => createHash('sha256').update(s, 'utf8').dig
 /** Constant-time equality of two SHA-256 digests (always 32 bytes, so timingSafeEqual never throws). */
 const sameHash = (a: Buffer, b: Buffer): boolean => timingSafeEqual(a, b);
 
+/** The grant a presented secret stands for on this session, or why there is none (expiry is the caller's to check). */
+function grantFor<G extends { hash: Buffer; sessionId: string; revoked: boolean }>(grants: readonly G[], secret: string | null | undefined, sessionId: string): G | GrantRefusal {
+  if (!secret || !TOKEN_RE.test(secret)) return 'malformed';
+  const hash = sha256(secret);
+  // Compare against every grant (no early exit) so timing says nothing about which grant matched.
+  let found: G | undefined;
+  for (const g of grants) if (sameHash(g.hash, hash)) found = g;
+  if (!found) return 'unknown';
+  if (found.sessionId !== sessionId) return 'other_session';
+  if (found.revoked) return 'revoked';
+  return found;
+}
+
 /**
  * Holds hashes only: a token is shown once (returned to the caller that sends it) and never kept or logged in clear,
  * except view tokens, which the daemon must be able to put on every card (`viewToken()`).
@@ -110,14 +123,8 @@ export class WebGrants {
 
   /** Trades a write link for a cookie value. The link is spent even when the caller then fails to set the cookie. */
   exchangeWriteLink(sessionId: string, token: string): ExchangeResult {
-    if (!TOKEN_RE.test(token)) return { ok: false, code: 'malformed' };
-    const hash = sha256(token);
-    // Compare against every grant (no early exit) so timing says nothing about which grant matched.
-    let found: LinkGrant | undefined;
-    for (const link of this.links) if (sameHash(link.hash, hash)) found = link;
-    if (!found) return { ok: false, code: 'unknown' };
-    if (found.sessionId !== sessionId) return { ok: false, code: 'other_session' };
-    if (found.revoked) return { ok: false, code: 'revoked' };
+    const found = grantFor(this.links, token, sessionId);
+    if (typeof found === 'string') return { ok: false, code: found };
     if (found.usedAt !== null) return { ok: false, code: 'used' };
     const now = this.now();
     if (now >= found.expiresAt) return { ok: false, code: 'expired' };
@@ -139,13 +146,8 @@ export class WebGrants {
 
   /** Who holds write access with this cookie value, if anyone. */
   checkWriteCookie(sessionId: string, value: string | null | undefined): WriteCheck {
-    if (!value || !TOKEN_RE.test(value)) return { ok: false, code: 'malformed' };
-    const hash = sha256(value);
-    let found: CookieGrant | undefined;
-    for (const c of this.cookies) if (sameHash(c.hash, hash)) found = c;
-    if (!found) return { ok: false, code: 'unknown' };
-    if (found.sessionId !== sessionId) return { ok: false, code: 'other_session' };
-    if (found.revoked) return { ok: false, code: 'revoked' };
+    const found = grantFor(this.cookies, value, sessionId);
+    if (typeof found === 'string') return { ok: false, code: found };
     if (this.now() >= found.expiresAt) return { ok: false, code: 'expired' };
     return { ok: true, userId: found.userId };
   }

@@ -13,7 +13,7 @@ export type SessionMessage = Exclude<DaemonToWorker, { type: 'init' | 'close' }>
  * - `launched`: a prompt; the capacity keeper launches the worker within the caps before it is sent, so a missing
  *   worker here means the launch failed and the send fails (never a second launch around the caps).
  * - `if_running`: only a running worker has anything to change (the display mode reaches a later worker in its init;
- *   a sleeping worker has no web connection to close; a size applies at the next attach): nothing to do, not a failure.
+ *   a sleeping worker has no web connection to close): nothing to do, not a failure.
  */
 export type WakeRule = 'wake' | 'launched' | 'if_running';
 
@@ -24,7 +24,6 @@ export const WAKE_RULE: Readonly<Record<SessionMessage['type'], WakeRule>> = {
   selection_choice: 'wake',
   capture_now: 'wake',
   set_display: 'if_running',
-  resize: 'if_running',
   web_revoke: 'if_running',
 };
 
@@ -103,10 +102,6 @@ export class SessionWorker {
 
   setDisplay(mode: DisplayMode): SendOutcome {
     return this.send({ type: 'set_display', mode });
-  }
-
-  resize(cols: number, rows: number): SendOutcome {
-    return this.send({ type: 'resize', cols, rows });
   }
 
   /** Write grants were revoked: the worker closes its open write connections. */

@@ -177,6 +177,8 @@ export async function locateCodexRollout(ctx: { cwd: string; home: string; env: 
   return null;
 }
 
+// Alike in shape to geminiAdapter (gemini.ts), on purpose: an adapter is a declaration of CliAdapter's fields, and every
+// value here is Codex's own, measured on Codex. A shared base would tie two CLIs that change apart.
 export const codexAdapter: CliAdapter = {
   id: 'codex',
   displayName: 'Codex',

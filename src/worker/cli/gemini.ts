@@ -140,6 +140,7 @@ export async function locateGeminiChat(ctx: { home: string; nativeSessionId?: st
   return null;
 }
 
+// Alike in shape to codexAdapter (codex.ts), on purpose: the fields are CliAdapter's, the values Gemini's own.
 export const geminiAdapter: CliAdapter = {
   id: 'gemini',
   displayName: 'Gemini CLI',

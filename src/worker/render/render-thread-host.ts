@@ -4,9 +4,6 @@ import { fileURLToPath } from 'node:url';
 import { RenderProcessHost } from '../../platform/render-process.js';
 import type { LoadedFonts } from './fonts.js';
 
-export { RENDER_THREAD_LIMITS, renderIdleReleaseMs } from '../../platform/render-process.js';
-export type { ThreadRenderResult } from '../../platform/render-process.js';
-
 /** The render process's entry beside this module: .ts under tsx (tests), .js when built. */
 export function renderEntry(): string {
   const self = import.meta.url;

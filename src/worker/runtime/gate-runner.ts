@@ -20,8 +20,6 @@ export const GATE_RUNNER_LIMITS = {
 export interface GateOutcome {
   outcome: 'ready' | 'missing' | 'timeout';
   reason: string;
-  /** Screens captured while the gate was open (benchmarks, tests). */
-  polls: number;
 }
 
 export interface GateRunnerDeps {
@@ -42,6 +40,7 @@ export class GateRunner {
   private state: GateState;
   private pendingChoices: GateEvent[] = [];
   private disposed = false;
+  /** Screens captured while the gate is open: logged when it closes. */
   private polls = 0;
   private surfacedId: string | null = null;
 
@@ -75,7 +74,7 @@ export class GateRunner {
     this.deps.log.info({ cli: this.deps.adapter.id, readySettleMs }, 'readiness gate: open');
     await this.apply({ type: 'started', at: Date.now() });
     while (!isGateDone(this.state)) {
-      if (this.disposed) return { outcome: 'missing', reason: 'worker closing', polls: this.polls };
+      if (this.disposed) return { outcome: 'missing', reason: 'worker closing' };
       const choice = this.pendingChoices.shift();
       if (choice) {
         await this.apply({ ...choice, at: Date.now() });
@@ -101,7 +100,7 @@ export class GateRunner {
       if (!isGateDone(this.state)) await sleep(pollMs);
     }
     const outcome = this.state.phase as GateOutcome['outcome'];
-    return { outcome, reason: this.state.reason ?? outcome, polls: this.polls };
+    return { outcome, reason: this.state.reason ?? outcome };
   }
 
   /** tmux can draw the banner a moment before its pane state says dead; wait for the state so a relaunch sees it. */

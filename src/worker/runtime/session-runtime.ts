@@ -14,7 +14,7 @@ import { takeoverReadiness, type TakeoverReadiness } from '../lifecycle/takeover
 import { applySeedFiles } from '../cli/seed.js';
 import { deliver } from './deliverer.js';
 import { endExitingCli, sessionCheckOf } from './exiting-cli.js';
-import { GateRunner } from './gate-runner.js';
+import { GateRunner, type GateOutcome } from './gate-runner.js';
 import { Monitor } from './monitor.js';
 import { paneHint } from '../cli/pane-hint.js';
 import { larkmuxPaths } from '../../platform/paths.js';
@@ -32,14 +32,6 @@ export interface SessionRuntimeDeps {
   log: Logger;
   send(msg: WorkerToDaemon): void;
   status: StatusReporter;
-}
-
-/** Counters for tests and the benchmark (also logged). */
-export interface RuntimeCounters {
-  launches: number;
-  gateRuns: number;
-  gatePolls: number;
-  enterRetries: number;
 }
 
 function isFolder(path: string): boolean {
@@ -62,7 +54,8 @@ export class SessionRuntime {
   private takeover: TakeoverReadiness = { atOnce: false };
   private disposed = false;
   private queueTail: Promise<void> = Promise.resolve();
-  readonly counters: RuntimeCounters = { launches: 0, gateRuns: 0, gatePolls: 0, enterRetries: 0 };
+  /** CLIs this worker has launched (relaunches after an exit count too): logged with each launch. */
+  private launches = 0;
   private readonly home: string;
   private readonly env: Record<string, string>;
 
@@ -120,9 +113,6 @@ export class SessionRuntime {
         void this.deps.backend.sendKey(msg.key).then((r) => {
           if (!r.ok) this.deps.send({ type: 'error', code: 'key_failed', message: r.message });
         });
-        return;
-      case 'resize':
-        void this.deps.backend.resize(msg.cols, msg.rows);
         return;
       default:
         return;
@@ -269,14 +259,14 @@ export class SessionRuntime {
       ? { argv: this.pendingLaunch.argv, env: this.pendingLaunch.env, larkmuxEnv: this.paneEnv(this.pendingLaunch.env), cwd: init.cwd, cols: init.cols, rows: init.rows }
       : undefined;
     if (create) {
-      this.counters.launches += 1;
+      this.launches += 1;
       this.launchedAt = Date.now();
     }
     const r = await this.deps.backend.start(launch);
     this.cliRunningForMs = r.ok && !r.value.created ? (r.value.runningForMs ?? null) : null;
     this.takeover = r.ok && !r.value.created ? takeoverReadiness(this.deps.adapter.hostsPrograms === true, r.value.foreground ?? null) : { atOnce: false };
     for (const w of r.ok ? r.value.warnings : []) this.deps.log.warn(w);
-    if (r.ok && r.value.created) this.deps.log.info({ name: r.value.name, launches: this.counters.launches }, 'CLI launched');
+    if (r.ok && r.value.created) this.deps.log.info({ name: r.value.name, launches: this.launches }, 'CLI launched');
     if (r.ok) {
       const how = r.value.created ? this.pendingStart.how : 'attached';
       const { freshReason, freshCode } = r.value.created ? this.pendingStart : {};
@@ -286,9 +276,7 @@ export class SessionRuntime {
   }
 
   private async runGate(): Promise<void> {
-    this.counters.gateRuns += 1;
     const res = this.takeover.atOnce ? this.readyAtOnce(this.takeover.reason) : await this.runGateRunner();
-    this.counters.gatePolls += res.polls;
     if (this.disposed) return;
     if (res.outcome === 'ready') {
       await this.monitor.start(this.nativeSessionId, this.launchedAt);
@@ -297,7 +285,7 @@ export class SessionRuntime {
     this.dispatch({ type: 'gate_done', outcome: res.outcome, reason: res.reason });
   }
 
-  private async runGateRunner(): Promise<{ outcome: 'ready' | 'missing' | 'timeout'; reason: string; polls: number }> {
+  private async runGateRunner(): Promise<GateOutcome> {
     this.gate = new GateRunner({
       backend: this.deps.backend, adapter: this.deps.adapter, log: this.deps.log, send: this.deps.send, status: this.deps.status, startupDialogs: this.deps.init.startupDialogs,
       timing: gateTimingFor(this.cliRunningForMs, this.deps.adapter.lateStartupDialogs),
@@ -310,9 +298,9 @@ export class SessionRuntime {
   }
 
   /** The pane's foreground program takes keys now, as it would from the person: the status follows its output. */
-  private readyAtOnce(reason: string): { outcome: 'ready'; reason: string; polls: number } {
+  private readyAtOnce(reason: string): GateOutcome {
     this.deps.log.info({ cli: this.deps.adapter.id, reason }, 'readiness gate: not needed');
-    return { outcome: 'ready', reason, polls: 0 };
+    return { outcome: 'ready', reason };
   }
 
   private async deliverOne(message: QueuedMessage): Promise<void> {
@@ -327,7 +315,6 @@ export class SessionRuntime {
       beforeSend: (m) => this.monitor.noteSending(m),
     }, message);
     if (res.result === 'delivered') {
-      this.counters.enterRetries += res.enterRetries;
       this.monitor.noteResult(message.turnId, true);
       this.deps.send({ type: 'input_delivered', turnId: message.turnId, evidence: res.evidence, enterRetries: res.enterRetries });
       this.deps.log.info({ turnId: message.turnId, evidence: res.evidence, enterRetries: res.enterRetries }, 'input delivered');

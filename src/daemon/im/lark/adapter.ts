@@ -275,11 +275,6 @@ export class LarkAdapter implements ImAdapter {
     return r.ok ? { ok: true, value: undefined } : toIm(r);
   }
 
-  /** The card that now stands for `ref` (itself, or the card that replaced it): what tests of the replacement read. */
-  resolveCard(ref: CardRef): CardRef {
-    return { messageId: this.patcher.resolveId(ref.messageId) };
-  }
-
   private async replaceCard(oldId: string, content: string): Promise<ApiResult<string>> {
     const origin = this.origins.get(oldId);
     if (!origin) return { ok: false, code: 'message_gone', message: `card ${oldId} cannot be patched and its chat is unknown`, retryable: false };

@@ -164,18 +164,18 @@ export class ConsoleAdapter implements ImAdapter {
   }
 
   async sendText(place: ChatPlace, text: string, replyTo?: string): Promise<ImResult<{ messageId: string }>> {
-    const topicId = this.topicFor(place, replyTo);
-    if (!topicId) return fail('unknown_topic', 'the console topic is gone');
-    const entry: ConsoleEntry = { kind: 'text', id: newConsoleId('t'), topicId, text, at: this.now() };
-    this.chat.put(entry);
-    this.broadcast({ type: 'entry', entry });
-    return ok({ messageId: entry.id });
+    return this.post(place, replyTo, (topicId) => ({ kind: 'text', id: newConsoleId('t'), topicId, text, at: this.now() }));
   }
 
   async sendCard(place: ChatPlace, card: CardModel, replyTo?: string): Promise<ImResult<CardRef>> {
+    return this.post(place, replyTo, (topicId) => ({ kind: 'card', id: newConsoleId('c'), topicId, card, at: this.now() }));
+  }
+
+  /** Stores a new entry in the topic the place (or the message replied to) belongs to, and shows it on every page. */
+  private post(place: ChatPlace, replyTo: string | undefined, entryIn: (topicId: string) => ConsoleEntry): ImResult<{ messageId: string }> {
     const topicId = this.topicFor(place, replyTo);
     if (!topicId) return fail('unknown_topic', 'the console topic is gone');
-    const entry: ConsoleEntry = { kind: 'card', id: newConsoleId('c'), topicId, card, at: this.now() };
+    const entry = entryIn(topicId);
     this.chat.put(entry);
     this.broadcast({ type: 'entry', entry });
     return ok({ messageId: entry.id });

@@ -1,15 +1,12 @@
 // The console's HTTP and WebSocket side on the daemon's web port: login exchange, the page, screenshots, live updates.
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { dirname, join } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CONSOLE_LIMITS, CONSOLE_PATHS, ConsoleClientMessageSchema, type ConsoleServerMessage, type ConsoleUploadReply } from '../../../shared/console-protocol.js';
 import { localeFromLanguageTag, t, type Locale, type MessageKey } from '../../../shared/i18n.js';
 import type { Logger } from '../../../platform/log.js';
 import { readCapped } from '../../../platform/read-capped.js';
+import { BundledFiles, bundledPageDir, pageHeaders } from '../../../platform/bundled-files.js';
 import { SESSION_ID_RE } from '../../../shared/session-key.js';
 import { isLoopback } from '../../web/is-loopback.js';
 import { readCookie } from '../../web/web-grants.js';
@@ -18,30 +15,23 @@ import { CONSOLE_USER_ID, type ConsoleAdapter } from './console-adapter.js';
 import { inlineImageType } from './console-media.js';
 import { CONSOLE_AUTH, clearConsoleCookieHeader, consoleCookieHeader, type ConsoleAuth } from './console-auth.js';
 
-/** URL path → bundled file and type; nothing outside this table is read from disk. */
-const FILES: Record<string, { file: string; type: string }> = {
-  [CONSOLE_PATHS.root]: { file: 'index.html', type: 'text/html; charset=utf-8' },
-  '/console/console.js': { file: 'console.js', type: 'text/javascript; charset=utf-8' },
-  '/console/console.js.map': { file: 'console.js.map', type: 'application/json' },
-  '/console/style.css': { file: 'style.css', type: 'text/css; charset=utf-8' },
+/** URL path → bundled file; nothing outside this table is read from disk. */
+const FILES = {
+  [CONSOLE_PATHS.root]: 'index.html',
+  '/console/console.js': 'console.js',
+  '/console/console.js.map': 'console.js.map',
+  '/console/style.css': 'style.css',
 };
 
 /**
  * Same-origin only, no framing. Referrer: same-origin, because under no-referrer Chromium sends `Origin: null` with the
  * sign-out form's POST, whose origin is checked; these pages' URLs hold no token (the login page has its own headers).
  */
-const PAGE_HEADERS = {
-  'content-security-policy': "default-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-  'referrer-policy': 'same-origin',
-  'x-content-type-options': 'nosniff',
-  'cache-control': 'no-store',
-} as const;
+const PAGE_HEADERS = pageHeaders("default-src 'self'; connect-src 'self'; style-src 'self'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'", 'same-origin');
 
 /** The bundled page: dist/web/console next to the built daemon, or the repo's when running from source. */
 export function consoleStaticDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, '..', '..', '..', 'web', 'console'), join(here, '..', '..', '..', '..', 'dist', 'web', 'console')];
-  return candidates.find((c) => existsSync(join(c, 'console.js'))) ?? candidates[0]!;
+  return bundledPageDir('console', 'console.js');
 }
 
 export interface ConsoleServerOptions {
@@ -71,13 +61,12 @@ export interface ConsoleServerOptions {
 export class ConsoleServer {
   readonly prefix = '/console';
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: CONSOLE_LIMITS.maxFrameBytes });
-  private readonly cache = new Map<string, Buffer>();
-  private readonly staticDir: string;
+  private readonly files: BundledFiles;
   private readonly secure: boolean;
   private readonly publicHost: string | null;
 
   constructor(private readonly opts: ConsoleServerOptions) {
-    this.staticDir = opts.staticDir ?? consoleStaticDir();
+    this.files = new BundledFiles(opts.staticDir ?? consoleStaticDir(), FILES);
     const pub = opts.publicUrl ? new URL(opts.publicUrl) : null;
     this.secure = pub?.protocol === 'https:';
     this.publicHost = pub?.host ?? null;
@@ -220,15 +209,10 @@ export class ConsoleServer {
   }
 
   private async file(res: ServerResponse, path: string, headOnly: boolean): Promise<void> {
-    const entry = Object.hasOwn(FILES, path) ? FILES[path] : undefined;
-    let body = entry ? this.cache.get(entry.file) : undefined;
-    if (entry && !body) {
-      body = await readFile(join(this.staticDir, entry.file)).catch(() => undefined);
-      if (body) this.cache.set(entry.file, body);
-    }
-    if (!entry || !body) return plain(res, 404, 'Not found');
-    res.writeHead(200, { 'content-type': entry.type, 'content-length': body.length, ...PAGE_HEADERS });
-    res.end(headOnly ? undefined : body);
+    const found = await this.files.get(path);
+    if (!found) return plain(res, 404, 'Not found');
+    res.writeHead(200, { 'content-type': found.type, 'content-length': found.body.length, ...PAGE_HEADERS });
+    res.end(headOnly ? undefined : found.body);
   }
 
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
