@@ -42,10 +42,11 @@ describe('screens from a worker become card pictures in the daemon', () => {
     const log = createLogger({ file: join(dir, 'test.log') });
     const drawnTexts: string[] = [];
     const counting: FrameRenderer = {
-      render: (s, kind) => {
+      render: (s, kind, stream) => {
         drawnTexts.push(s.ansi);
-        return frames.render(s, kind);
+        return frames.render(s, kind, stream);
       },
+      forget: (stream) => frames.forget(stream),
       dispose: () => undefined,
     };
     const cards = new SessionCards({ sessionId: core.id, im: p.adapter, place, title: 'shell · tmp', log, t: translator('en'), frames: counting });
