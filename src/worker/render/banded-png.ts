@@ -28,6 +28,9 @@ interface EncodedBand {
   rawLength: number;
 }
 
+/** A changed band's place in a frame until its bytes are back. */
+const PENDING: EncodedBand = { data: Buffer.alloc(0), adler: ADLER32_EMPTY, rawLength: 0 };
+
 /** A zlib stream's first two bytes: deflate, 32 KB window, no preset dictionary ((0x78 << 8 | 0x01) % 31 == 0). */
 const ZLIB_HEADER = Uint8Array.from([0x78, 0x01]);
 /** An empty final block with fixed codes: what zlib writes when a stream ends right after a sync flush. */
@@ -36,10 +39,12 @@ const FINAL_EMPTY_BLOCK = Uint8Array.from([0x03, 0x00]);
 /**
  * Deflates one band in a zlib stream of its own, flushed to a byte boundary and then ended: zlib then writes the empty
  * final block and the band's Adler-32, which is read here instead of summing the band in JavaScript (~5 ms per card).
+ * The write itself flushes (`flush`), and the output buffer holds a band's bytes at once: two pool trips per band,
+ * not three or more.
  */
 function deflateBand(raw: Uint8Array, level: number): Promise<EncodedBand> {
   return new Promise((resolve, reject) => {
-    const z = createDeflate({ level });
+    const z = createDeflate({ level, flush: constants.Z_SYNC_FLUSH, chunkSize: 64 * 1024 });
     const chunks: Buffer[] = [];
     z.on('data', (c: Buffer) => chunks.push(c));
     z.on('error', reject);
@@ -52,19 +57,12 @@ function deflateBand(raw: Uint8Array, level: number): Promise<EncodedBand> {
       }
       resolve({ data: out.subarray(2, tail), adler: out.readUInt32BE(tail + 2), rawLength: raw.length });
     });
-    z.write(raw);
-    z.flush(constants.Z_SYNC_FLUSH, () => z.end());
+    z.end(raw);
   });
 }
 
-/** Runs `jobs` with at most `limit` in flight. */
-async function inBatches(jobs: (() => Promise<void>)[], limit: number): Promise<void> {
-  let next = 0;
-  const lane = async () => {
-    while (next < jobs.length) await jobs[next++]!();
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, lane));
-}
+/** Reads the RGBA rows [y0, y1) of the image. */
+export type BandReader = (y0: number, y1: number) => Uint8Array;
 
 export interface BandedFrame {
   png: Buffer;
@@ -74,8 +72,8 @@ export interface BandedFrame {
 /** Encodes frames of many streams (sessions); one encode at a time. */
 export class BandedPngEncoder {
   private readonly streams = new Map<string, Map<string, EncodedBand>>();
-  /** Scanlines of the bands being deflated; shared by every stream (only bytes and keys are kept per stream). */
-  private raw: Buffer | undefined;
+  /** Each lane's scanline buffer, shared by every stream (only compressed bytes and keys are kept per stream). */
+  private readonly laneBuffers: Buffer[] = [];
   private busy = false;
 
   /** Streams with bands kept (tests). */
@@ -83,42 +81,56 @@ export class BandedPngEncoder {
     return this.streams.size;
   }
 
+  /** Band `band`'s scanlines (filter byte None + its RGBA row, each row) in lane `lane`'s buffer. */
+  private scanlines(lane: number, rgba: Uint8Array | BandReader, width: number, band: FrameBand): Buffer {
+    const rowBytes = width * 4;
+    const size = (rowBytes + 1) * (band.y1 - band.y0);
+    let buf = this.laneBuffers[lane];
+    if (!buf || buf.length < size) this.laneBuffers[lane] = buf = Buffer.allocUnsafeSlow(size);
+    const rows = typeof rgba === 'function' ? rgba(band.y0, band.y1) : rgba.subarray(band.y0 * rowBytes, band.y1 * rowBytes);
+    for (let y = 0; y < band.y1 - band.y0; y++) {
+      buf[y * (rowBytes + 1)] = 0;
+      buf.set(rows.subarray(y * rowBytes, (y + 1) * rowBytes), y * (rowBytes + 1) + 1);
+    }
+    return buf.subarray(0, size);
+  }
+
   forget(stream: string): void {
     this.streams.delete(stream);
   }
 
-  /** Encodes non-premultiplied RGBA rows as an RGBA PNG, reusing the bands of the stream's previous frame with equal keys. */
-  async encode(stream: string, rgba: Uint8Array, width: number, height: number, bands: readonly FrameBand[]): Promise<BandedFrame> {
+  /**
+   * Encodes non-premultiplied RGBA rows as an RGBA PNG, reusing the bands of the stream's previous frame with equal
+   * keys. `rgba` is the whole image's rows, or reads rows [y0, y1) on demand: only changed bands are read back then
+   * (a whole card's copy is 3-7 MB and 1.5-3 ms).
+   */
+  async encode(stream: string, rgba: Uint8Array | BandReader, width: number, height: number, bands: readonly FrameBand[]): Promise<BandedFrame> {
     if (this.busy) throw new Error('BandedPngEncoder.encode called while an encode is in flight');
     this.busy = true;
     try {
       const before = this.streams.get(stream);
       this.streams.delete(stream);
       const level = deflateLevelFor(width, height);
-      const row = width * 4 + 1;
-      const size = row * height;
-      if (!this.raw || this.raw.length < size) this.raw = Buffer.allocUnsafeSlow(size);
-      const raw = this.raw;
       const now = new Map<string, EncodedBand>();
-      const jobs: (() => Promise<void>)[] = [];
+      const todo: FrameBand[] = [];
       for (const band of bands) {
         if (now.has(band.key)) continue;
         const kept = before?.get(band.key);
-        if (kept) {
-          now.set(band.key, kept);
-          continue;
-        }
-        now.set(band.key, { data: Buffer.alloc(0), adler: ADLER32_EMPTY, rawLength: 0 });
-        for (let y = band.y0; y < band.y1; y++) {
-          raw[y * row] = 0; // filter None
-          raw.set(rgba.subarray(y * width * 4, (y + 1) * width * 4), y * row + 1);
-        }
-        jobs.push(async () => void now.set(band.key, await deflateBand(raw.subarray(band.y0 * row, band.y1 * row), level)));
+        now.set(band.key, kept ?? PENDING);
+        if (!kept) todo.push(band);
       }
-      await inBatches(jobs, BANDED_PNG.parallel);
+      // Each lane reads a changed band's rows, lays them out as scanlines in its own buffer and deflates them on the
+      // pool while the next lane reads: no whole-image copy, and only `parallel` bands' scanlines exist at once.
+      const lane = async (at: number) => {
+        for (let i = at; i < todo.length; i += BANDED_PNG.parallel) {
+          const band = todo[i]!;
+          now.set(band.key, await deflateBand(this.scanlines(at, rgba, width, band), level));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(BANDED_PNG.parallel, todo.length) }, (_, at) => lane(at)));
       this.streams.set(stream, now);
       if (this.streams.size > BANDED_PNG.streamsKept) this.streams.delete(this.streams.keys().next().value!);
-      return { png: assemble(width, height, joinBands(bands.map((b) => now.get(b.key)!))), bands: { total: bands.length, reused: bands.length - jobs.length } };
+      return { png: assemble(width, height, joinBands(bands.map((b) => now.get(b.key)!))), bands: { total: bands.length, reused: bands.length - todo.length } };
     } finally {
       this.busy = false;
     }

@@ -2,7 +2,7 @@
 // PNG-encodes captured screens off the worker's event loop, one at a time. Init comes as argv[2] (JSON).
 import { performance } from 'node:perf_hooks';
 import { loadFonts } from './fonts.js';
-import { framePixelsOf, RunPainter } from './painter.js';
+import { bandPixelsOf, framePixelsOf, RunPainter } from './painter.js';
 import { PngEncoder } from './png-writer.js';
 import { BandedPngEncoder } from './banded-png.js';
 import { frameBands } from './frame-bands.js';
@@ -43,10 +43,9 @@ async function render(id: number, screen: CapturedScreen, kind: FrameKind, strea
   const t2 = performance.now();
   // Encoding starts with reading the pixels back (canvas.data() copies them: ~1-2 ms at 120x40, 3-9 ms at 200x60).
   // A stream's frame keeps the compressed bands whose cells did not change (banded-png.ts); a lone frame is one deflate.
-  const pixels = framePixelsOf(painted);
   const encoded = stream === undefined
-    ? { png: await encoder.encode(pixels, painted.width, painted.height) }
-    : await banded.encode(stream, pixels, painted.width, painted.height, frameBands(paint, frame, painter.metrics.cellHeight, painted.width, painted.height));
+    ? { png: await encoder.encode(framePixelsOf(painted), painted.width, painted.height) }
+    : await banded.encode(stream, (y0, y1) => bandPixelsOf(painted, y0, y1), painted.width, painted.height, frameBands(paint, frame, painter.metrics.cellHeight, painted.width, painted.height));
   const t3 = performance.now();
   send({ type: 'rendered', id, png: encoded.png, frame, timings: { parseMs: t1 - t0, paintMs: t2 - t1, encodeMs: t3 - t2 }, ...('bands' in encoded ? { bands: encoded.bands } : {}) });
   collectFrameGarbage();
