@@ -1,8 +1,8 @@
 // The banded encoder against the one-deflate encoder: same pixels after every frame, whichever bands changed.
 import { describe, expect, it } from 'vitest';
 import { adler32, adler32Combine, ADLER32_EMPTY } from '../../src/worker/render/adler32.js';
-import { BANDED_PNG, BandedPngEncoder } from '../../src/worker/render/banded-png.js';
-import { encodeRgbaPng } from '../../src/worker/render/png-writer.js';
+import { BANDED_PNG, BandedPngEncoder, bandLevelFor } from '../../src/worker/render/banded-png.js';
+import { encodeRgbaPng, PNG_WRITER } from '../../src/worker/render/png-writer.js';
 import type { FrameBand } from '../../src/worker/render/frame-bands.js';
 import { pngPixels } from '../support/png-scanlines.js';
 
@@ -88,4 +88,12 @@ describe('BandedPngEncoder', () => {
     expect((await enc.encode('s0', a.rgba, 64, a.height, a.bands)).bands.reused).toBe(0);
     expect((await enc.encode(`s${BANDED_PNG.streamsKept}`, a.rgba, 64, a.height, a.bands)).bands.reused).toBe(2);
   });
+});
+
+describe('bandLevelFor', () => {
+  it.each([
+    ['a phone card', 788, 1400, BANDED_PNG.level],
+    ['the largest phone card', 1000, 1500, BANDED_PNG.level],
+    ['a bigger frame takes the big-frame level', 1800, 1000, PNG_WRITER.bigFrameLevel],
+  ])('%s', (_name, w, h, level) => expect(bandLevelFor(w, h)).toBe(level));
 });
