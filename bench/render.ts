@@ -82,6 +82,16 @@ interface Sample {
   /** Capture start in the worker → PNG in the daemon's hand. */
   totalMs: number;
   bytes: number;
+  /** Bands of the frame and how many kept their compressed bytes from the stream's previous frame. */
+  bands: number;
+  bandsReused: number;
+}
+
+/** What the daemon draws a capture as: a session's stream (SessionCards passes its id), started afresh when `fresh`. */
+interface Draw {
+  target: string;
+  stream: string;
+  fresh?: boolean;
 }
 
 /** The daemon's half: receives screens from the worker process, draws each in the shared render process. */
@@ -95,31 +105,34 @@ class DaemonSide {
   }
 
   /** One capture of each target, drawn as the daemon draws a card: all in flight together, one render process. */
-  async frames(targets: string[]): Promise<Sample[]> {
-    const arrivals = targets.map(() => new Promise<BenchScreen>((r) => this.waiting.push(r)));
-    this.worker.send({ type: 'next', targets } satisfies BenchToWorker);
-    return Promise.all(arrivals.map(async (arrival) => this.draw(await arrival)));
+  async frames(draws: Draw[]): Promise<Sample[]> {
+    const arrivals = draws.map(() => new Promise<BenchScreen>((r) => this.waiting.push(r)));
+    this.worker.send({ type: 'next', targets: draws.map((d) => d.target) } satisfies BenchToWorker);
+    return Promise.all(arrivals.map(async (arrival, i) => this.draw(await arrival, draws[i]!)));
   }
 
-  private async draw(m: BenchScreen): Promise<Sample> {
+  private async draw(m: BenchScreen, d: Draw): Promise<Sample> {
     if ('failed' in m) throw new Error(`capture failed: ${m.failed}`);
     this.crossings.screensIn += 1;
     const parsed = WorkerToDaemonSchema.safeParse(m.msg);
     if (!parsed.success || parsed.data.type !== 'screen') throw new Error(`not a screen message: ${parsed.error?.message ?? parsed.data?.type}`);
     const ipcMs = wallMs() - m.startedAt - m.captureMs;
-    const r = await this.host.render(parsed.data.screen, 'card');
+    // forget goes to the render process before the frame, on the same channel: the frame starts with no bands.
+    if (d.fresh) this.host.forget(d.stream);
+    const r = await this.host.render(parsed.data.screen, 'card', d.stream);
     if (!r.ok) throw new Error(`render ${m.target} failed: ${r.message}`);
     this.crossings.frames += 1;
-    return { captureMs: m.captureMs, ipcMs, ...r.timings, totalMs: wallMs() - m.startedAt, bytes: r.png.length };
+    const bands = r.bands ?? { total: 1, reused: 0 };
+    return { captureMs: m.captureMs, ipcMs, ...r.timings, totalMs: wallMs() - m.startedAt, bytes: r.png.length, bands: bands.total, bandsReused: bands.reused };
   }
 }
 
-/** Frames of `targets` one after another (`rounds` times, after warm-up), with the render process's CPU and faults per frame. */
-async function measure(daemon: DaemonSide, host: RenderProcessHost, targets: string[], rounds: number) {
+/** Frames of `draws` one after another (`rounds` times, after warm-up), with the render process's CPU and faults per frame. */
+async function measure(daemon: DaemonSide, host: RenderProcessHost, draws: Draw[], rounds: number) {
   const out: Sample[] = [];
-  for (let round = 0; round < ROUNDS.warmup; round++) for (const t of targets) await daemon.frames([t]);
+  for (let round = 0; round < ROUNDS.warmup; round++) for (const d of draws) await daemon.frames([d]);
   const before = procCounters(host.pid!);
-  for (let round = 0; round < rounds; round++) for (const t of targets) out.push(...(await daemon.frames([t])));
+  for (let round = 0; round < rounds; round++) for (const d of draws) out.push(...(await daemon.frames([d])));
   const after = procCounters(host.pid!);
   const f = (k: keyof Sample) => ({ median: pct(out.map((x) => x[k]), 50), p90: pct(out.map((x) => x[k]), 90), p95: pct(out.map((x) => x[k]), 95) });
   return {
@@ -128,7 +141,15 @@ async function measure(daemon: DaemonSide, host: RenderProcessHost, targets: str
     // The render process's own CPU and page faults per frame: its cost whatever else the machine runs (/proc, 10 ms ticks).
     renderProcessPerFrame: { cpuMs: +((after.cpuMs - before.cpuMs) / out.length).toFixed(2), minorFaults: Math.round((after.minflt - before.minflt) / out.length) },
     pngBytes: { median: pct(out.map((x) => x.bytes), 50), max: Math.max(...out.map((x) => x.bytes)) },
+    bandsReusedShare: +(out.reduce((n, x) => n + x.bandsReused, 0) / Math.max(1, out.reduce((n, x) => n + x.bands, 0))).toFixed(3),
   };
+}
+
+/** The first frame of a session (no bands kept: every band painted and deflated), one per target: median and p95. */
+async function coldFrames(daemon: DaemonSide, targets: string[]) {
+  const totals: number[] = [];
+  for (const target of targets) totals.push(...(await daemon.frames([{ target, stream: `cold-${target}`, fresh: true }])).map((x) => x.totalMs));
+  return { median: pct(totals, 50), p95: pct(totals, 95) };
 }
 
 /** The render process the daemon runs: the built bundle when `npm run build` made one, else the source under tsx. */
@@ -137,14 +158,15 @@ function renderEntry(): { entry: string; kind: 'bundle' | 'source' } {
   return existsSync(bundle) ? { entry: bundle, kind: 'bundle' } : { entry: defaultRenderEntry(), kind: 'source' };
 }
 
-/** A fresh render process drawing `targets` (eight sessions' panes) all at once, round after round: its peak and last RSS. */
+/** A fresh render process drawing eight sessions' frames (screens of `targets`) all at once, round after round: its peak and last RSS. */
 async function eightSessions(worker: ChildProcess, home: string, targets: string[]) {
   const host = new RenderProcessHost({ entry: renderEntry().entry, home });
   try {
     const daemon = new DaemonSide(worker, host);
     let rssMaxKb = 0;
     for (let round = 0; round < ROUNDS.eightSessions; round++) {
-      await daemon.frames(targets);
+      // Session k draws a different screen each round (its stream's bands mostly change), as busy sessions do.
+      await daemon.frames(Array.from({ length: 8 }, (_, k) => ({ target: targets[(k * 7 + round) % targets.length]!, stream: `session-${k}` })));
       rssMaxKb = Math.max(rssMaxKb, procStatus(host.pid!, 'VmRSS'));
     }
     return { peakMb: mb(procStatus(host.pid!, 'VmHWM')), afterRoundsMaxMb: mb(rssMaxKb), frames: daemon.crossings.frames };
@@ -178,16 +200,23 @@ async function bench(): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 500)); // let the panes print
     const fxTargets = fixtures.map((_, i) => `fx${i}`);
+    // The fixtures are screens of real sessions in order (claude-01 … claude-28, codex-00 …): one stream per CLI, so a
+    // frame follows the screen before it in that session, as a card's frames do (rounds start the sequence again).
+    const fxDraws = fixtures.map((f, i) => ({ target: `fx${i}`, stream: f.replace(/-.*/, '') }));
+    // The dense and CJK panes never change, and a worker never sends an unchanged screen: each of their frames starts
+    // its stream afresh, i.e. it is measured as a screen that changed everywhere.
+    const whole = (target: string): Draw[] => [{ target, stream: target, fresh: true }];
 
     log(`render process: ${kind} (${entry}); ${fixtures.length} fixtures x ${ROUNDS.fixture}, dense and CJK x ${ROUNDS.big} at two sizes`);
-    const eight = await eightSessions(worker, home, fxTargets.filter((_, i) => i % Math.floor(fxTargets.length / 8) === 0).slice(0, 8));
+    const eight = await eightSessions(worker, home, fxTargets);
     const daemon = new DaemonSide(worker, host);
     const result = {
-      typical120x40: await measure(daemon, host, fxTargets, ROUNDS.fixture),
-      dense120x40: await measure(daemon, host, ['dense-small'], ROUNDS.big),
-      cjk120x40: await measure(daemon, host, ['cjk-small'], ROUNDS.big),
-      dense200x60: await measure(daemon, host, ['dense-big'], ROUNDS.big),
-      cjk200x60: await measure(daemon, host, ['cjk-big'], ROUNDS.big),
+      typical120x40: await measure(daemon, host, fxDraws, ROUNDS.fixture),
+      coldTotalMs: await coldFrames(daemon, fxTargets),
+      dense120x40: await measure(daemon, host, whole('dense-small'), ROUNDS.big),
+      cjk120x40: await measure(daemon, host, whole('cjk-small'), ROUNDS.big),
+      dense200x60: await measure(daemon, host, whole('dense-big'), ROUNDS.big),
+      cjk200x60: await measure(daemon, host, whole('cjk-big'), ROUNDS.big),
       ipcCrossingsPerFrame: +((daemon.crossings.screensIn + daemon.crossings.picturesOut) / daemon.crossings.frames).toFixed(2),
       renderProcessRssMb: { eightSessions: eight.peakMb, eightSessionsAfterRoundsMax: eight.afterRoundsMaxMb, afterAllFrames: mb(procStatus(host.pid!, 'VmRSS')) },
       renderProcess: kind,

@@ -3,11 +3,11 @@
 // daemon (one render process for every session, where the cards are: DESIGN §12), or a bench or test drawing fixtures.
 import { fork, type ChildProcess } from 'node:child_process';
 import { cliBaseEnv } from '../shared/env-policy.js';
-import type { CapturedScreen, FrameKind, FrameLayout, FromRenderProcess, RenderFailureCode, RenderProcessInit, ThreadTimings, ToRenderProcess } from '../shared/render-protocol.js';
+import type { CapturedScreen, FrameBandCounts, FrameKind, FrameLayout, FromRenderProcess, RenderFailureCode, RenderProcessInit, ThreadTimings, ToRenderProcess } from '../shared/render-protocol.js';
 
 /** A frame, or why there is none (the shared contract's failure codes). */
 export type ThreadRenderResult =
-  | { ok: true; png: Buffer; timings: ThreadTimings; frame: FrameLayout }
+  | { ok: true; png: Buffer; timings: ThreadTimings; frame: FrameLayout; bands?: FrameBandCounts }
   | { ok: false; code: RenderFailureCode; message: string };
 
 /**
@@ -15,7 +15,10 @@ export type ThreadRenderResult =
  * never pictures), or a render process of a bench's or test's own.
  */
 export interface FrameRenderer {
-  render(screen: CapturedScreen, frame?: FrameKind): Promise<ThreadRenderResult>;
+  /** `stream` (a session id) lets the renderer reuse the compressed bands of that stream's previous frame. */
+  render(screen: CapturedScreen, frame?: FrameKind, stream?: string): Promise<ThreadRenderResult>;
+  /** Drops what the renderer keeps for a stream (the session ended). */
+  forget(stream: string): void;
   dispose(): void;
 }
 
@@ -137,7 +140,7 @@ export class RenderProcessHost<Fonts = unknown> {
     return this.fontsPromise!;
   }
 
-  render(screen: CapturedScreen, frame: FrameKind = 'card'): Promise<ThreadRenderResult> {
+  render(screen: CapturedScreen, frame: FrameKind = 'card', stream?: string): Promise<ThreadRenderResult> {
     if (this.disposed) return Promise.resolve({ ok: false, code: 'closed', message: 'render thread disposed' });
     const worker = this.ensureWorker();
     this.stopIdleTimer();
@@ -146,8 +149,13 @@ export class RenderProcessHost<Fonts = unknown> {
     return new Promise<ThreadRenderResult>((resolve) => {
       const timer = setTimeout(() => this.fail(`frame ${id} took longer than ${RENDER_THREAD_LIMITS.frameTimeoutMs} ms`), RENDER_THREAD_LIMITS.frameTimeoutMs);
       this.pending.set(id, { resolve, timer });
-      worker.send({ type: 'render', id, screen, frame } satisfies ToRenderProcess);
+      worker.send({ type: 'render', id, screen, frame, ...(stream !== undefined ? { stream } : {}) } satisfies ToRenderProcess);
     }).finally(() => this.armIdleTimer());
+  }
+
+  /** A stopped render process keeps nothing, so there is nothing to tell one that is not running. */
+  forget(stream: string): void {
+    if (this.worker && !this.disposed) this.worker.send({ type: 'forget', stream } satisfies ToRenderProcess);
   }
 
   /** After the last pending frame, the thread gets idleReleaseMs before it is ended. */
@@ -206,7 +214,7 @@ export class RenderProcessHost<Fonts = unknown> {
     this.pending.delete(m.id);
     clearTimeout(p.timer);
     if (m.type === 'failed') p.resolve({ ok: false, code: 'render-failed', message: m.message });
-    else p.resolve({ ok: true, png: Buffer.from(m.png.buffer, m.png.byteOffset, m.png.byteLength), timings: m.timings, frame: m.frame });
+    else p.resolve({ ok: true, png: Buffer.from(m.png.buffer, m.png.byteOffset, m.png.byteLength), timings: m.timings, frame: m.frame, ...(m.bands ? { bands: m.bands } : {}) });
   }
 
   /** Fails every pending frame and drops the thread; the next render starts a new one. */

@@ -62,10 +62,22 @@ export interface RenderProcessInit {
   home: string;
 }
 
-export type ToRenderProcess = { type: 'render'; id: number; screen: CapturedScreen; frame: FrameKind };
+/**
+ * `stream` names a sequence of frames (the daemon uses the session id): the render process keeps that stream's
+ * compressed bands and reuses the ones whose cells did not change. `forget` drops them (the session ended).
+ */
+export type ToRenderProcess =
+  | { type: 'render'; id: number; screen: CapturedScreen; frame: FrameKind; stream?: string }
+  | { type: 'forget'; stream: string };
+
+/** Bands of a streamed frame, and how many kept their compressed bytes from the stream's previous frame. */
+export interface FrameBandCounts {
+  total: number;
+  reused: number;
+}
 
 export type FromRenderProcess<Fonts = unknown> =
   | { type: 'ready'; fonts: Fonts }
   /** `png` is copied over the IPC channel (advanced serialization): ~0.1-0.3 MB per frame. */
-  | { type: 'rendered'; id: number; png: Uint8Array; timings: ThreadTimings; frame: FrameLayout }
+  | { type: 'rendered'; id: number; png: Uint8Array; timings: ThreadTimings; frame: FrameLayout; bands?: FrameBandCounts }
   | { type: 'failed'; id: number; message: string };

@@ -24,7 +24,7 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const noFrames: FrameRenderer = { render: () => Promise.reject(new Error('no screen is drawn in this test')), dispose: () => undefined };
+const noFrames: FrameRenderer = { render: () => Promise.reject(new Error('no screen is drawn in this test')), forget: () => undefined, dispose: () => undefined };
 
 describe('the card of a session whose CLI failed', () => {
   it('shows Close, not the ten keys, the web terminal or the write link', async () => {

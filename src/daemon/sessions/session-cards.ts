@@ -173,7 +173,7 @@ export class SessionCards {
     this.pendingScreen = null;
     this.lastShotAt = this.now();
     this.drawing = true;
-    const drawn = await this.opts.frames.render(screen, 'card').finally(() => (this.drawing = false));
+    const drawn = await this.opts.frames.render(screen, 'card', this.opts.sessionId).finally(() => (this.drawing = false));
     if (drawn.ok) await this.enqueue(() => this.upload(drawn.png));
     // The card keeps its last picture when a drawing fails; the next screen is drawn afresh.
     else this.opts.log.warn({ code: drawn.code, err: drawn.message }, 'screenshot could not be drawn');
@@ -255,6 +255,8 @@ export class SessionCards {
     this.disposed = true;
     if (this.shotTimer) clearTimeout(this.shotTimer);
     this.shotTimer = null;
+    // The render process keeps this session's compressed bands until told (or until other sessions push them out).
+    this.opts.frames.forget(this.opts.sessionId);
   }
 }
 

@@ -30,6 +30,15 @@ export function framePixelsOf(painted: { canvas: Canvas; width: number; height: 
   return painted.canvas.data().subarray(0, painted.width * painted.height * 4);
 }
 
+/**
+ * Rows [y0, y1) of a painted frame's pixels (non-premultiplied RGBA, as framePixelsOf gives them): a copy of just those
+ * rows, for an encoder that needs only the bands that changed.
+ */
+export function bandPixelsOf(painted: { canvas: Canvas; width: number }, y0: number, y1: number): Uint8Array {
+  const d = painted.canvas.getContext('2d').getImageData(0, y0, painted.width, y1 - y0).data;
+  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+}
+
 /** Clears the canvas to the theme background, then maps cell coordinates into the frame (margin, integer scale). */
 export function beginFrame(pen: Pen, grid: ScreenGrid, frame: FrameLayout, width: number, height: number): void {
   pen.reset();

@@ -47,7 +47,8 @@ export function scanlines(rgba: Uint8Array, width: number, height: number, into?
   return out;
 }
 
-function assemble(width: number, height: number, idat: Uint8Array): Buffer {
+/** The PNG file: signature, IHDR (8-bit RGBA), one IDAT holding the zlib stream `idat`, IEND. */
+export function assemble(width: number, height: number, idat: Uint8Array): Buffer {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);

@@ -2,8 +2,10 @@
 // PNG-encodes captured screens off the worker's event loop, one at a time. Init comes as argv[2] (JSON).
 import { performance } from 'node:perf_hooks';
 import { loadFonts } from './fonts.js';
-import { framePixelsOf, RunPainter } from './painter.js';
+import { bandPixelsOf, framePixelsOf, RunPainter } from './painter.js';
 import { PngEncoder } from './png-writer.js';
+import { BandedPngEncoder } from './banded-png.js';
+import { frameBands } from './frame-bands.js';
 import { ScreenModel } from './screen-model.js';
 import type { CapturedScreen, FrameKind, FrameLayout, FromRenderProcess, RenderProcessInit, ToRenderProcess } from '../../shared/render-protocol.js';
 import type { LoadedFonts } from './fonts.js';
@@ -21,6 +23,7 @@ const fonts = loadFonts(init.home);
 const model = new ScreenModel();
 const painter = new RunPainter();
 const encoder = new PngEncoder();
+const banded = new BandedPngEncoder();
 
 /** The grid to paint and its frame for a frame kind (see FrameKind). */
 function layout(grid: ScreenGrid, screen: CapturedScreen, kind: FrameKind): { paint: ScreenGrid; frame: FrameLayout } {
@@ -31,7 +34,7 @@ function layout(grid: ScreenGrid, screen: CapturedScreen, kind: FrameKind): { pa
   return { paint: grid, frame: kind === 'wide' ? cardFrame(grid, screen.cursor, painter.metrics) : fullFrame(grid) };
 }
 
-async function render(id: number, screen: CapturedScreen, kind: FrameKind): Promise<void> {
+async function render(id: number, screen: CapturedScreen, kind: FrameKind, stream: string | undefined): Promise<void> {
   const t0 = performance.now();
   const grid = await model.load(screen);
   const t1 = performance.now();
@@ -39,9 +42,12 @@ async function render(id: number, screen: CapturedScreen, kind: FrameKind): Prom
   const painted = painter.paintKept(paint, frame);
   const t2 = performance.now();
   // Encoding starts with reading the pixels back (canvas.data() copies them: ~1-2 ms at 120x40, 3-9 ms at 200x60).
-  const png = await encoder.encode(framePixelsOf(painted), painted.width, painted.height);
+  // A stream's frame keeps the compressed bands whose cells did not change (banded-png.ts); a lone frame is one deflate.
+  const encoded = stream === undefined
+    ? { png: await encoder.encode(framePixelsOf(painted), painted.width, painted.height) }
+    : await banded.encode(stream, (y0, y1) => bandPixelsOf(painted, y0, y1), painted.width, painted.height, frameBands(paint, frame, painter.metrics.cellHeight, painted.width, painted.height));
   const t3 = performance.now();
-  send({ type: 'rendered', id, png, frame, timings: { parseMs: t1 - t0, paintMs: t2 - t1, encodeMs: t3 - t2 } });
+  send({ type: 'rendered', id, png: encoded.png, frame, timings: { parseMs: t1 - t0, paintMs: t2 - t1, encodeMs: t3 - t2 }, ...('bands' in encoded ? { bands: encoded.bands } : {}) });
   collectFrameGarbage();
 }
 
@@ -57,7 +63,11 @@ function collectFrameGarbage(): void {
 // One frame at a time: the model's terminal, the painter's canvas and the encoder's buffers are reused between frames.
 let queue: Promise<void> = Promise.resolve();
 process.on('message', (m: ToRenderProcess) => {
-  if (m.type !== 'render') return;
-  queue = queue.then(() => render(m.id, m.screen, m.frame)).catch((err: unknown) => send({ type: 'failed', id: m.id, message: err instanceof Error ? err.message : String(err) }));
+  if (m.type === 'forget') {
+    // In the queue's order: a frame of the stream already queued still finds its bands, later ones start afresh.
+    queue = queue.then(() => banded.forget(m.stream));
+    return;
+  }
+  queue = queue.then(() => render(m.id, m.screen, m.frame, m.stream)).catch((err: unknown) => send({ type: 'failed', id: m.id, message: err instanceof Error ? err.message : String(err) }));
 });
 send({ type: 'ready', fonts });

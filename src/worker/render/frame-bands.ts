@@ -1,0 +1,51 @@
+// The horizontal bands a card frame is encoded in (one per text row) and what each band's pixels depend on, so an
+// encoder can keep a band's compressed bytes while the cells that paint it stay the same.
+import type { ScreenGrid } from './screen-grid.js';
+import type { FrameLayout } from '../../shared/render-protocol.js';
+
+/** Pixel rows [y0, y1) of the image and a key that is equal only when the band's pixels are (see frameBands). */
+export interface FrameBand {
+  y0: number;
+  y1: number;
+  key: string;
+}
+
+/** The painted content of one grid row's first `cols` cells: text, width, colours and attributes of each. */
+export function rowKey(grid: ScreenGrid, row: number, cols: number): string {
+  if (row < 0 || row >= grid.rows) return '';
+  const base = row * grid.cols;
+  const parts: string[] = [];
+  for (let col = 0; col < cols; col++) {
+    const i = base + col;
+    parts.push(`${grid.chars[i]}\u0000${grid.widths[i]},${grid.fg[i]},${grid.bg[i]},${grid.flags[i]}`);
+  }
+  return parts.join('\u0001');
+}
+
+/**
+ * One band per painted text row: the first takes the top margin as well, the last the bottom margin. A band's pixels
+ * are painted by its own row and, where glyphs reach past their cell (descenders, tall marks), by the rows above and
+ * below; the painter clears to the theme background and translates by whole pixels. So the key holds the image width,
+ * the scale and margin, the band's height and edge (first/last), the background and the three rows' contents, not the
+ * band's position: a row that scrolled up keeps its compressed bytes.
+ */
+export function frameBands(grid: ScreenGrid, frame: FrameLayout, cellHeight: number, width: number, height: number): FrameBand[] {
+  const rows = Math.max(1, Math.min(frame.rows, grid.rows));
+  const cols = Math.min(frame.cols, grid.cols);
+  const keys = Array.from({ length: rows }, (_, r) => rowKey(grid, r, cols));
+  const edge = (y: number) => Math.min(height, Math.max(0, Math.round((frame.marginPx + y * cellHeight) * frame.scale)));
+  const head = `${width}/${frame.scale}/${frame.marginPx}/${grid.defaultBg}`;
+  const bands: FrameBand[] = [];
+  for (let r = 0; r < rows; r++) {
+    const y0 = r === 0 ? 0 : edge(r);
+    const y1 = r === rows - 1 ? height : edge(r + 1);
+    if (y1 <= y0) continue;
+    const place = `${r === 0 ? 'F' : ''}${r === rows - 1 ? 'L' : ''}`;
+    bands.push({ y0, y1, key: `${head}/${y1 - y0}/${place}\u0002${keys[r - 1] ?? ''}\u0002${keys[r]}\u0002${keys[r + 1] ?? ''}` });
+  }
+  // Bands cover the image exactly once, top to bottom (a degenerate layout gets one band for the whole image).
+  if (bands.length === 0 || bands[0]!.y0 !== 0 || bands.at(-1)!.y1 !== height || bands.some((b, i) => i > 0 && b.y0 !== bands[i - 1]!.y1)) {
+    return [{ y0: 0, y1: height, key: `${head}/${height}/whole\u0002${keys.join('\u0003')}` }];
+  }
+  return bands;
+}
