@@ -1,6 +1,6 @@
 // The real daemon with the real Claude Code: a long final answer streams into answer cards (CardKit) and equals what
 // Claude wrote in its transcript; a 40 000-character CJK answer arrives complete and in order (cards and answer.md).
-// Each answered turn is one usage-ledger entry with the fake model's own token counts (issue 30 item 2).
+// Each answered turn is one usage-ledger entry with the fake model's own token counts, shown by `/lmx usage` (issue 30.2).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -101,5 +101,10 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: the answer
       totals: { turns: 2, inputTokens: 2 * FAKE_CALL_USAGE.freshInput, outputTokens: 2 * FAKE_CALL_USAGE.output, totalTokens: 2 * perCall },
       rows: [expect.objectContaining({ cli: 'claude-code', turns: 2 })],
     });
+
+    // In the chat: plain /usage is Claude Code's own command, `/lmx usage` reaches larkmux (2 turns of 42 tokens).
+    await fake.injectMessage({ chatType: 'p2p', chatId, text: '/lmx usage' });
+    const report = await fake.waitFor(() => textsIn(fake, appId, chatId!).find((t) => /84 tokens in 2 turns|2 轮 84 token/.test(t)), 60_000, 'the /lmx usage reply');
+    expect(report.split('\n')).toHaveLength(5);
   }, 300_000);
 });

@@ -1,0 +1,38 @@
+// The usage ledger's chat texts (issue 30 item 2), kept apart from the big catalogues and spread into them.
+export const usageEn = {
+  'cmd.summary.usage': 'tokens and turns today and over 7 days: this session, you, this bot',
+  'usage.title': 'Usage: today · last 7 days (tokens = input + output + cache)',
+  'usage.who.session': 'This session',
+  'usage.who.you': 'You (this bot)',
+  'usage.who.bot': 'This bot',
+  'usage.row': '{who}: {today} · {week}',
+  'usage.figures.one': '{tokens} tokens in {turns} turn',
+  'usage.figures.other': '{tokens} tokens in {turns} turns',
+  'usage.cost': ' (${cost})',
+  'usage.noSession': 'This session: no session here yet',
+  'usage.host': 'Per day, CLI and model: `{cmd} usage` on the host.',
+  'usage.unreadable': 'The usage ledger could not be read on the server ({reason}).',
+  'usage.footer.context': 'context {used}',
+  'usage.footer.contextOf': 'context {used}/{window}',
+  'usage.footer.tokens': '{tokens} tokens',
+  'usage.footer.elapsed': '{seconds}s',
+} as const satisfies Record<string, string>;
+
+export const usageZhCN: Record<keyof typeof usageEn, string> = {
+  'cmd.summary.usage': '今天和近 7 天的用量：本会话、你、本机器人',
+  'usage.title': '用量：今天 · 近 7 天（token = 输入 + 输出 + 缓存）',
+  'usage.who.session': '本会话',
+  'usage.who.you': '你（本机器人）',
+  'usage.who.bot': '本机器人',
+  'usage.row': '{who}：{today} · {week}',
+  'usage.figures.one': '{turns} 轮 {tokens} token',
+  'usage.figures.other': '{turns} 轮 {tokens} token',
+  'usage.cost': '（${cost}）',
+  'usage.noSession': '本会话：这里还没有会话',
+  'usage.host': '按天、CLI 和模型查看：在主机上运行 `{cmd} usage`。',
+  'usage.unreadable': '服务器上的用量账本无法读取（{reason}）。',
+  'usage.footer.context': '上下文 {used}',
+  'usage.footer.contextOf': '上下文 {used}/{window}',
+  'usage.footer.tokens': '{tokens} token',
+  'usage.footer.elapsed': '{seconds} 秒',
+};
