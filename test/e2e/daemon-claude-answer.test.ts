@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerCardsIn, answerText, textsIn } from '../support/cards.js';
+import { answerCardsIn, answerText, decodeEntities, markdownText, textsIn } from '../support/cards.js';
 import { disposeClaudeWorld, startClaudeWorld, type ClaudeWorld } from '../support/claude-world.js';
 import { skipWithoutCli } from '../support/clis.js';
 import { FAKE_CALL_USAGE, longAnswerText } from '../support/fake-models/common.js';
@@ -101,6 +101,11 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: the answer
       totals: { turns: 2, inputTokens: 2 * FAKE_CALL_USAGE.freshInput, outputTokens: 2 * FAKE_CALL_USAGE.output, totalTokens: 2 * perCall },
       rows: [expect.objectContaining({ cli: 'claude-code', turns: 2 })],
     });
+
+    // Each turn card ends with its figures: model · context · tokens · elapsed.
+    const footer = /\S+ · (context|上下文) 35 · 42 tokens? · \d/;
+    const turnCards = fake.messages.filter((m) => m.appId === appId && m.chatId === chatId && m.msgType === 'interactive' && !m.cardId);
+    expect(turnCards.filter((m) => footer.test(decodeEntities(markdownText(m.content))))).toHaveLength(2);
 
     // In the chat: plain /usage is Claude Code's own command, `/lmx usage` reaches larkmux (2 turns of 42 tokens).
     await fake.injectMessage({ chatType: 'p2p', chatId, text: '/lmx usage' });

@@ -11,6 +11,7 @@ import type { WaitReason } from '../ground/attention.js';
 import type { ImAdapter } from '../im/types.js';
 import type { SessionCore } from '../ground/session-core.js';
 import type { SessionCards } from './session-cards.js';
+import { usageFooter } from './usage-recorder.js';
 
 /** The reaction put on a user's message once its delivery to the CLI is proven. */
 export const DELIVERED_REACTION = 'DONE';
@@ -170,6 +171,7 @@ export class LiveSession {
         const turn = msg.turnId ? this.turns.get(msg.turnId) : undefined;
         if (msg.turnId) this.turns.delete(msg.turnId);
         this.hooks.onTurnEnd?.({ userId: turn?.requester.userId ?? this.lastRequester, ...(turn?.startedAt !== undefined ? { startedAt: turn.startedAt } : {}), ...(msg.usage ? { usage: msg.usage } : {}) });
+        if (msg.usage) await this.cards.setFooter(usageFooter(msg.usage, msg.usage.elapsedMs ?? (turn?.startedAt !== undefined ? Date.now() - turn.startedAt : undefined), this.t));
         await this.cards.sendFinal(msg.text);
         if (turn?.startedAt !== undefined) await this.hooks.attention?.turnEnded(Date.now() - turn.startedAt, turn.requester.userId);
         await this.hooks.onFinal?.(msg.text).catch((err: unknown) => this.log.error({ err }, 'answer files failed'));

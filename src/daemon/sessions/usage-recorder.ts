@@ -1,8 +1,10 @@
 // One usage-ledger entry per ended turn (issue 30 item 2): what the worker read from the transcript, plus who asked,
-// which bot and session, and how long it took. The ledger file is shared by every bot of the daemon.
+// which bot and session, and how long it took. The ledger file is shared by every bot of the daemon. Also the turn
+// card's footer made of the same figures.
 import { cliLabel } from '../../shared/console-cli.js';
 import type { CliSpec } from '../../shared/config.js';
-import type { TurnUsage } from '../../shared/usage.js';
+import type { Translate } from '../../shared/i18n.js';
+import { compactCount, totalTokens, type TurnUsage } from '../../shared/usage.js';
 import { USAGE_LEDGER_VERSION, type UsageEntry } from '../../shared/usage-ledger.js';
 import type { Logger } from '../../platform/log.js';
 import { UsageLedger, usageLedgerDir } from '../../platform/usage-ledger-file.js';
@@ -47,4 +49,25 @@ export function usageLedgerFor(home: string, log: Logger): UsageLedger {
     ledgers.set(dir, ledger);
   }
   return ledger;
+}
+
+/** Elapsed as the footer says it: 4.2s, 38s, 3m 05s. */
+function elapsedText(ms: number, t: Translate): string {
+  if (ms < 10_000) return t('usage.footer.elapsed', { seconds: (ms / 1000).toFixed(1) });
+  if (ms < 60_000) return t('usage.footer.elapsed', { seconds: Math.round(ms / 1000) });
+  const s = Math.round(ms / 1000);
+  return t('usage.footer.elapsedMin', { m: Math.floor(s / 60), s: String(s % 60).padStart(2, '0') });
+}
+
+/** The turn card's footer: model · context used · tokens · elapsed, each only where it is known. */
+export function usageFooter(usage: TurnUsage, elapsedMs: number | undefined, t: Translate): string {
+  const parts: string[] = [];
+  if (usage.model) parts.push(usage.model);
+  if (usage.contextTokens !== undefined) {
+    const used = compactCount(usage.contextTokens);
+    parts.push(usage.contextWindow ? t('usage.footer.contextOf', { used, window: compactCount(usage.contextWindow) }) : t('usage.footer.context', { used }));
+  }
+  parts.push(t('usage.footer.tokens', { tokens: compactCount(totalTokens(usage)) }));
+  if (elapsedMs !== undefined) parts.push(elapsedText(elapsedMs, t));
+  return parts.join(' · ');
 }

@@ -16,6 +16,7 @@ export const usageEn = {
   'usage.footer.contextOf': 'context {used}/{window}',
   'usage.footer.tokens': '{tokens} tokens',
   'usage.footer.elapsed': '{seconds}s',
+  'usage.footer.elapsedMin': '{m}m {s}s',
 } as const satisfies Record<string, string>;
 
 export const usageZhCN: Record<keyof typeof usageEn, string> = {
@@ -35,4 +36,5 @@ export const usageZhCN: Record<keyof typeof usageEn, string> = {
   'usage.footer.contextOf': '上下文 {used}/{window}',
   'usage.footer.tokens': '{tokens} token',
   'usage.footer.elapsed': '{seconds} 秒',
+  'usage.footer.elapsedMin': '{m} 分 {s} 秒',
 };
