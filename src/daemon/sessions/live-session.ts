@@ -38,7 +38,7 @@ export interface LiveSessionHooks {
   diffUrl?(): string | undefined;
   /** Mentions, pins and buzzes for the person a wait is for (issue 16); absent = nobody is singled out. */
   attention?: AttentionKeeper;
-  /** Each ended turn, for the usage ledger: who asked, when it began, what the transcript reported. */
+  /** Each ended turn, for the usage ledger: who asked and when it began (unknown for a turn typed in the pane), what the transcript reported. */
   onTurnEnd?(turn: { userId?: string; startedAt?: number; usage?: TurnUsage }): void;
 }
 
@@ -170,7 +170,7 @@ export class LiveSession {
       case 'final_output': {
         const turn = msg.turnId ? this.turns.get(msg.turnId) : undefined;
         if (msg.turnId) this.turns.delete(msg.turnId);
-        this.hooks.onTurnEnd?.({ userId: turn?.requester.userId ?? this.lastRequester, ...(turn?.startedAt !== undefined ? { startedAt: turn.startedAt } : {}), ...(msg.usage ? { usage: msg.usage } : {}) });
+        this.hooks.onTurnEnd?.({ ...(turn ? { userId: turn.requester.userId } : {}), ...(turn?.startedAt !== undefined ? { startedAt: turn.startedAt } : {}), ...(msg.usage ? { usage: msg.usage } : {}) });
         if (msg.usage) await this.cards.setFooter(usageFooter(msg.usage, msg.usage.elapsedMs ?? (turn?.startedAt !== undefined ? Date.now() - turn.startedAt : undefined), this.t));
         await this.cards.sendFinal(msg.text);
         if (turn?.startedAt !== undefined) await this.hooks.attention?.turnEnded(Date.now() - turn.startedAt, turn.requester.userId);
