@@ -26,6 +26,12 @@ function rotatedName(now: number, n: number): string {
   return `usage-${stamp}-${String(n).padStart(3, '0')}.jsonl`;
 }
 
+/** Some filesystems refuse to fsync a directory; the line itself is synced either way. */
+async function syncDir(dir: string): Promise<void> {
+  const dh = await open(dir, 'r').catch(() => null);
+  if (dh) await dh.sync().catch(() => undefined).finally(() => dh.close());
+}
+
 export interface UsageLedgerOptions {
   dir: string;
   log: Logger;
@@ -53,7 +59,8 @@ export class UsageLedger {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     const path = join(dir, CURRENT);
     const size = await stat(path).then((s) => s.size, () => 0);
-    if (size > 0 && size + Buffer.byteLength(line) > (this.opts.maxFileBytes ?? USAGE_LEDGER_LIMITS.maxFileBytes)) await this.rotate(path);
+    const rotated = size > 0 && size + Buffer.byteLength(line) > (this.opts.maxFileBytes ?? USAGE_LEDGER_LIMITS.maxFileBytes);
+    if (rotated) await this.rotate(path);
     const fh = await open(path, 'a+', 0o600);
     try {
       // A crash mid-append can leave a line without its newline: start on a fresh line so the torn one stays alone.
@@ -69,6 +76,8 @@ export class UsageLedger {
     } finally {
       await fh.close();
     }
+    // A new file (the first, or after a rotation) is durable only once its directory entry is.
+    if (size === 0 || rotated) await syncDir(dir);
   }
 
   private async rotate(path: string): Promise<void> {
