@@ -42,6 +42,8 @@ export const StreamingCardSchema = z.strictObject({
   /** Shown when display = text, or as a fallback when the image cannot be shown. */
   screenText: z.string().optional(),
   notice: z.string().optional(),
+  /** The last turn's figures (model · context · tokens · elapsed) where the CLI's transcript reports them (issue 30.2). */
+  footer: z.string().optional(),
   keys: z.array(KeyNameSchema),
   buttons: z.array(CardButtonSchema),
   frozen: z.boolean(),

@@ -1,6 +1,7 @@
 // The real daemon with the real Gemini CLI: a start-up dialog answered by a person from Feishu ends in a ready CLI
 // and the message delivered once (issue 31 item 14). Gemini quits after "Trust folder" to apply it, so the worker
-// has to start it again and wait for its new screen; that used to end the message as `cli_start_failed`.
+// has to start it again and wait for its new screen; that used to end the message as `cli_start_failed`. The answered
+// turn lands in the usage ledger with the fake model's token counts (issue 30 item 2).
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,6 +10,8 @@ import { buttons, cardsFor, textsIn } from '../support/cards.js';
 import { disposeClaudeWorld, startGeminiWorld, type ClaudeWorld } from '../support/claude-world.js';
 import { skipWithoutCli } from '../support/clis.js';
 import { until } from '../support/until.js';
+import { FAKE_CALL_USAGE } from '../support/fake-models/common.js';
+import { readUsageLedger, usageLedgerDir } from '../../src/platform/usage-ledger-file.js';
 
 /** The user records of every Gemini chat file under `home` whose text holds `needle` (last record per id). */
 function userTurnsWith(home: string, needle: string): string[] {
@@ -85,6 +88,9 @@ describe.skipIf(skipWithoutCli('gemini'))('daemon + real Gemini CLI', () => {
     await fake.waitFor(() => textsIn(fake, appId, msg.chatId).some((t) => t.includes(`FAKE-REPLY: hello after trusting ${nonce}`)), 180_000, 'the answer in the chat');
     // Gemini's own transcript holds the prompt as exactly one user turn: delivered once, not retyped after a restart.
     expect(userTurnsWith(home, nonce)).toHaveLength(1);
+    // The turn is in the usage ledger with the fake's own counts for its one call (issue 30 item 2).
+    const ledger = await until('the turn in the usage ledger', async () => (await readUsageLedger(usageLedgerDir(rig.home.dir))).entries[0], 30_000);
+    expect(ledger).toMatchObject({ appId, cli: 'gemini', usage: { inputTokens: FAKE_CALL_USAGE.freshInput, cacheReadTokens: FAKE_CALL_USAGE.cachedInput, outputTokens: FAKE_CALL_USAGE.output } });
     // The session settles to idle (not "waiting" on a dialog that is gone), and nothing failed on the way.
     await until('session idle', async () => (await rig.status()).sessions.some((s: { status: string }) => s.status === 'idle'), 60_000);
     expect(rig.logText()).not.toMatch(/"msg":"input not delivered"|cli_start_failed/);

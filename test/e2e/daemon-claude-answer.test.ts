@@ -1,12 +1,16 @@
 // The real daemon with the real Claude Code: a long final answer streams into answer cards (CardKit) and equals what
 // Claude wrote in its transcript; a 40 000-character CJK answer arrives complete and in order (cards and answer.md).
+// Each answered turn is one usage-ledger entry with the fake model's own token counts, shown by `/lmx usage` (issue 30.2).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerCardsIn, answerText } from '../support/cards.js';
+import { answerCardsIn, answerText, decodeEntities, markdownText, textsIn } from '../support/cards.js';
 import { disposeClaudeWorld, startClaudeWorld, type ClaudeWorld } from '../support/claude-world.js';
 import { skipWithoutCli } from '../support/clis.js';
-import { longAnswerText } from '../support/fake-models/common.js';
+import { FAKE_CALL_USAGE, longAnswerText } from '../support/fake-models/common.js';
+import { runLarkmux } from '../support/larkmux-cli.js';
+import { until } from '../support/until.js';
+import { readUsageLedger, usageLedgerDir } from '../../src/platform/usage-ledger-file.js';
 import type { FakeMessage } from '../support/fake-feishu/index.js';
 
 /** Every assistant text block Claude wrote to its transcripts (~/.claude/projects/<cwd>/<session>.jsonl), oldest first. */
@@ -64,4 +68,48 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: the answer
     const upload = fake.fileUploads.find((u) => u.fileKey === (file.content as { file_key: string }).file_key)!;
     expect(upload.bytes.toString('utf8')).toBe(want);
   }, 480_000);
+
+  it('each turn is one ledger entry with the fake\'s tokens, who asked, and the model; `larkmux usage --json` sums them', async () => {
+    const rig = (world = await startClaudeWorld({ askPermissions: false })).rig;
+    await rig.start();
+    const [fake, appId] = [rig.fake, rig.appIds[0]!];
+    let chatId: string | undefined;
+    for (const text of ['usage one', 'usage two']) {
+      chatId = (await fake.injectMessage({ chatType: 'p2p', text, ...(chatId ? { chatId } : {}) })).chatId;
+      await fake.waitFor(() => textsIn(fake, appId, chatId!).some((t) => t.includes(`FAKE-REPLY: ${text}`)), 120_000, `the answer to ${text}`);
+    }
+
+    const dir = usageLedgerDir(rig.home.dir);
+    const { entries } = await until('two ledger entries', async () => {
+      const read = await readUsageLedger(dir);
+      return read.entries.length >= 2 ? read : null;
+    }, 30_000);
+    expect(entries).toHaveLength(2);
+    for (const e of entries) {
+      expect(e).toMatchObject({ appId, cli: 'claude-code', userId: rig.user, usage: {
+        inputTokens: FAKE_CALL_USAGE.freshInput, cacheReadTokens: FAKE_CALL_USAGE.cachedInput, outputTokens: FAKE_CALL_USAGE.output, cacheWriteTokens: 0,
+      } });
+      expect(e.usage?.model).toMatch(/\S/);
+      expect(e.elapsedMs).toBeGreaterThanOrEqual(0);
+    }
+    expect(new Set(entries.map((e) => e.sessionId)).size).toBe(1);
+
+    const res = await runLarkmux(['usage', '--json', '--since', '1d'], rig.home.env);
+    expect(res.code).toBe(0);
+    const perCall = FAKE_CALL_USAGE.freshInput + FAKE_CALL_USAGE.cachedInput + FAKE_CALL_USAGE.output;
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      totals: { turns: 2, inputTokens: 2 * FAKE_CALL_USAGE.freshInput, outputTokens: 2 * FAKE_CALL_USAGE.output, totalTokens: 2 * perCall },
+      rows: [expect.objectContaining({ cli: 'claude-code', turns: 2 })],
+    });
+
+    // Each turn card ends with its figures: model · context · tokens · elapsed.
+    const footer = /\S+ · (context|上下文) 35 · 42 tokens? · \d/;
+    const turnCards = fake.messages.filter((m) => m.appId === appId && m.chatId === chatId && m.msgType === 'interactive' && !m.cardId);
+    expect(turnCards.filter((m) => footer.test(decodeEntities(markdownText(m.content))))).toHaveLength(2);
+
+    // In the chat: plain /usage is Claude Code's own command, `/lmx usage` reaches larkmux (2 turns of 42 tokens).
+    await fake.injectMessage({ chatType: 'p2p', chatId, text: '/lmx usage' });
+    const report = await fake.waitFor(() => textsIn(fake, appId, chatId!).find((t) => /84 tokens in 2 turns|2 轮 84 token/.test(t)), 60_000, 'the /lmx usage reply');
+    expect(report.split('\n')).toHaveLength(5);
+  }, 300_000);
 });

@@ -63,6 +63,7 @@ function fake(opts: { cli?: CommandBot['cli']; scan?: AdoptScan; user?: string; 
     async rotateViewToken(id) { f.calls.push(`rotate-view:${id}`); return { connections: 3 }; },
     async grantTalk(t: GrantTarget) { f.calls.push(`grant:${JSON.stringify(t)}`); return true; },
     async revokeTalk(t: GrantTarget) { f.calls.push(`revoke:${JSON.stringify(t)}`); return false; },
+    async readUsage(since: number) { f.calls.push(`usage:${since}`); return { ok: true as const, entries: [] }; },
     tmuxSocket: 'lmx-test',
     async adoptScan() { f.calls.push('adopt-scan'); return opts.scan ?? { ok: true, candidates: [], notAdoptable: [] }; },
     async adopt(paneId, pid) {

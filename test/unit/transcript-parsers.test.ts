@@ -11,7 +11,9 @@ import { parseAll, type TranscriptEvent } from '../../src/worker/transcript/type
 
 const DIR = join(import.meta.dirname, '../fixtures/transcripts');
 const records = (name: string): unknown[] => readFileSync(join(DIR, name), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as unknown);
-const turns = (events: TranscriptEvent[]) => events.filter((e) => e.kind !== 'identity');
+/** The turns without their usage (checked in transcript-usage.test.ts). */
+const turns = (events: TranscriptEvent[]) =>
+  events.filter((e) => e.kind !== 'identity').map((e) => (e.kind === 'turn_end' ? { kind: e.kind, finalText: e.finalText } : e));
 
 describe('Claude Code transcript', () => {
   it('session 1: three turns; the tool turn ends once, with the text after the tool', () => {

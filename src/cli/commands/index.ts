@@ -13,5 +13,6 @@ import { stop } from './stop.js';
 import { sessions } from './sessions.js';
 import { send } from './send.js';
 import { where } from './where.js';
+import { usage } from './usage.js';
 
-export const COMMANDS: CliCommand[] = [setup, start, stop, restart, status, logs, doctor, fonts, sessions, where, send, consoleCommand, service];
+export const COMMANDS: CliCommand[] = [setup, start, stop, restart, status, logs, doctor, fonts, sessions, where, send, usage, consoleCommand, service];

@@ -14,6 +14,8 @@ import { delivered, type SendOutcome } from '../workers/session-worker.js';
 import { expandHome } from '../../platform/paths.js';
 import { adoptPane, rememberOffer, scanForBot, type AdoptOutcome } from '../sessions/adopt.js';
 import type { AdoptScan } from '../panes/adoptable-panes.js';
+import type { UsageEntry } from '../../shared/usage-ledger.js';
+import { readUsageLedger, usageLedgerDir } from '../../platform/usage-ledger-file.js';
 
 const OK: CommandResult = { ok: true };
 
@@ -180,5 +182,14 @@ export class BotCommandContext implements CommandContext {
 
   revokeTalk(target: GrantTarget): Promise<boolean> {
     return this.rt.state.revokeTalk(target);
+  }
+
+  async readUsage(sinceMs: number): Promise<{ ok: true; entries: UsageEntry[] } | { ok: false; reason: string }> {
+    try {
+      return { ok: true, entries: (await readUsageLedger(usageLedgerDir(this.rt.home), sinceMs)).entries };
+    } catch (e) {
+      this.rt.log.warn({ err: (e as NodeJS.ErrnoException).code ?? String(e) }, 'usage ledger unreadable');
+      return { ok: false, reason: (e as NodeJS.ErrnoException).code ?? 'error' };
+    }
   }
 }

@@ -29,6 +29,8 @@ export interface BotRuntimeHandle {
   readonly state: BotState;
   readonly log: Logger;
   readonly t: Translate;
+  /** LARKMUX_HOME (the usage ledger is read from it). */
+  readonly home: string;
   routerBot(): RouterBot;
   grants(): Grants;
   /** The folder picker of a session key was answered: its waiting prompt goes on there. False: nothing waits (answered already, or from before a restart). */

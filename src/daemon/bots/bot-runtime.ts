@@ -77,6 +77,10 @@ export class BotRuntime implements BotRuntimeHandle {
     return this.opts.bot;
   }
 
+  get home(): string {
+    return this.opts.paths.home;
+  }
+
   get im(): ImAdapter {
     return this.opts.im;
   }

@@ -14,6 +14,7 @@ import { sessionsCommand } from './sessions.js';
 import { statusCommand } from './status.js';
 import { stopCommand } from './stop.js';
 import { termCommand } from './term.js';
+import { usageCommand } from './usage.js';
 import { keyButtons, selectionButtons } from './buttons.js';
 import type { ButtonCommand, Command, TapHandlers, TapName } from './types.js';
 
@@ -33,6 +34,7 @@ export const CHAT_COMMANDS: readonly Command[] = [
   grantCommand,
   revokeCommand,
   adoptCommand,
+  usageCommand,
 ];
 
 /** Commands reached only by card buttons. */

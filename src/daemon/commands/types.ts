@@ -13,6 +13,7 @@ import type { Project } from './projects.js';
 import type { GrantTarget } from '../ground/pairing.js';
 import type { AdoptOutcome } from '../sessions/adopt.js';
 import type { AdoptScan } from '../panes/adoptable-panes.js';
+import type { UsageEntry } from '../../shared/usage-ledger.js';
 
 export type CommandResult = { ok: true } | { ok: false; code: string; message: string };
 
@@ -103,6 +104,8 @@ export interface CommandContext {
   /** Talk grants (owner only, checked by the dispatcher). False when nothing changed. */
   grantTalk(target: GrantTarget): Promise<boolean>;
   revokeTalk(target: GrantTarget): Promise<boolean>;
+  /** The usage ledger's turns since `sinceMs`, every bot's (/usage picks its own); `reason` when it cannot be read. */
+  readUsage(sinceMs: number): Promise<{ ok: true; entries: UsageEntry[] } | { ok: false; reason: string }>;
 }
 
 /** A card button's name (its action) and the value it carries. */

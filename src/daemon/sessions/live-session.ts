@@ -3,6 +3,7 @@ import { describeFailure } from '../../shared/failure.js';
 import type { SelectionCard } from '../../shared/card-model.js';
 import type { Requester, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
 import type { Translate } from '../../shared/i18n.js';
+import type { TurnUsage } from '../../shared/usage.js';
 import type { Logger } from '../../platform/log.js';
 import { ChangeTracker, type ChangeSet } from '../changes/change-tracker.js';
 import type { AttentionKeeper } from './attention-keeper.js';
@@ -10,6 +11,7 @@ import type { WaitReason } from '../ground/attention.js';
 import type { ImAdapter } from '../im/types.js';
 import type { SessionCore } from '../ground/session-core.js';
 import type { SessionCards } from './session-cards.js';
+import { usageFooter } from './usage-recorder.js';
 
 /** The reaction put on a user's message once its delivery to the CLI is proven. */
 export const DELIVERED_REACTION = 'DONE';
@@ -36,6 +38,8 @@ export interface LiveSessionHooks {
   diffUrl?(): string | undefined;
   /** Mentions, pins and buzzes for the person a wait is for (issue 16); absent = nobody is singled out. */
   attention?: AttentionKeeper;
+  /** Each ended turn, for the usage ledger: who asked and when it began (unknown for a turn typed in the pane), what the transcript reported. */
+  onTurnEnd?(turn: { userId?: string; startedAt?: number; usage?: TurnUsage }): void;
 }
 
 export class LiveSession {
@@ -166,6 +170,8 @@ export class LiveSession {
       case 'final_output': {
         const turn = msg.turnId ? this.turns.get(msg.turnId) : undefined;
         if (msg.turnId) this.turns.delete(msg.turnId);
+        this.hooks.onTurnEnd?.({ ...(turn ? { userId: turn.requester.userId } : {}), ...(turn?.startedAt !== undefined ? { startedAt: turn.startedAt } : {}), ...(msg.usage ? { usage: msg.usage } : {}) });
+        if (msg.usage) await this.cards.setFooter(usageFooter(msg.usage, msg.usage.elapsedMs ?? (turn?.startedAt !== undefined ? Date.now() - turn.startedAt : undefined), this.t));
         await this.cards.sendFinal(msg.text);
         if (turn?.startedAt !== undefined) await this.hooks.attention?.turnEnded(Date.now() - turn.startedAt, turn.requester.userId);
         await this.hooks.onFinal?.(msg.text).catch((err: unknown) => this.log.error({ err }, 'answer files failed'));

@@ -44,6 +44,7 @@ export class SessionCards {
   private screenText = '';
   private notice: string | undefined;
   private subtitle: string | undefined;
+  private footer: string | undefined;
   private pendingScreen: CapturedScreen | null = null;
   private lastShotAt = 0;
   private shotTimer: NodeJS.Timeout | null = null;
@@ -93,6 +94,7 @@ export class SessionCards {
       image: showImage ? { ref: this.state.currentImageKey as string } : undefined,
       screenText: showText ? tailChars(this.screenText, CARD_PACING.screenTextMaxChars) : undefined,
       notice: this.notice,
+      ...(this.footer ? { footer: this.footer } : {}),
       keys,
       buttons,
       frozen,
@@ -105,6 +107,7 @@ export class SessionCards {
       await this.freezeCurrent();
       this.subtitle = oneLine(prompt, 80);
       this.notice = undefined;
+      this.footer = undefined;
       this.imageFailed = false;
       this.lastShotAt = 0;
       const res = await this.opts.im.sendCard(this.opts.place, this.model(false), replyTo ?? this.opts.replyTo);
@@ -121,6 +124,12 @@ export class SessionCards {
     if (!cur) return;
     await this.opts.im.updateCard(cur, this.model(true));
     this.setState({ ...withFrozenCard(this.state, cur.messageId, this.now()), currentCardMessageId: undefined });
+  }
+
+  /** The turn's figures at the foot of the current card, until the next turn's card. */
+  setFooter(footer: string): Promise<void> {
+    this.footer = footer;
+    return this.refresh();
   }
 
   /** Shows a notice line on the current card (e.g. "resumed your earlier conversation"). */

@@ -12,6 +12,7 @@ import { LiveSession } from './live-session.js';
 import { sendAnswerFiles, sessionFileAccess } from '../outbound/answer-files.js';
 import { sessionTopic } from '../outbound/post-items.js';
 import { CARD_PACING, SessionCards } from './session-cards.js';
+import { usageEntryOf, usageLedgerFor } from './usage-recorder.js';
 import type { SessionCore } from '../ground/session-core.js';
 import type { RenderStateStore, SessionStore } from '../ground/store.js';
 import type { WebAccess } from '../web/web-access.js';
@@ -66,6 +67,7 @@ export function newLiveSession(deps: SessionWiringDeps, session: SessionCore): L
     onFinal: (text) => sendLinkedFiles(deps, session, text, log),
     diffUrl: () => deps.web?.diffUrl?.(session.id),
     attention: new AttentionKeeper({ im, place, ...replyTo, config: bot.attention, log, t }),
+    onTurnEnd: (turn) => void usageLedgerFor(deps.home, log).append(usageEntryOf({ at: Date.now(), appId: bot.appId, bot: bot.name, sessionId: session.id, cli: session.cli, ...turn })),
   }, log, t);
 }
 

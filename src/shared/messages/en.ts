@@ -1,5 +1,8 @@
 // English messages: the reference catalogue. Keys are `area.what`; `{name}` marks a parameter.
+import { usageEn } from './usage.js';
+
 export const en = {
+  ...usageEn,
   'common.larkmux': 'larkmux',
 
   // newcomer: first-run problems told in the chat with their fix

@@ -93,6 +93,7 @@ function stream(m: StreamingCard, tr: Translate, press: Press): HTMLElement {
     }
     if (extra.length) body.append(row(extra));
   }
+  if (m.footer) body.append(el('p', 'card-footer', m.footer));
   return root;
 }
 

@@ -202,7 +202,12 @@ export class Monitor {
       case 'turn_end': {
         const turn = this.openTurns.shift();
         this.turnEndRecorded = this.openTurns.length === 0;
-        this.deps.send({ type: 'final_output', ...(turn ? { turnId: turn.turnId } : {}), text: ev.finalText.slice(0, IPC_LIMITS.text) });
+        this.deps.send({
+          type: 'final_output',
+          ...(turn ? { turnId: turn.turnId } : {}),
+          text: ev.finalText.slice(0, IPC_LIMITS.text),
+          ...(ev.usage ? { usage: ev.usage } : {}),
+        });
         this.schedule(0);
         return;
       }

@@ -1,5 +1,6 @@
 // Claude Code transcript parser: `~/.claude/projects/<cwd>/<session-id>.jsonl`, ended per turn by `system/turn_duration`.
 import { isRecord, str, type TranscriptEvent, type TranscriptParser } from './types.js';
+import { claudeCallUsage, UsageTally } from './usage-tally.js';
 
 /** Harness-written user rows that look like prompts but are not (after a rejected tool, an Esc). */
 const NOT_A_PROMPT = /^\[Request interrupted by user/;
@@ -27,6 +28,7 @@ export class ClaudeTranscriptParser implements TranscriptParser {
   private identitySent = false;
   private lastTextMessageId: string | null = null;
   private lastTextParts: string[] = [];
+  private readonly usage = new UsageTally();
 
   push(record: unknown): TranscriptEvent[] {
     if (!isRecord(record)) return [];
@@ -44,8 +46,11 @@ export class ClaudeTranscriptParser implements TranscriptParser {
     }
     if (record.type === 'assistant' && record.isSidechain !== true && isRecord(record.message)) {
       this.collectAssistant(record.message);
+      const call = claudeCallUsage(record.message);
+      if (call) this.usage.add(str(record.message.id), call);
     } else if (record.type === 'system' && record.subtype === 'turn_duration' && record.isSidechain !== true) {
-      out.push({ kind: 'turn_end', finalText: this.lastTextParts.join('\n') });
+      const usage = this.usage.take(typeof record.durationMs === 'number' ? record.durationMs : undefined);
+      out.push({ kind: 'turn_end', finalText: this.lastTextParts.join('\n'), ...(usage ? { usage } : {}) });
       this.resetTurn();
     }
     return out;
@@ -70,6 +75,7 @@ export class ClaudeTranscriptParser implements TranscriptParser {
   }
 
   private resetTurn(): void {
+    this.usage.reset();
     this.lastTextMessageId = null;
     this.lastTextParts = [];
   }

@@ -1,5 +1,6 @@
 // Codex rollout parser: `$CODEX_HOME/sessions/YYYY/MM/DD/rollout-…-<thread-id>.jsonl`, ended by `task_complete` or `turn_aborted`.
 import { isRecord, str, type TranscriptEvent, type TranscriptParser } from './types.js';
+import { codexCallUsage, UsageTally } from './usage-tally.js';
 
 /**
  * What Codex 0.171 writes when it stops a turn early, as it says it on screen ("✗ You canceled the request to run …",
@@ -54,6 +55,10 @@ export class CodexTranscriptParser implements TranscriptParser {
   /** Commands of this turn's tool calls by call id, to name the one that was refused. */
   private callCommands = new Map<string, string | undefined>();
   private refused: { command?: string } | null = null;
+  private readonly usage = new UsageTally();
+  /** The model of the latest `turn_context`, and the running token total of the latest token_count (to skip repeats). */
+  private model: string | undefined;
+  private lastTotal = -1;
 
   push(record: unknown): TranscriptEvent[] {
     if (!isRecord(record) || !isRecord(record.payload)) return [];
@@ -70,6 +75,10 @@ export class CodexTranscriptParser implements TranscriptParser {
       this.noteToolItem(p);
       return [];
     }
+    if (record.type === 'turn_context') {
+      this.model = str(p.model) ?? this.model;
+      return [];
+    }
     if (record.type !== 'event_msg') return [];
     switch (p.type) {
       case 'item_completed': {
@@ -84,13 +93,19 @@ export class CodexTranscriptParser implements TranscriptParser {
         const text = str(p.message);
         return text === undefined ? [] : this.userTurn(text);
       }
+      case 'token_count': {
+        const read = codexCallUsage(p, this.model);
+        if (read && (read.total < 0 || read.total !== this.lastTotal)) this.usage.add(undefined, read.call);
+        if (read) this.lastTotal = read.total;
+        return [];
+      }
       case 'task_complete': {
         if (this.isSubAgentTurn(p)) return [];
-        return this.turnEnd(str(p.last_agent_message) ?? this.lastAgentText);
+        return this.turnEnd(str(p.last_agent_message) ?? this.lastAgentText, typeof p.duration_ms === 'number' ? p.duration_ms : undefined);
       }
       case 'turn_aborted': {
         if (this.isSubAgentTurn(p)) return [];
-        return this.turnEnd(codexAbortText(this.lastAgentText, str(p.reason), this.refused));
+        return this.turnEnd(codexAbortText(this.lastAgentText, str(p.reason), this.refused), typeof p.duration_ms === 'number' ? p.duration_ms : undefined);
       }
       default:
         return [];
@@ -123,12 +138,14 @@ export class CodexTranscriptParser implements TranscriptParser {
     return [{ kind: 'user_turn', text }];
   }
 
-  private turnEnd(finalText: string): TranscriptEvent[] {
+  private turnEnd(finalText: string, elapsedMs: number | undefined): TranscriptEvent[] {
+    const usage = this.usage.take(elapsedMs);
     this.resetTurn();
-    return [{ kind: 'turn_end', finalText }];
+    return [{ kind: 'turn_end', finalText, ...(usage ? { usage } : {}) }];
   }
 
   private resetTurn(): void {
+    this.usage.reset();
     this.lastAgentText = '';
     this.callCommands.clear();
     this.refused = null;

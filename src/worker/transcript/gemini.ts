@@ -1,5 +1,6 @@
 // Gemini CLI chat parser: `~/.gemini/tmp/<project>/chats/session-…-<id8>.jsonl`, which has no end-of-turn record.
 import { isRecord, str, type TranscriptEvent, type TranscriptParser } from './types.js';
+import { geminiCallUsage, UsageTally } from './usage-tally.js';
 
 function userText(content: unknown): string | null {
   if (typeof content === 'string') return content;
@@ -31,6 +32,7 @@ export class GeminiTranscriptParser implements TranscriptParser {
   private candidate: { id: string; text: string } | null = null;
   /** The reply already reported as a turn end; a later re-append of it is not a new turn. */
   private endedId: string | null = null;
+  private readonly usage = new UsageTally();
 
   push(record: unknown): TranscriptEvent[] {
     if (!isRecord(record)) return [];
@@ -49,8 +51,11 @@ export class GeminiTranscriptParser implements TranscriptParser {
         return out;
       }
       out.push(...this.settle());
+      this.usage.reset();
       out.push({ kind: 'user_turn', text });
     } else if (record.type === 'gemini') {
+      const call = geminiCallUsage(record);
+      if (call && (id === '' || id !== this.endedId)) this.usage.add(id || undefined, call);
       if (hasPendingToolCalls(record.toolCalls)) this.candidate = null;
       else if (id === '' || id !== this.endedId) this.candidate = { id, text: geminiText(record.content) };
     }
@@ -62,6 +67,7 @@ export class GeminiTranscriptParser implements TranscriptParser {
     const { id, text } = this.candidate;
     this.candidate = null;
     this.endedId = id || null;
-    return [{ kind: 'turn_end', finalText: text }];
+    const usage = this.usage.take();
+    return [{ kind: 'turn_end', finalText: text, ...(usage ? { usage } : {}) }];
   }
 }

@@ -1,11 +1,15 @@
 // What a transcript parser turns a CLI's own JSONL records into: user turns, turn ends, and the native session id.
+import type { TurnUsage } from '../../shared/usage.js';
 
 /** One thing the worker learns from the CLI's transcript. */
 export type TranscriptEvent =
   /** A prompt a person (or the bridge) submitted; tool results and harness notes are not user turns. */
   | { kind: 'user_turn'; text: string }
-  /** The CLI finished answering; `finalText` is the assistant's visible text for that turn ('' when it wrote none). */
-  | { kind: 'turn_end'; finalText: string }
+  /**
+   * The CLI finished answering; `finalText` is the assistant's visible text for that turn ('' when it wrote none);
+   * `usage` is what the turn's model calls reported (absent when none did).
+   */
+  | { kind: 'turn_end'; finalText: string; usage?: TurnUsage }
   /** The CLI's own session id, for `--resume` and for locating the transcript again. */
   | { kind: 'identity'; nativeSessionId: string };
 

@@ -1,7 +1,7 @@
 // Fake Anthropic Messages API (what Claude Code calls): SSE streaming, tool_use on cue, every request logged.
 import type { ServerResponse } from 'node:http';
 import {
-  delayFor, scriptedAction, sendJson, sleep, sseHeaders, startFakeServer, type FakeAction, type FakeModelOptions, type FakeModelServer,
+  delayFor, FAKE_CALL_USAGE, scriptedAction, sendJson, sleep, sseHeaders, startFakeServer, type FakeAction, type FakeModelOptions, type FakeModelServer,
 } from './common.js';
 
 type Block = { type?: string; text?: string; content?: unknown };
@@ -35,7 +35,7 @@ function event(res: ServerResponse, type: string, data: Record<string, unknown>)
 
 function streamAction(res: ServerResponse, model: string, action: FakeAction): void {
   sseHeaders(res);
-  const usage = { input_tokens: 10, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
+  const usage = { input_tokens: FAKE_CALL_USAGE.freshInput, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: FAKE_CALL_USAGE.cachedInput };
   event(res, 'message_start', { message: { id: nextId('msg'), type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage } });
   const text = action.kind === 'json' ? JSON.stringify(action.value) : action.text;
   event(res, 'content_block_start', { index: 0, content_block: { type: 'text', text: '' } });
@@ -49,7 +49,7 @@ function streamAction(res: ServerResponse, model: string, action: FakeAction): v
     event(res, 'content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: input } });
     event(res, 'content_block_stop', { index: 1 });
   }
-  event(res, 'message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: 10 } });
+  event(res, 'message_delta', { delta: { stop_reason: stop, stop_sequence: null }, usage: { output_tokens: FAKE_CALL_USAGE.output } });
   event(res, 'message_stop', {});
   res.end();
 }
@@ -59,7 +59,7 @@ function jsonAction(res: ServerResponse, model: string, action: FakeAction): voi
   if (action.kind === 'tool') content.push({ type: 'tool_use', id: nextId('toolu'), name: action.tool?.name ?? 'Bash', input: action.tool?.input ?? { command: action.command, description: 'Fake tool call' } });
   sendJson(res, 200, {
     id: nextId('msg'), type: 'message', role: 'assistant', model, content,
-    stop_reason: action.kind === 'tool' ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: 10, output_tokens: 10 },
+    stop_reason: action.kind === 'tool' ? 'tool_use' : 'end_turn', stop_sequence: null, usage: { input_tokens: FAKE_CALL_USAGE.freshInput, cache_read_input_tokens: FAKE_CALL_USAGE.cachedInput, output_tokens: FAKE_CALL_USAGE.output },
   });
 }
 

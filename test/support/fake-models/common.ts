@@ -33,6 +33,13 @@ export const FAKE_DEFAULTS = {
   slowDelayMs: 5_000,
 } as const;
 
+/**
+ * What every fake says one model call used, each in its vendor's fields: prompt tokens not from a cache, prompt tokens
+ * read from the cache, and output tokens. Distinct numbers, so a reader that mixes the kinds up is caught
+ * (test/e2e/cli-usage.test.ts checks larkmux's ledger against them).
+ */
+export const FAKE_CALL_USAGE = { freshInput: 31, cachedInput: 4, output: 7 } as const;
+
 const SECRET_HEADERS = new Set(['authorization', 'x-api-key', 'x-goog-api-key', 'cookie']);
 
 /** What the scripted model does with one conversation state. */

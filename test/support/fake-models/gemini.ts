@@ -1,7 +1,7 @@
 // Fake Gemini API (what Gemini CLI calls): streamGenerateContent SSE, JSON generateContent for its router, tool calls on cue.
 import type { ServerResponse } from 'node:http';
 import {
-  delayFor, scriptedAction, sendJson, sleep, startFakeServer, type FakeAction, type FakeModelOptions, type FakeModelServer,
+  delayFor, FAKE_CALL_USAGE, scriptedAction, sendJson, sleep, startFakeServer, type FakeAction, type FakeModelOptions, type FakeModelServer,
 } from './common.js';
 
 type Part = { text?: string; functionResponse?: { response?: unknown } };
@@ -21,7 +21,11 @@ export function geminiLastUser(body: unknown): { text: string; toolResult: strin
   return { text: texts[texts.length - 1] ?? '', toolResult: null };
 }
 
-const USAGE = { promptTokenCount: 10, candidatesTokenCount: 10, totalTokenCount: 20 };
+const { freshInput, cachedInput, output } = FAKE_CALL_USAGE;
+const USAGE = {
+  promptTokenCount: freshInput + cachedInput, cachedContentTokenCount: cachedInput, candidatesTokenCount: output,
+  totalTokenCount: freshInput + cachedInput + output,
+};
 
 function partsFor(action: FakeAction): unknown[] {
   if (action.kind === 'json') return [{ text: JSON.stringify(action.value) }];

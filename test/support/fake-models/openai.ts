@@ -1,7 +1,7 @@
 // Fake OpenAI Responses API (what Codex calls): SSE streaming, exec_command on cue (escalated), every request logged.
 import type { ServerResponse } from 'node:http';
 import {
-  delayFor, scriptedAction, sendJson, sleep, sseHeaders, startFakeServer, type FakeAction, type FakeModelOptions, type FakeModelServer,
+  delayFor, FAKE_CALL_USAGE, scriptedAction, sendJson, sleep, sseHeaders, startFakeServer, type FakeAction, type FakeModelOptions, type FakeModelServer,
 } from './common.js';
 
 type Item = { type?: string; role?: string; content?: Array<{ type?: string; text?: string }>; output?: unknown };
@@ -52,7 +52,11 @@ function stream(res: ServerResponse, model: string, action: FakeAction): void {
     event(res, 'response.output_item.done', { output_index: 1, item: call });
     output.push(call);
   }
-  const usage = { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 20 };
+  const { freshInput, cachedInput, output: out } = FAKE_CALL_USAGE;
+  const usage = {
+    input_tokens: freshInput + cachedInput, input_tokens_details: { cached_tokens: cachedInput },
+    output_tokens: out, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: freshInput + cachedInput + out,
+  };
   event(res, 'response.completed', { response: { ...base, status: 'completed', output, usage } });
   res.end();
 }

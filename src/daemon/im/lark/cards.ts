@@ -77,6 +77,7 @@ function renderStream(m: StreamingCard, screenText: string | undefined, t: Trans
     const extra = m.buttons.map(modelButton).filter((b): b is Json => b !== null);
     if (extra.length) elements.push(buttonRow(extra));
   }
+  if (m.footer) elements.push({ tag: 'markdown', content: escapeLarkMarkdown(m.footer) });
   const subtitle = m.subtitle ? `${look.label} · ${m.subtitle}` : look.label;
   return card(TEMPLATE[look.colour] ?? 'blue', m.title, subtitle, `${look.label} · ${m.title}`, elements);
 }
