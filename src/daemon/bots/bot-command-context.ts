@@ -14,6 +14,7 @@ import { delivered, type SendOutcome } from '../workers/session-worker.js';
 import { expandHome } from '../../platform/paths.js';
 import { adoptPane, rememberOffer, scanForBot, type AdoptOutcome } from '../sessions/adopt.js';
 import type { AdoptScan } from '../panes/adoptable-panes.js';
+import type { ScheduleBook } from '../schedules/scheduler.js';
 
 const OK: CommandResult = { ok: true };
 
@@ -41,6 +42,10 @@ export class BotCommandContext implements CommandContext {
       allowedChats: b.allowedChats,
       locale: botLocale(b),
     };
+  }
+
+  get schedules(): ScheduleBook {
+    return this.rt.scheduler;
   }
 
   async reply(text: string): Promise<void> {

@@ -14,6 +14,8 @@ import { sessionsCommand } from './sessions.js';
 import { statusCommand } from './status.js';
 import { stopCommand } from './stop.js';
 import { termCommand } from './term.js';
+import { atCommand, everyCommand, inCommand } from './schedule-create.js';
+import { schedulesCommand } from './schedules.js';
 import { keyButtons, selectionButtons } from './buttons.js';
 import type { ButtonCommand, Command, TapHandlers, TapName } from './types.js';
 
@@ -33,6 +35,10 @@ export const CHAT_COMMANDS: readonly Command[] = [
   grantCommand,
   revokeCommand,
   adoptCommand,
+  inCommand,
+  atCommand,
+  everyCommand,
+  schedulesCommand,
 ];
 
 /** Commands reached only by card buttons. */

@@ -1,5 +1,8 @@
 // English messages: the reference catalogue. Keys are `area.what`; `{name}` marks a parameter.
+import { enSchedules } from './en-schedules.js';
+
 export const en = {
+  ...enSchedules,
   'common.larkmux': 'larkmux',
 
   // newcomer: first-run problems told in the chat with their fix
