@@ -140,6 +140,8 @@ export class Scheduler implements ScheduleBook {
     }
     if (this.disposed) return;
     for (const { s, due, reason } of out) {
+      // How late the scheduler hands each prompt over (bench/schedules.ts reads this line).
+      this.opts.log.info({ schedule: s.id, due, lateMs: this.now() - due, reason }, 'schedule fired');
       const done = reason === 'skip' ? this.opts.skipped(s, due) : this.opts.fire(s, due, reason);
       void done.catch((err) => this.opts.log.error({ err, schedule: s.id }, 'scheduled prompt failed'));
     }
