@@ -77,6 +77,32 @@ describe('schedules through the real daemon', () => {
     expect(count(r, appId, chatId, 'while larkmux was not running')).toBe(1);
   });
 
+  it('a schedule whose session was closed starts a new one in the same topic and folder', async () => {
+    const { r, appId, chatId, say } = await begin();
+    await say('/close');
+    await until('the session closed', async () => (await r.status()).sessions.every((x: Json) => x.lifecycle === 'closed'));
+    await say('/in 3s echo reopened-$((5+5)) in $(basename $PWD)');
+    await until('the new session ran the prompt', () => has(r, appId, chatId, `reopened-10 in ${r.home.dir.split('/').pop()}`), 45_000);
+    const sessions = (await r.status()).sessions as Json[];
+    expect(sessions.filter((x) => x.lifecycle !== 'closed')).toHaveLength(1);
+  });
+
+  it('stops with a notice when its creator may no longer operate the bot', async () => {
+    const { r, appId, chatId, say } = await begin();
+    await say('/every 5s echo should-not-run-$((6*7))');
+    await until('the schedule stored', () => storeOf(r, appId).length === 1);
+    await r.stop();
+    // The creator keeps talking (the chat is allowed) but is no operator any more.
+    const config = JSON.parse(readFileSync(r.home.paths.config, 'utf8'));
+    config.bots[0].allowedUsers = ['ou_someone_else'];
+    config.bots[0].allowedChats = [chatId];
+    r.home.writeConfig(config);
+    await r.start();
+    await until('the stop notice', () => has(r, appId, chatId, 'may no longer operate this bot'), 30_000);
+    await until('the schedule paused', () => storeOf(r, appId)[0]?.paused === true);
+    expect(has(r, appId, chatId, 'should-not-run-42')).toBe(false);
+  });
+
   it('/schedules lists them; its buttons pause and delete', async () => {
     const { r, appId, chatId, say } = await begin();
     await say('/every 1h echo hourly');
