@@ -42,8 +42,22 @@ describe('schedules through the real daemon', () => {
     await until('the schedule confirmed', () => has(r, appId, chatId, 'Scheduled ('));
     await until('the scheduled line', () => has(r, appId, chatId, '⏰ Scheduled by'), 30_000);
     await until('the shell ran the prompt', () => has(r, appId, chatId, 'sched-in-42'), 45_000);
+    // The turn's card says it was scheduled, and by whom.
+    await until('the turn card says so', () => r.fake.messages.some((m) => m.chatId === chatId && m.msgType === 'interactive' && m.history.some((v) => markdownText(v).includes(`⏰ Scheduled by ${r.user}`))));
     // A one-shot is gone from the store once it has fired.
     await until('the store emptied', () => storeOf(r, appId).length === 0);
+  });
+
+  it('a prompt due during a running turn waits for it and never interrupts it', async () => {
+    const { r, appId, chatId, say } = await begin();
+    await say('sleep 8; echo long-$((2+3))-done');
+    await say('/in 2s echo after-long-$((1+2))');
+    await until('the scheduled prompt ran', () => has(r, appId, chatId, 'after-long-3'), 60_000);
+    const texts = textsIn(r.fake, appId, chatId);
+    const long = texts.findIndex((t) => t.includes('long-5-done'));
+    // The long turn finished (not interrupted: its echo ran) before the scheduled one answered.
+    expect(long).toBeGreaterThanOrEqual(0);
+    expect(long).toBeLessThan(texts.findIndex((t) => t.includes('after-long-3')));
   });
 
   it('/every fires again and again, once per due time, across a daemon restart', async () => {

@@ -57,7 +57,8 @@ export async function fireScheduled(deps: ScheduledTurnDeps, s: Schedule, due: n
       requester: { userId: s.creatorId, ...(s.creatorName ? { name: s.creatorName } : {}) },
       kind: 'prompt',
       text: literal.text,
-      notices: literal.replaced ? [t('security.controlChars', { count: literal.replaced })] : [],
+      // The turn's card says it too: scheduled, and by whom.
+      notices: [t('schedule.onCard', { who, id: s.id }), ...(literal.replaced ? [t('security.controlChars', { count: literal.replaced })] : [])],
     });
   });
 }

@@ -15,6 +15,7 @@ export const enSchedules = {
   'schedule.err.tooOften': 'the shortest interval is 5 seconds.',
   'schedule.created': 'Scheduled ({id}): next run {next} ({tz}).',
   'schedule.fired': '⏰ Scheduled by {who} ({id}): {prompt}',
+  'schedule.onCard': '⏰ Scheduled by {who} ({id}).',
   'schedule.caughtUp': '⏰ This schedule was due at {due} while larkmux was not running; it runs once now.',
   'schedule.skipped': '⏰ Schedule {id} was due at {due} while larkmux was not running; skipped (catchUp: skip).',
   'schedule.creatorLost': '⏰ Schedule {id} is stopped: its creator {who} may no longer operate this bot.',

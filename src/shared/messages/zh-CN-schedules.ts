@@ -17,6 +17,7 @@ export const zhCNSchedules: Record<keyof typeof enSchedules, string> = {
   'schedule.err.tooOften': '最短间隔是 5 秒。',
   'schedule.created': '已创建定时任务（{id}）：下次运行 {next}（{tz}）。',
   'schedule.fired': '⏰ {who} 设置的定时任务（{id}）：{prompt}',
+  'schedule.onCard': '⏰ {who} 设置的定时任务（{id}）。',
   'schedule.caughtUp': '⏰ 这个定时任务本应在 {due} 运行，当时 larkmux 未运行；现在补跑一次。',
   'schedule.skipped': '⏰ 定时任务 {id} 本应在 {due} 运行，当时 larkmux 未运行；已跳过（catchUp: skip）。',
   'schedule.creatorLost': '⏰ 定时任务 {id} 已停止：创建者 {who} 已不能再操作这个机器人。',
