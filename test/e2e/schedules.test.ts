@@ -18,8 +18,8 @@ describe('schedules through the real daemon', () => {
     rig = undefined;
   });
 
-  async function begin(): Promise<{ r: E2eRig; appId: string; chatId: string; say(text: string): Promise<void> }> {
-    const r = await startRig();
+  async function begin(botOverrides: Record<string, unknown> = {}): Promise<{ r: E2eRig; appId: string; chatId: string; say(text: string): Promise<void> }> {
+    const r = await startRig({ botOverrides });
     rig = r;
     await r.start();
     const appId = r.appIds[0]!;
@@ -89,6 +89,21 @@ describe('schedules through the real daemon', () => {
     await until('the catch-up notice', () => has(r, appId, chatId, 'while larkmux was not running; it runs once now'), 30_000);
     await until('the missed prompt ran once', () => has(r, appId, chatId, 'caught-1'), 45_000);
     expect(count(r, appId, chatId, 'while larkmux was not running')).toBe(1);
+  });
+
+  it('with catchUp skip, a due time the daemon was down for is skipped with a notice, and the next one runs', async () => {
+    const { r, appId, chatId, say } = await begin({ catchUp: 'skip' });
+    await say('/every 8s echo skipped-$((4*4)) >> skipped; echo skipped-$(wc -l < skipped)');
+    await until('the schedule confirmed', () => storeOf(r, appId).length === 1);
+    await r.stop();
+    const s = storeOf(r, appId)[0]!;
+    await until('two due times passed', () => Date.now() > s.nextRunAt + 8000 + 6000, 60_000, 500);
+    await r.start();
+    await until('the skip notice', () => has(r, appId, chatId, 'skipped (catchUp: skip)'), 30_000);
+    // Skipped: nothing ran at start; the next due time (counted from the start) runs it for the first time.
+    expect(has(r, appId, chatId, 'skipped-1')).toBe(false);
+    await until('the next due time ran', () => has(r, appId, chatId, 'skipped-1'), 45_000);
+    expect(count(r, appId, chatId, 'skipped (catchUp: skip)')).toBe(1);
   });
 
   it('a schedule whose session was closed starts a new one in the same topic and folder', async () => {
