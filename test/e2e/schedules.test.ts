@@ -11,7 +11,9 @@ import { until } from '../support/until.js';
 
 type Json = Record<string, any>;
 
-describe('schedules through the real daemon', () => {
+// Real seconds: a test waits over due times and a daemon that is down over them (about 40 s here), so it gets more than
+// the default minute on a busy machine.
+describe('schedules through the real daemon', { timeout: 180_000 }, () => {
   let rig: E2eRig | undefined;
   afterEach(async () => {
     await rig?.cleanup();
