@@ -7,7 +7,7 @@ import { LocaleSchema, defaultLocale, type Locale } from './i18n.js';
 // The CLI spec lives in its own module so that browser code (the console page, through ipc.ts) never loads this file.
 export * from './cli-spec.js';
 import { CliSpecSchema } from './cli-spec.js';
-import { CatchUpSchema, isTimezone } from './schedule.js';
+import { CatchUpSchema, isTimezone } from './schedule-settings.js';
 
 /** Feishu's app id shape; the SDK's long connection silently refuses anything else. */
 export const APP_ID_RE = /^cli_[0-9a-fA-F]{16}$/;

@@ -3,6 +3,7 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
 import type { MessageKey } from './i18n.js';
+import type { CatchUp } from './schedule-settings.js';
 
 /** The `format` field of a sessions-<appId>.schedules.json file. */
 export const SCHEDULE_STORE_FORMAT = 'larkmux-schedules';
@@ -19,8 +20,6 @@ export const SCHEDULE_LIMITS = {
   maxAheadMs: 366 * 24 * 3600_000,
 } as const;
 
-export const CatchUpSchema = z.enum(['once', 'skip']);
-export type CatchUp = z.infer<typeof CatchUpSchema>;
 
 export const ScheduleSpecSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('once'), at: z.number().int() }),
@@ -226,20 +225,6 @@ export function decideDue(s: Pick<Schedule, 'spec' | 'nextRunAt' | 'timezone' | 
   const missed = atStart && now - s.nextRunAt > SCHEDULE_LIMITS.missedAfterMs;
   if (!missed) return { fire: true, notice: null, next };
   return catchUp === 'once' ? { fire: true, notice: 'caughtUp', next } : { fire: false, notice: 'skipped', next };
-}
-
-/** The host's time zone, the default for a bot that names none. */
-export function hostTimezone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
-export function isTimezone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** A due time as the bot's people read it: `2026-12-05 09:00` in `tz`. */

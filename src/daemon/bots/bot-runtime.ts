@@ -25,7 +25,7 @@ import type { BotRuntimeHandle, PickerWait } from './bot-runtime-handle.js';
 import type { WebAccess } from '../web/web-access.js';
 import type { CapacityKeeper } from '../sessions/capacity-keeper.js';
 import { onCardAction } from './card-actions.js';
-import { hostTimezone } from '../../shared/schedule.js';
+import { hostTimezone } from '../../shared/schedule-settings.js';
 import { ScheduleStore } from '../schedules/schedule-store.js';
 import { Scheduler } from '../schedules/scheduler.js';
 import { fireScheduled, skippedScheduled, type ScheduledTurnDeps } from '../schedules/scheduled-turn.js';

@@ -2,7 +2,8 @@
 // firing rule — the due time is recorded and flushed to disk before the prompt goes out, so a crash or restart
 // cannot fire it twice; however many due times passed, it fires once (schedule.ts decideDue).
 import type { Logger } from '../../platform/log.js';
-import { decideDue, firstDue, nextDue, newScheduleId, type CatchUp, type Schedule, type ScheduleSpec } from '../../shared/schedule.js';
+import type { CatchUp } from '../../shared/schedule-settings.js';
+import { decideDue, firstDue, nextDue, newScheduleId, type Schedule, type ScheduleSpec } from '../../shared/schedule.js';
 import type { ScheduleStore } from './schedule-store.js';
 
 export const SCHEDULER_TIMING = {
