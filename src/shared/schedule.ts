@@ -126,6 +126,9 @@ export function parseAt(text: string, now: number, tz: string): Parsed<ParsedSch
   const mm = Number(clock[2]);
   let at: number;
   if (date) {
+    // A day the month does not have (2027-02-30) is a mistake, not the 2nd of March.
+    const [y, mo, d] = [Number(date[1]), Number(date[2]), Number(date[3])];
+    if (new Date(Date.UTC(y, mo - 1, d)).getUTCDate() !== d || mo < 1 || mo > 12) return { ok: false, error: 'schedule.err.time' };
     const iso = `${date[1]}-${date[2]}-${date[3]}T${String(hh).padStart(2, '0')}:${String(mm).padStart(2, '0')}:00`;
     let next: number | null = null;
     try {

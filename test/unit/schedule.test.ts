@@ -50,6 +50,8 @@ describe('what /at and /every refuse', () => {
   it.each([
     [parseAt, '2026-12-01 09:00 x', 'schedule.err.past'],
     [parseAt, '25:00 x', 'schedule.err.time'],
+    [parseAt, '2027-02-30 09:00 x', 'schedule.err.time'],
+    [parseAt, '2027-13-01 09:00 x', 'schedule.err.time'],
     [parseAt, 'tomorrow x', 'schedule.err.time'],
     [parseAt, '18:30', 'schedule.err.noPrompt'],
     [parseAt, '2030-01-01 09:00 x', 'schedule.err.tooFar'],
