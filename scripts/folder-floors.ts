@@ -25,6 +25,8 @@ export const FOLDER_FLOORS: Readonly<Record<string, readonly string[]>> = {
     'panes',
     /** The session owner: live sessions, cards, capacity, attention, stores. */
     'sessions',
+    /** Schedules: their store, the one timer, a due prompt handed to the session owner. */
+    'schedules',
     /** The command table and each command. */
     'commands',
     /** From a chat event to a routed message: the router, attachments, dedupe. */

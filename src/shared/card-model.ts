@@ -15,6 +15,8 @@ export const CardActionValueSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('screen'), sessionId: z.string() }),
   /** /adopt: take over this pane; the CLI's pid too, so a tap on a stale list cannot take a pane that runs something else now. */
   z.strictObject({ action: z.literal('adopt'), anchorKey: z.string(), paneId: z.string(), pid: z.number().int().positive() }),
+  /** /schedules: pause, resume or delete one schedule of the topic. */
+  z.strictObject({ action: z.literal('schedule'), scheduleId: z.string(), op: z.enum(['pause', 'resume', 'delete']) }),
 ]);
 export type CardActionValue = z.infer<typeof CardActionValueSchema>;
 
@@ -107,7 +109,16 @@ export const AdoptCardSchema = z.strictObject({
 });
 export type AdoptCard = z.infer<typeof AdoptCardSchema>;
 
-export const CardModelSchema = z.discriminatedUnion('kind', [StreamingCardSchema, SelectionCardSchema, PickerCardSchema, ChangesCardSchema, AdoptCardSchema]);
+/** /schedules: each schedule of the topic as a line (what, next run, creator) with its buttons; `empty` when none. */
+export const SchedulesCardSchema = z.strictObject({
+  kind: z.literal('schedules'),
+  title: z.string(),
+  rows: z.array(z.strictObject({ scheduleId: z.string(), text: z.string(), paused: z.boolean() })),
+  empty: z.string().optional(),
+});
+export type SchedulesCard = z.infer<typeof SchedulesCardSchema>;
+
+export const CardModelSchema = z.discriminatedUnion('kind', [StreamingCardSchema, SelectionCardSchema, PickerCardSchema, ChangesCardSchema, AdoptCardSchema, SchedulesCardSchema]);
 export type CardModel = z.infer<typeof CardModelSchema>;
 
 /** An option of a selection card as one line: TUI menus often number their options already ("1. Yes"), keep theirs. */

@@ -7,6 +7,7 @@ import { LocaleSchema, defaultLocale, type Locale } from './i18n.js';
 // The CLI spec lives in its own module so that browser code (the console page, through ipc.ts) never loads this file.
 export * from './cli-spec.js';
 import { CliSpecSchema } from './cli-spec.js';
+import { CatchUpSchema, isTimezone } from './schedule-settings.js';
 
 /** Feishu's app id shape; the SDK's long connection silently refuses anything else. */
 export const APP_ID_RE = /^cli_[0-9a-fA-F]{16}$/;
@@ -38,6 +39,9 @@ export const BotConfigSchema = z.strictObject({
   maxLiveWorkers: z.number().int().min(1).max(1000).default(30).describe('Worker processes kept alive; idle ones beyond are detached'),
   maxLiveClis: z.number().int().min(1).max(1000).default(20).describe('CLIs kept running; least recently used idle ones beyond are stopped'),
   idleDetachMinutes: z.number().min(0).max(10_080).default(10).describe('A session idle this long (no message, no turn, no web terminal open) has its worker detached: the CLI keeps running in tmux, the next message, key or web visit re-attaches in about a second; 0 = never'),
+  // schedules (DESIGN §12): /in, /at, /every
+  timezone: z.string().min(1).refine(isTimezone, 'an IANA time zone such as Asia/Shanghai or Europe/Berlin').optional().describe("Time zone in which /at and /every read times and cron expressions (an IANA name such as Asia/Shanghai); unset, the host's"),
+  catchUp: CatchUpSchema.default('once').describe('A schedule that came due while the daemon was not running: once = runs once at start with a notice (however many times it was missed), skip = skipped with a notice'),
   // files both ways (DESIGN §11)
   answerFileRoots: z.array(z.string().min(1)).default([]).describe('Folders besides the session\'s working directory from which files may be uploaded: those a final answer links and those `larkmux send` names'),
   // attention for the person needed (issue 16)

@@ -18,6 +18,7 @@ import type { AdoptCandidate } from '../../src/daemon/panes/adopt-candidates.js'
 import { COMMAND_TABLE } from '../../src/daemon/commands/index.js';
 import { SESSIONS_LIST_MAX } from '../../src/daemon/commands/sessions.js';
 import { larkmuxCommand } from '../../src/platform/larkmux-command.js';
+import { schedulerRig } from '../support/schedule-book.js';
 
 const APP = 'cli_0123456789abcdef';
 const NOW = 1_800_000_000_000;
@@ -43,6 +44,7 @@ function fake(opts: { cli?: CommandBot['cli']; scan?: AdoptScan; user?: string; 
     anchor,
     grants: opts.grants ?? NO_GRANTS,
     now: NOW,
+    schedules: schedulerRig().scheduler,
     // English unless a test asks otherwise: the English assertions below are for a bot with "locale": "en".
     t: translator(opts.locale ?? 'en'),
     async reply(text) { f.replies.push(text); },

@@ -16,6 +16,7 @@ import { adoptPane, rememberOffer, scanForBot, type AdoptOutcome } from '../sess
 import type { AdoptScan } from '../panes/adoptable-panes.js';
 import type { UsageEntry } from '../../shared/usage-ledger.js';
 import { readUsageLedger, usageLedgerDir } from '../../platform/usage-ledger-file.js';
+import type { ScheduleBook } from '../schedules/scheduler.js';
 
 const OK: CommandResult = { ok: true };
 
@@ -43,6 +44,10 @@ export class BotCommandContext implements CommandContext {
       allowedChats: b.allowedChats,
       locale: botLocale(b),
     };
+  }
+
+  get schedules(): ScheduleBook {
+    return this.rt.scheduler;
   }
 
   async reply(text: string): Promise<void> {

@@ -11,6 +11,7 @@ import type { RouteDecision, RouterBot } from '../inbound/router.js';
 import type { Anchor } from '../ground/anchor.js';
 import type { WebAccess } from '../web/web-access.js';
 import type { SessionService } from '../sessions/session-service.js';
+import type { Scheduler } from '../schedules/scheduler.js';
 
 /** A prompt waiting for the project picker's answer. */
 export interface PickerWait {
@@ -27,6 +28,8 @@ export interface BotRuntimeHandle {
   /** The one owner of the bot's sessions (session-service.ts). */
   readonly sessions: SessionService;
   readonly state: BotState;
+  /** The bot's schedules (schedules/scheduler.ts). */
+  readonly scheduler: Scheduler;
   readonly log: Logger;
   readonly t: Translate;
   /** LARKMUX_HOME (the usage ledger is read from it). */

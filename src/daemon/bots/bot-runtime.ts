@@ -25,6 +25,10 @@ import type { BotRuntimeHandle, PickerWait } from './bot-runtime-handle.js';
 import type { WebAccess } from '../web/web-access.js';
 import type { CapacityKeeper } from '../sessions/capacity-keeper.js';
 import { onCardAction } from './card-actions.js';
+import { hostTimezone } from '../../shared/schedule-settings.js';
+import { ScheduleStore } from '../schedules/schedule-store.js';
+import { Scheduler } from '../schedules/scheduler.js';
+import { fireScheduled, skippedScheduled, type ScheduledTurnDeps } from '../schedules/scheduled-turn.js';
 
 export interface BotRuntimeOptions {
   bot: BotConfig;
@@ -47,6 +51,8 @@ export class BotRuntime implements BotRuntimeHandle {
   /** The one owner of this bot's sessions: records, live state, cards, workers, per-topic order. */
   readonly sessions: SessionService;
   readonly state: BotState;
+  /** This bot's schedules: stored beside its sessions, one timer, a due prompt handed to `sessions` (schedules/). */
+  readonly scheduler: Scheduler;
   private readonly dedupe: InboundDedupe;
   private readonly noticesSent = new Set<string>();
   /** Prompts of new sessions waiting for the folder picker's answer, by session key: only this runtime touches them. */
@@ -70,6 +76,17 @@ export class BotRuntime implements BotRuntimeHandle {
     });
     this.state = new BotState({ home: paths.home, appId: bot.appId, log: this.log });
     this.imageWait = imageWaitFor(() => this.bot, opts.im, this.t, (d, m) => this.deliver(d, m));
+    const turns: ScheduledTurnDeps = {
+      sessions: this.sessions, im: opts.im, t: this.t, log: this.log, permissionBot: () => this.routerBot(), grants: () => this.grants(), scheduler: () => this.scheduler,
+    };
+    this.scheduler = new Scheduler({
+      store: new ScheduleStore({ home: paths.home, appId: bot.appId, log: this.log }),
+      log: this.log,
+      catchUp: () => this.bot.catchUp,
+      timezone: () => this.bot.timezone ?? hostTimezone(),
+      fire: (s, due, reason) => fireScheduled(turns, s, due, reason),
+      skipped: (s, due) => skippedScheduled(turns, s, due),
+    });
     this.dedupe = new InboundDedupe({ path: `${paths.dedupeStore.replace(/\.json$/, '')}-${bot.appId}.json`, log: this.log });
   }
 
@@ -108,6 +125,7 @@ export class BotRuntime implements BotRuntimeHandle {
     for (const [what, load] of [
       ['bot state', () => this.state.load()],
       ['seen events', () => this.dedupe.load()],
+      ['schedules', () => this.scheduler.load()],
     ] as const) {
       const res = await load();
       // The message names where the damaged file was kept aside (durable-file.ts).
@@ -132,6 +150,8 @@ export class BotRuntime implements BotRuntimeHandle {
       this.conn = { state: 'failed', detail: res.message };
       this.log.error({ code: res.code, message: res.message }, 'could not connect');
     }
+    // Due prompts (and what came due while the daemon was down) go out once the bot can post them.
+    this.scheduler.start();
   }
 
   status(): BotStatus {
@@ -273,6 +293,7 @@ export class BotRuntime implements BotRuntimeHandle {
   async dispose(): Promise<void> {
     const dropped = this.imageWait.dispose();
     if (dropped > 0) this.log.warn({ pictures: dropped }, 'pictures still waiting for text were not sent (the bot stopped)');
+    await this.scheduler.dispose();
     await this.sessions.dispose();
     await this.opts.im.dispose();
     await Promise.all([this.state.dispose(), this.dedupe.dispose()]);

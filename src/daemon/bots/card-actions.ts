@@ -9,6 +9,7 @@ import type { CardActionReply, InboundCardAction } from '../im/types.js';
 import type { Anchor } from '../ground/anchor.js';
 import { routeCardAction } from '../inbound/router.js';
 import { offeredAnchor } from '../sessions/adopt.js';
+import { scheduleAnchor } from '../schedules/scheduled-turn.js';
 
 /** A tap on a card: checked by the pure router, answered at once with a toast, carried out in the background. */
 export async function onCardAction(rt: BotRuntimeHandle, ev: InboundCardAction, duplicate: boolean): Promise<CardActionReply | void> {
@@ -32,6 +33,7 @@ async function act(rt: BotRuntimeHandle, v: InboundCardAction['value'], userId: 
   const anchor = tapAnchor(rt, v, ev.messageId);
   if (!anchor) {
     // The list or picker the tap came from is no longer waiting (answered already, or from before a restart).
+    if (v.action === 'schedule') await rt.im.sendText({ chatId: ev.chatId, chatType: 'group' }, rt.t('schedule.unknown', { id: v.scheduleId }), ev.messageId);
     if (v.action === 'adopt') await rt.im.sendText({ chatId: ev.chatId, chatType: 'group' }, rt.t('adopt.expired'), ev.messageId);
     return;
   }
@@ -46,6 +48,11 @@ function tapAnchor(rt: BotRuntimeHandle, v: InboundCardAction['value'], cardMess
     return s ? rt.sessions.anchorOf(s, cardMessageId) : undefined;
   }
   if (v.action === 'adopt') return offeredAnchor(v.anchorKey) ?? undefined;
+  if (v.action === 'schedule') {
+    // A schedule deleted meanwhile: the tap still gets its answer where the card is.
+    const s = rt.scheduler.get(v.scheduleId);
+    return s ? scheduleAnchor(s, cardMessageId) : undefined;
+  }
   return rt.pickerAnchor(v.anchorKey);
 }
 
@@ -58,4 +65,5 @@ const TAP_TOAST: Record<TapName, MessageKey> = {
   screen: 'tap.screen',
   project: 'tap.project',
   adopt: 'tap.adopt',
+  schedule: 'tap.schedule',
 };

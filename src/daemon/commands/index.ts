@@ -15,6 +15,8 @@ import { statusCommand } from './status.js';
 import { stopCommand } from './stop.js';
 import { termCommand } from './term.js';
 import { usageCommand } from './usage.js';
+import { atCommand, everyCommand, inCommand } from './schedule-create.js';
+import { schedulesCommand } from './schedules.js';
 import { keyButtons, selectionButtons } from './buttons.js';
 import type { ButtonCommand, Command, TapHandlers, TapName } from './types.js';
 
@@ -35,6 +37,10 @@ export const CHAT_COMMANDS: readonly Command[] = [
   revokeCommand,
   adoptCommand,
   usageCommand,
+  inCommand,
+  atCommand,
+  everyCommand,
+  schedulesCommand,
 ];
 
 /** Commands reached only by card buttons. */

@@ -14,6 +14,7 @@ import type { GrantTarget } from '../ground/pairing.js';
 import type { AdoptOutcome } from '../sessions/adopt.js';
 import type { AdoptScan } from '../panes/adoptable-panes.js';
 import type { UsageEntry } from '../../shared/usage-ledger.js';
+import type { ScheduleBook } from '../schedules/scheduler.js';
 
 export type CommandResult = { ok: true } | { ok: false; code: string; message: string };
 
@@ -100,6 +101,9 @@ export interface CommandContext {
   adopt(paneId: string, cliPid: number): Promise<AdoptOutcome>;
   /** Remembers that an /adopt list was posted here, so a tap on it acts in this topic. */
   offerAdopt(): void;
+
+  /** This bot's schedules (/in, /at, /every, /schedules) and the time zone their times are read in. */
+  readonly schedules: ScheduleBook;
 
   /** Talk grants (owner only, checked by the dispatcher). False when nothing changed. */
   grantTalk(target: GrantTarget): Promise<boolean>;

@@ -160,7 +160,7 @@ export interface StoreOptions extends RecordFileOptions {
 }
 
 /** What both stores do with their file alike: one record by id, a validated put, remove, flush and dispose. */
-abstract class RecordStore<T> {
+export abstract class RecordStore<T> {
   protected constructor(protected readonly file: RecordFile<T>, private readonly schema: z.ZodType<T>) {}
 
   get path(): string {

@@ -1,8 +1,10 @@
 // English messages: the reference catalogue. Keys are `area.what`; `{name}` marks a parameter.
 import { usageEn } from './usage.js';
+import { enSchedules } from './en-schedules.js';
 
 export const en = {
   ...usageEn,
+  ...enSchedules,
   'common.larkmux': 'larkmux',
 
   // newcomer: first-run problems told in the chat with their fix

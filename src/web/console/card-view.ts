@@ -1,5 +1,5 @@
 // Renders the IM-agnostic card model as DOM for the console (the counterpart of the Feishu adapter's cards.ts).
-import { numberedOption, type AdoptCard, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SelectionCard, type StreamingCard } from '../../shared/card-model.js';
+import { numberedOption, type AdoptCard, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SchedulesCard, type SelectionCard, type StreamingCard } from '../../shared/card-model.js';
 import { CONSOLE_PATHS } from '../../shared/console-protocol.js';
 import type { Translate } from '../../shared/i18n.js';
 import { keyLabel } from '../../shared/keys.js';
@@ -149,10 +149,24 @@ function adopt(m: AdoptCard, press: Press): HTMLElement {
   return root;
 }
 
+function schedules(m: SchedulesCard, tr: Translate, press: Press): HTMLElement {
+  const { root, body } = shell('picker', 'blue', m.title, undefined);
+  if (!m.rows.length) body.append(el('p', 'card-answered', m.empty ?? ''));
+  for (const r of m.rows) {
+    body.append(el('p', '', r.text));
+    body.append(row([
+      callback(tr(r.paused ? 'schedule.resume' : 'schedule.pause'), { action: 'schedule', scheduleId: r.scheduleId, op: r.paused ? 'resume' : 'pause' }, press),
+      callback(tr('schedule.delete'), { action: 'schedule', scheduleId: r.scheduleId, op: 'delete' }, press, 'danger'),
+    ]));
+  }
+  return root;
+}
+
 export function renderCard(model: CardModel, tr: Translate, press: Press): HTMLElement {
   if (model.kind === 'stream') return stream(model, tr, press);
   if (model.kind === 'selection') return selection(model, tr, press);
   if (model.kind === 'changes') return changes(model, tr);
   if (model.kind === 'adopt') return adopt(model, press);
+  if (model.kind === 'schedules') return schedules(model, tr, press);
   return picker(model, press);
 }

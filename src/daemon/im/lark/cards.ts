@@ -1,5 +1,5 @@
 // Pure rendering of the IM-agnostic CardModel into Feishu card JSON 2.0, kept under the platform's 30 KB body limit.
-import { STATUS_LOOK, numberedOption, type AdoptCard, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
+import { STATUS_LOOK, numberedOption, type AdoptCard, type CardActionValue, type CardButton, type CardModel, type ChangesCard, type PickerCard, type SchedulesCard, type SelectionCard, type StreamingCard } from '../../../shared/card-model.js';
 import { t as translate, type Locale, type Translate } from '../../../shared/i18n.js';
 import { keyLabel } from '../../../shared/keys.js';
 import { tailWhole } from '../../../shared/utf8-parts.js';
@@ -142,6 +142,19 @@ function renderAdopt(m: AdoptCard, t: Translate): Json {
   return card(m.chosen ? 'green' : 'blue', m.title, m.chosen ? t('card.chosen') : t('adopt.pick'), m.title, elements);
 }
 
+function renderSchedules(m: SchedulesCard, t: Translate): Json {
+  const elements: Json[] = m.rows.length ? [] : [{ tag: 'markdown', content: escapeLarkMarkdown(m.empty ?? '') }];
+  for (const r of m.rows) {
+    elements.push({ tag: 'markdown', content: escapeLarkMarkdown(r.text) });
+    const op = r.paused ? 'resume' : 'pause';
+    elements.push(buttonRow([
+      callbackButton(t(r.paused ? 'schedule.resume' : 'schedule.pause'), { action: 'schedule', scheduleId: r.scheduleId, op }),
+      callbackButton(t('schedule.delete'), { action: 'schedule', scheduleId: r.scheduleId, op: 'delete' }, 'danger'),
+    ]));
+  }
+  return card('blue', m.title, undefined, m.title, elements);
+}
+
 export function byteLength(card: Json): number {
   return Buffer.byteLength(JSON.stringify(card));
 }
@@ -162,6 +175,7 @@ export function renderCard(model: CardModel, locale: Locale, maxBytes: number = 
   if (model.kind === 'picker') return shrinkGeneric(renderPicker(model, t), maxBytes);
   if (model.kind === 'changes') return shrinkGeneric(renderChanges(model, t), maxBytes);
   if (model.kind === 'adopt') return shrinkGeneric(renderAdopt(model, t), maxBytes);
+  if (model.kind === 'schedules') return shrinkGeneric(renderSchedules(model, t), maxBytes);
   let text = model.screenText;
   let out = renderStream(model, text, t);
   for (let i = 0; i < 12 && byteLength(out) > maxBytes && text; i++) {

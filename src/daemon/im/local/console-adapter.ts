@@ -249,6 +249,8 @@ export class ConsoleAdapter implements ImAdapter {
 function belongsTo(value: CardActionValue, card: CardModel): boolean {
   if (value.action === 'project') return card.kind === 'picker' && card.anchorKey === value.anchorKey;
   if (value.action === 'adopt') return card.kind === 'adopt' && card.anchorKey === value.anchorKey;
+  if (value.action === 'schedule') return card.kind === 'schedules' && card.rows.some((r) => r.scheduleId === value.scheduleId);
+  if (card.kind === 'schedules') return false;
   if (card.kind === 'picker' || card.kind === 'adopt') return false;
   if (value.action === 'select') return card.kind === 'selection' && card.sessionId === value.sessionId && card.promptId === value.promptId;
   return card.kind === 'stream' && card.sessionId === value.sessionId;
