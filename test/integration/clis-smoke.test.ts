@@ -13,6 +13,7 @@ import { TranscriptFollower } from '../../src/worker/transcript/follower.js';
 import type { TranscriptEvent } from '../../src/worker/transcript/types.js';
 import { requireTestCli, skipWithoutCli, startCliPane, type CliPane, type TestCliName } from '../support/clis.js';
 import { startFakeModelProcess, type FakeKind, type IsolatedFakeServer } from '../support/fake-models/index.js';
+import { FAKE_CALL_USAGE } from '../support/fake-models/common.js';
 import { KEY_TABLE } from '../../src/shared/keys.js';
 import { READINESS_TIMING } from '../../src/worker/lifecycle/readiness.js';
 
@@ -229,7 +230,8 @@ for (const c of CASES) {
       if (represses > 0) console.warn(`[${c.name}] Enter was dropped and re-pressed ${represses}×`);
 
       const end = await waitTurnEnd(rig, adapter);
-      expect(end).toEqual({ kind: 'turn_end', finalText: `FAKE-REPLY: ${prompt}` });
+      // The turn's usage is checked to the token in test/e2e/cli-usage.test.ts; here only that the CLI reported one.
+      expect(end).toMatchObject({ kind: 'turn_end', finalText: `FAKE-REPLY: ${prompt}`, usage: { outputTokens: FAKE_CALL_USAGE.output } });
       expect(events.find((e) => e.kind === 'user_turn')).toEqual({ kind: 'user_turn', text: prompt });
       const identity = events.find((e) => e.kind === 'identity');
       expect(identity).toBeDefined();
@@ -247,7 +249,7 @@ for (const c of CASES) {
       expect(rig.answered).toEqual(c.firstRunDialogs);
       await submit(pane, adapter, 'after onboarding');
       const end = await waitTurnEnd(rig, adapter);
-      expect(end).toEqual({ kind: 'turn_end', finalText: 'FAKE-REPLY: after onboarding' });
+      expect(end).toMatchObject({ kind: 'turn_end', finalText: 'FAKE-REPLY: after onboarding', usage: { outputTokens: FAKE_CALL_USAGE.output } });
     });
 
     it('surfaces the tool permission prompt as a selection; choosing "yes" runs the tool and the turn ends', async () => {
