@@ -1,6 +1,7 @@
 // `larkmux hosts add|list|check` through the real command against a real sshd on 127.0.0.1 (test/support/sshd.ts).
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestHome, type TestHome } from '../support/home.js';
@@ -149,4 +150,24 @@ describe('larkmux hosts over a real sshd', () => {
     const after = await runLarkmux(['hosts', '--json'], env);
     expect(JSON.parse(after.stdout)).toEqual([expect.objectContaining({ state: 'reachable' })]);
   });
+
+  it('calls a host that accepts but never answers "unknown", never unreachable', async () => {
+    // A listener on loopback that takes the connection and stays silent: ssh gives up in the banner exchange.
+    const held: Socket[] = [];
+    const silent = createServer((c) => void held.push(c));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      const cfg = JSON.parse(readFileSync(home.paths.config, 'utf8'));
+      home.writeConfig({ ...cfg, hosts: [...cfg.hosts, { name: 'silent', ssh: 'me@127.0.0.1', port }] });
+      const res = await runLarkmux(['hosts', '--json'], env, 120_000);
+      expect(res.code, res.stderr).toBe(0);
+      const rows = JSON.parse(res.stdout) as Array<{ name: string; state: string }>;
+      expect(rows.find((r) => r.name === 'silent')).toMatchObject({ state: 'unknown' });
+      expect(rows.find((r) => r.name === 'box1')).toMatchObject({ state: 'reachable' });
+    } finally {
+      for (const c of held) c.destroy();
+      await new Promise((r) => silent.close(r));
+    }
+  }, 150_000);
 });
