@@ -85,6 +85,14 @@ describe('larkmux hosts over a real sshd', () => {
     expect(statSync(home.paths.config).mode & 0o777).toBe(0o600);
   });
 
+  it('has doctor name the pinned host and the command that checks it', async () => {
+    const res = await runLarkmux(['doctor', '--json'], env);
+    const line = (JSON.parse(res.stdout) as Array<{ level: string; label: string; detail: string }>).find((l) => l.label === 'host box1');
+    expect(line).toMatchObject({ level: 'OK' });
+    expect(line!.detail).toContain('key pinned');
+    expect(line!.detail).toContain('hosts check box1');
+  });
+
   it('lists the host as pinned and reachable', async () => {
     const res = await runLarkmux(['hosts', '--json'], env);
     expect(res.code, res.stderr).toBe(0);
