@@ -3,10 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import { join } from 'node:path';
+import pty from '@lydell/node-pty';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestHome, type TestHome } from '../support/home.js';
-import { runLarkmux } from '../support/larkmux-cli.js';
+import { ROOT, runLarkmux } from '../support/larkmux-cli.js';
 import { startTestSshd, type TestSshd } from '../support/sshd.js';
+import { until } from '../support/until.js';
 
 const APP_SECRET = 'app-secret-h1-4f9c2e7d';
 const CLI_KEY = 'sk-cli-key-h1-9a8b7c6d';
@@ -45,6 +47,18 @@ afterAll(async () => {
   await sshd?.cleanup();
   home?.cleanup();
 });
+
+/** `larkmux args` on a terminal: waits for the question, types `answer` and Enter, returns the exit code and all output. */
+function answerOnTty(args: string[], answer: string): Promise<{ code: number; output: string }> {
+  const p = pty.spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'cli', 'main.ts'), ...args], { cols: 200, rows: 30, cwd: ROOT, env: env as Record<string, string> });
+  let output = '';
+  p.onData((d) => (output += d));
+  const exited = new Promise<number>((r) => p.onExit(({ exitCode }) => r(exitCode)));
+  return until('the pin question', () => output.includes('Pin it? [y/N]'), 60_000)
+    .then(() => p.write(`${answer}\r`))
+    .then(() => exited)
+    .then((code) => ({ code, output }));
+}
 
 const addArgs = (accept: string) => ['hosts', 'add', 'box1', sshd.target, '--port', String(sshd.port), '--identity', sshd.clientKey, '--accept', accept];
 
@@ -157,6 +171,18 @@ describe('larkmux hosts over a real sshd', () => {
     expect(cfg.hosts[0].workingDirs).toEqual([sshd.dir, join(sshd.dir, 'no-such-dir')]);
     const after = await runLarkmux(['hosts', '--json'], env);
     expect(JSON.parse(after.stdout)).toEqual([expect.objectContaining({ state: 'reachable' })]);
+  });
+
+  it('asks on a terminal: no writes nothing, yes pins and adds', async () => {
+    const args = ['hosts', 'add', 'box2', sshd.target, '--port', String(sshd.port), '--identity', sshd.clientKey];
+    const before = readFileSync(home.paths.config, 'utf8');
+    const no = await answerOnTty(args, 'n');
+    expect(no.output).toContain(adminFingerprint(sshd.hostKeyPub));
+    expect(no.code).toBe(1);
+    expect(readFileSync(home.paths.config, 'utf8')).toBe(before);
+    const yes = await answerOnTty(args, 'y');
+    expect(yes.code, yes.output).toBe(0);
+    expect(JSON.parse(readFileSync(home.paths.config, 'utf8')).hosts.map((h: { name: string }) => h.name)).toEqual(['box1', 'box2']);
   });
 
   it('calls a host that accepts but never answers "unknown", never unreachable', async () => {

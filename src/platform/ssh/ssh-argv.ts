@@ -66,6 +66,7 @@ export function sshOptionArgs(host: HostConfig, places: SshPlaces, opts: SshOpti
     ...o('ForwardAgent=no'),
     ...o('ForwardX11=no'),
     ...o('ClearAllForwardings=yes'),
+    ...o('PermitLocalCommand=no'),
     ...o('PasswordAuthentication=no'),
     ...o('KbdInteractiveAuthentication=no'),
     ...o('ServerAliveInterval=15'),
