@@ -19,6 +19,8 @@ export interface TestSshd {
   clientKey: string;
   /** The public host key file, as an admin would fingerprint it. */
   hostKeyPub: string;
+  /** What sshd logged (-e) since it was last started. */
+  log(): string;
   /** A new host key, as after a reinstall; takes effect on the next start. */
   regenerateHostKey(): void;
   start(): Promise<void>;
@@ -75,6 +77,7 @@ export async function startTestSshd(): Promise<TestSshd> {
   if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   let child: ChildProcess | undefined;
   let port = 0;
+  let log = '';
   const sshd: TestSshd = {
     dir,
     get port() {
@@ -86,6 +89,7 @@ export async function startTestSshd(): Promise<TestSshd> {
     },
     clientKey,
     hostKeyPub: `${hostKey}.pub`,
+    log: () => log,
     regenerateHostKey: () => keygen(hostKey),
     async start() {
       // The same port again after a stop: the host comes back where the config points.
@@ -112,10 +116,10 @@ export async function startTestSshd(): Promise<TestSshd> {
         ].join('\n'),
       );
       const c = spawn(SSHD, ['-D', '-e', '-f', conf], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
-      let log = '';
+      log = '';
       c.stderr?.on('data', (d) => (log += d));
       child = c;
-      await until(`sshd on 127.0.0.1:${port} (log: ${log})`, async () => c.exitCode === null && (await answersBanner(port)), 30_000);
+      await until(`sshd on 127.0.0.1:${port}`, async () => c.exitCode === null && (await answersBanner(port)), 30_000);
     },
     async stop() {
       const c = child;

@@ -1,7 +1,7 @@
 // The ssh argv, the reading of ssh's failures and the known_hosts text: pure functions, table-driven.
 import { describe, expect, it } from 'vitest';
 import { fingerprint, isPinned, keyToPin, knownHostsName, parseKeyscan, pinInKnownHosts, sameFingerprint } from '../../src/platform/ssh/known-hosts.js';
-import { MAX_CONTROL_PATH, controlPath, sshArgv, sshPathValue } from '../../src/platform/ssh/ssh-argv.js';
+import { MAX_CONTROL_PATH, closeMasterArgv, controlPath, sshArgv, sshPathValue } from '../../src/platform/ssh/ssh-argv.js';
 import { classifySshFailure, sshFailureFix } from '../../src/platform/ssh/ssh-failure.js';
 import type { HostConfig } from '../../src/shared/host-config.js';
 
@@ -35,6 +35,10 @@ describe('sshArgv', () => {
   it('gives each host its own socket', () => {
     expect(controlPath(gpu, places)).not.toBe(controlPath({ ...gpu, port: 2222 }, places));
     expect(controlPath(gpu, places)).toBe(controlPath({ ...gpu }, places));
+  });
+
+  it('ends the master through the same socket, sending nothing else', () => {
+    expect(closeMasterArgv(gpu, places)).toEqual(['-o', `ControlPath="${controlPath(gpu, places)}"`, '-O', 'exit', '--', 'me@gpu1.lan']);
   });
 
   it.each([

@@ -87,3 +87,8 @@ export function sshOptionArgs(host: HostConfig, places: SshPlaces, opts: SshOpti
 export function sshArgv(host: HostConfig, places: SshPlaces, remote: string[], opts: SshOptions = DEFAULT_SSH_OPTIONS): string[] {
   return [...sshOptionArgs(host, places, opts), '-T', '--', host.ssh, ...remote];
 }
+
+/** `ssh -O exit`: ends the host's ControlMaster (its sessions end with it); nothing else is sent to the host. */
+export function closeMasterArgv(host: HostConfig, places: SshPlaces): string[] {
+  return ['-o', `ControlPath=${sshPathValue(controlPath(host, places))}`, '-O', 'exit', '--', host.ssh];
+}

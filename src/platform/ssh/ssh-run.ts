@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HostConfig } from '../../shared/host-config.js';
 import type { LarkmuxPaths } from '../paths.js';
-import { controlPath, DEFAULT_SSH_OPTIONS, sshArgv, sshHostPart, type SshOptions, type SshPlaces } from './ssh-argv.js';
+import { closeMasterArgv, controlPath, DEFAULT_SSH_OPTIONS, sshArgv, sshHostPart, type SshOptions, type SshPlaces } from './ssh-argv.js';
 import { classifySshFailure, type SshFailure } from './ssh-failure.js';
 
 /** Where this home's ssh files live: sockets under run/ (or a short folder in /tmp), LARKMUX_HOME/known_hosts. */
@@ -65,4 +65,10 @@ export async function runOverSsh(host: HostConfig, places: SshPlaces, remote: st
 export async function scanHostKeys(host: Pick<HostConfig, 'ssh' | 'port'>, env?: NodeJS.ProcessEnv): Promise<ProcessResult> {
   const args = ['-T', '10', ...(host.port ? ['-p', String(host.port)] : []), '--', sshHostPart(host.ssh)];
   return runProcess('ssh-keyscan', args, { timeoutMs: 30_000, env });
+}
+
+/** Ends the host's ControlMaster if one runs; true when one did. */
+export async function closeMaster(host: HostConfig, places: SshPlaces, env?: NodeJS.ProcessEnv): Promise<boolean> {
+  const res = await runProcess('ssh', closeMasterArgv(host, places), { timeoutMs: 15_000, env });
+  return res.code === 0;
 }
