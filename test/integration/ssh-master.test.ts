@@ -1,11 +1,12 @@
 // One ControlMaster per host, for real: a persistent master is reused by the next command (one login in sshd's log)
 // and `ssh -O exit` ends it. Against test/support/sshd.ts on 127.0.0.1.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { knownHostsName, pinInKnownHosts } from '../../src/platform/ssh/known-hosts.js';
 import { controlPath } from '../../src/platform/ssh/ssh-argv.js';
-import { closeMaster, runOverSsh, sshPlaces } from '../../src/platform/ssh/ssh-run.js';
+import { closeMaster, ensureSocketFolder, runOverSsh, sshPlaces } from '../../src/platform/ssh/ssh-run.js';
 import type { HostConfig } from '../../src/shared/host-config.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { startTestSshd, type TestSshd } from '../support/sshd.js';
@@ -50,4 +51,15 @@ it('keeps one master per host under LARKMUX_HOME/run, reused by the next command
   expect(three.stdout).toBe('three\n');
   await until('a second login', () => logins() === 2);
   expect(existsSync(socket)).toBe(false);
+});
+
+it('refuses a socket folder another user could write in', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lmx-sock-'));
+  try {
+    ensureSocketFolder(join(dir, 'ok'));
+    chmodSync(dir, 0o777);
+    expect(() => ensureSocketFolder(dir)).toThrow(/nobody else may write in; remove it or fix it \(chmod 700/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

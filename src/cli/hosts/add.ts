@@ -86,6 +86,10 @@ export async function hostsAdd(ctx: CliContext): Promise<number> {
   }
   const scan = await scanHostKeys(host, ctx.env);
   const key = keyToPin(parseKeyscan(scan.stdout));
+  if (!key && scan.code === 127 && !scan.stderr) {
+    ctx.err('ssh-keyscan was not found; install openssh-client (Debian/Ubuntu: apt-get install openssh-client). Nothing was written.');
+    return EXIT.failure;
+  }
   if (!key) {
     ctx.err(`cannot read a host key from ${sshHostPart(host.ssh)}${host.port ? ` port ${host.port}` : ''}: ${scan.timedOut ? 'no answer in time' : 'nothing answered'}; check that the host is up and sshd listens there. Nothing was written.`);
     return EXIT.failure;

@@ -1,7 +1,7 @@
 // Runs the system `ssh` (and `ssh-keyscan`) for one host: the thin shell around ssh-argv.ts and ssh-failure.ts.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HostConfig } from '../../shared/host-config.js';
@@ -48,6 +48,19 @@ export function runProcess(file: string, argv: string[], opts: { stdin?: string;
   });
 }
 
+/**
+ * Creates the socket folder (0700) and checks that it is ours and nobody else may write in it: the fallback lives in
+ * /tmp, where another user could have made it first to swap the sockets. Throws a clear error otherwise.
+ */
+export function ensureSocketFolder(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const st = lstatSync(dir);
+  const uid = process.getuid?.();
+  if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0) {
+    throw new Error(`${dir} (for ssh's ControlMaster sockets) must be a folder owned by this user that nobody else may write in; remove it or fix it (chmod 700 ${dir})`);
+  }
+}
+
 export type SshRunResult = ProcessResult & { failure: SshFailure | null };
 
 /**
@@ -56,7 +69,7 @@ export type SshRunResult = ProcessResult & { failure: SshFailure | null };
  */
 export async function runOverSsh(host: HostConfig, places: SshPlaces, remote: string[], opts: { stdin?: string; timeoutMs?: number; ssh?: Partial<SshOptions>; env?: NodeJS.ProcessEnv } = {}): Promise<SshRunResult> {
   const sshOpts = { ...DEFAULT_SSH_OPTIONS, ...opts.ssh };
-  mkdirSync(join(controlPath(host, places), '..'), { recursive: true, mode: 0o700 });
+  ensureSocketFolder(join(controlPath(host, places), '..'));
   const res = await runProcess('ssh', sshArgv(host, places, remote, sshOpts), { stdin: opts.stdin, timeoutMs: opts.timeoutMs ?? (sshOpts.connectTimeoutS + 15) * 1000, env: opts.env });
   return { ...res, failure: res.code === 127 && !res.stderr ? { kind: 'unknown', detail: 'the ssh command was not found; install openssh-client' } : classifySshFailure(res.code, res.stderr, res.timedOut) };
 }
