@@ -62,7 +62,8 @@ function answerOnTty(args: string[], answer: string): Promise<{ code: number; ou
 
 const addArgs = (accept: string) => ['hosts', 'add', 'box1', sshd.target, '--port', String(sshd.port), '--identity', sshd.clientKey, '--accept', accept];
 
-describe('larkmux hosts over a real sshd', () => {
+// Each test runs the command several times (tsx start-up each): generous on a busy 2-core machine.
+describe('larkmux hosts over a real sshd', { timeout: 240_000 }, () => {
   it('refuses a wrong --accept fingerprint, or none without a terminal, and writes nothing', async () => {
     const before = readFileSync(home.paths.config, 'utf8');
     const wrong = await runLarkmux(addArgs('SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'), env);
@@ -203,5 +204,5 @@ describe('larkmux hosts over a real sshd', () => {
       for (const c of held) c.destroy();
       await new Promise((r) => silent.close(r));
     }
-  }, 150_000);
+  });
 });

@@ -32,7 +32,7 @@ afterAll(async () => {
 
 const logins = () => sshd.log().match(/Accepted publickey/g)?.length ?? 0;
 
-it('keeps one master per host under LARKMUX_HOME/run, reused by the next command, ended by -O exit', async () => {
+it('keeps one master per host under LARKMUX_HOME/run, reused by the next command, ended by -O exit', { timeout: 180_000 }, async () => {
   const places = sshPlaces(home.paths);
   const persist = { persist: '120s', connectTimeoutS: 10 };
   const one = await runOverSsh(host, places, ['echo', 'one'], { ssh: persist });
