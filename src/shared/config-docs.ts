@@ -1,6 +1,7 @@
 // Renders the settings table of docs/configuration.md from ConfigSchema's descriptions and defaults.
 import { z } from 'zod';
 import { BotConfigSchema, ConfigSchema, ConsoleConfigSchema } from './config.js';
+import { HostConfigSchema } from './host-config.js';
 
 interface JsonSchemaNode {
   type?: string | string[];
@@ -24,7 +25,7 @@ function rows(schema: z.ZodType, prefix: string): string[] {
   for (const [key, node] of Object.entries(js.properties ?? {})) {
     if (node.properties && !node.description) {
       for (const [k2, n2] of Object.entries(node.properties)) out.push(row(`${prefix}${key}.${k2}`, n2));
-    } else if (key !== 'bots') {
+    } else if (key !== 'bots' && key !== 'hosts') {
       out.push(row(`${prefix}${key}`, node));
     }
   }
@@ -75,6 +76,16 @@ export function configReference(): string {
     '',
     ...head,
     ...rows(BotConfigSchema, ''),
+    '',
+    '## Each entry of `hosts`',
+    '',
+    'Other machines larkmux reaches with the system `ssh` client (`larkmux hosts add NAME user@host` pins the host key and',
+    'adds the entry; `larkmux hosts check NAME` checks node, tmux, the CLIs, disk and the working dirs there). Placing a',
+    'session on a host (`/cd gpu1:/dir`) is not available yet: today the list is checked and listed only. See',
+    'docs/operations.md, "Several hosts".',
+    '',
+    ...head,
+    ...rows(HostConfigSchema, ''),
     '',
   ].join('\n');
 }

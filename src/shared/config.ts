@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ENV_REF, botProblems, envRefProblem, regexProblems } from './config-checks.js';
 import { describeIssues, fieldName, type SettingSchema } from './config-issues.js';
 import { LocaleSchema, defaultLocale, type Locale } from './i18n.js';
+import { HostsSchema } from './host-config.js';
 
 // The CLI spec lives in its own module so that browser code (the console page, through ipc.ts) never loads this file.
 export * from './cli-spec.js';
@@ -98,6 +99,8 @@ export const ConfigSchema = z.strictObject({
     })
     .prefault({}),
   bots: z.array(BotConfigSchema).default([]),
+  // other machines over OpenSSH (issue 29)
+  hosts: HostsSchema,
 });
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -14,7 +14,7 @@ describe('config', () => {
   it('fills defaults for an empty file and for a minimal bot', () => {
     const empty = parseConfig({});
     // web.host: this machine only unless the config says otherwise (issue 13 finding 5, DESIGN §11).
-    expect(empty.ok && empty.config).toEqual({ web: { port: 7680, host: '127.0.0.1', allowedHosts: [] }, tmux: { socket: null }, bots: [] });
+    expect(empty.ok && empty.config).toEqual({ web: { port: 7680, host: '127.0.0.1', allowedHosts: [] }, tmux: { socket: null }, bots: [], hosts: [] });
     const res = parseConfig({ bots: [bot] });
     expect(res.ok).toBe(true);
     if (!res.ok) return;
@@ -35,7 +35,7 @@ describe('config', () => {
   const cases: [string, unknown, NodeJS.ProcessEnv, RegExp][] = [
     ['missing env var', { bots: [{ ...bot, appSecret: '${NOPE_SECRET}' }] }, {}, /bots\[0\]\.appSecret: environment variable NOPE_SECRET is not set; export it/],
     ['bad app id', { bots: [{ ...bot, appId: 'app_123' }] }, {}, /bots\[0\]\.appId: "app_123": must look like cli_ followed by 16 hex digits/],
-    ['unknown top-level field', { bots: [], webb: {} }, {}, /config: unknown field "webb" \(did you mean "web"\?\); remove it or check the spelling \(allowed in the top level: console, web, tmux, bots\)/],
+    ['unknown top-level field', { bots: [], webb: {} }, {}, /config: unknown field "webb" \(did you mean "web"\?\); remove it or check the spelling \(allowed in the top level: console, web, tmux, bots, hosts\)/],
     ['unknown bot field', { bots: [{ ...bot, secret: SECRET }] }, {}, /bots\[0\]: unknown field "secret"; remove it/],
     ['wrong type', { web: { port: 'eighty' } }, {}, /web\.port: expected a number, got "eighty"/],
     ['bad enum', { bots: [{ ...bot, events: 'poll' }] }, {}, /bots\[0\]\.events: "poll" is not allowed; use one of "websocket", "webhook"/],

@@ -1,6 +1,7 @@
 // `larkmux doctor`: one line per check (OK/WARN/FAIL) with the fix; exits 1 when anything FAILs.
 import { readConfigFile } from '../../platform/config-file.js';
 import { DOCTOR_CHECKS } from '../doctor/checks.js';
+import { formatDoctorLine } from '../doctor/format.js';
 import type { DoctorLine } from '../doctor/types.js';
 import { EXIT, type CliCommand } from '../types.js';
 
@@ -20,7 +21,7 @@ export const doctor: CliCommand = {
       }
     }
     if (flags.json) out(JSON.stringify(lines, null, 2));
-    else for (const l of lines) out(`${l.level.padEnd(4)} ${l.label.padEnd(18)} ${l.detail}${l.fix ? `\n     fix: ${l.fix}` : ''}`);
+    else for (const l of lines) out(formatDoctorLine(l));
     return lines.some((l) => l.level === 'FAIL') ? EXIT.failure : EXIT.ok;
   },
 };

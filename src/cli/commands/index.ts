@@ -3,6 +3,7 @@ import type { CliCommand } from '../types.js';
 import { consoleCommand } from './console.js';
 import { doctor } from './doctor.js';
 import { fonts } from './fonts.js';
+import { hosts } from './hosts.js';
 import { logs } from './logs.js';
 import { restart } from './restart.js';
 import { service } from './service.js';
@@ -15,4 +16,4 @@ import { send } from './send.js';
 import { where } from './where.js';
 import { usage } from './usage.js';
 
-export const COMMANDS: CliCommand[] = [setup, start, stop, restart, status, logs, doctor, fonts, sessions, where, send, usage, consoleCommand, service];
+export const COMMANDS: CliCommand[] = [setup, start, stop, restart, status, logs, doctor, fonts, sessions, where, send, usage, consoleCommand, service, hosts];

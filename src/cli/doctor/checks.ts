@@ -9,6 +9,7 @@ import type { DoctorCheck, DoctorLine } from './types.js';
 import { sessionsCheck } from './sessions-check.js';
 import { which } from '../../platform/which.js';
 import { fontsCheck } from './fonts-check.js';
+import { hostsCheck } from './hosts-check.js';
 import { talkScopeCheck } from './talk-scope-check.js';
 import { webCheck } from './web-check.js';
 
@@ -94,4 +95,4 @@ const platformCheck: DoctorCheck = () => {
   return [{ level: 'WARN', label: 'platform', detail: `${process.platform} is untested (larkmux is developed and tested on Linux)`, fix: 'put the fonts in $LARKMUX_HOME/fonts (larkmux fonts install) if screenshots show boxes' }];
 };
 
-export const DOCTOR_CHECKS: DoctorCheck[] = [nodeCheck, tmuxCheck, configCheck, configModeCheck, talkScopeCheck, cliCheck, homeCheck, webCheck, platformCheck, fontsCheck, sessionsCheck];
+export const DOCTOR_CHECKS: DoctorCheck[] = [nodeCheck, tmuxCheck, configCheck, configModeCheck, talkScopeCheck, cliCheck, homeCheck, webCheck, platformCheck, fontsCheck, sessionsCheck, hostsCheck];
