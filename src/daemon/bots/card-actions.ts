@@ -58,4 +58,5 @@ const TAP_TOAST: Record<TapName, MessageKey> = {
   screen: 'tap.screen',
   project: 'tap.project',
   adopt: 'tap.adopt',
+  hurry: 'tap.hurry',
 };

@@ -16,6 +16,7 @@ import { stopCommand } from './stop.js';
 import { termCommand } from './term.js';
 import { usageCommand } from './usage.js';
 import { keyButtons, selectionButtons } from './buttons.js';
+import { busyButtons } from './busy-buttons.js';
 import type { ButtonCommand, Command, TapHandlers, TapName } from './types.js';
 
 export const CHAT_COMMANDS: readonly Command[] = [
@@ -38,7 +39,7 @@ export const CHAT_COMMANDS: readonly Command[] = [
 ];
 
 /** Commands reached only by card buttons. */
-export const BUTTON_COMMANDS: readonly ButtonCommand[] = [keyButtons, selectionButtons];
+export const BUTTON_COMMANDS: readonly ButtonCommand[] = [keyButtons, selectionButtons, busyButtons];
 
 /** A card button resolved: the command it belongs to (whose level it takes) and what it does. */
 export interface TapEntry {

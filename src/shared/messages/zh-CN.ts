@@ -1,9 +1,11 @@
 // Simplified Chinese messages: the same keys as en.ts (the compiler and test/unit/i18n.test.ts check it).
 import type { en } from './en.js';
 import { usageZhCN } from './usage.js';
+import { busyMessageZhCN } from './busy-message.js';
 
 export const zhCN: Record<keyof typeof en, string> = {
   ...usageZhCN,
+  ...busyMessageZhCN,
   'common.larkmux': 'larkmux',
 
   // newcomer: first-run problems told in the chat with their fix
