@@ -173,6 +173,7 @@ describe('a waiting message hurried from its card (issue 30 item 4)', () => {
     return { state, effects: all.slice(all.indexOf('deliver:t1') + 1), hurried };
   }
   const idle: InputEvent = { type: 'cli_busy', busy: false };
+  const interrupted: InputEvent = { type: 'interrupt_done' };
   it.each([
     {
       name: 'steer types it into the working CLI now, ahead of the message before it; the other waits for the turn end',
@@ -191,12 +192,12 @@ describe('a waiting message hurried from its card (issue 30 item 4)', () => {
     },
     {
       name: 'interrupt: the key first, nothing typed until the CLI stopped and its box was cleared, then the message alone',
-      events: [...BUSY, hurry('t3', 'interrupt'), idle, { type: 'interrupt_done' }, sent('t3'), idle, sent('t2')], steers: true,
+      events: [...BUSY, hurry('t3', 'interrupt'), idle, interrupted, sent('t3'), idle, sent('t2')], steers: true,
       effects: ['interrupt', 'report:hurry_done:t3', 'deliver:t3', 'deliver:t2'], hurried: ['t3:interrupted'], queue: [],
     },
     {
       name: 'interrupt_done before the CLI went idle: the message still waits for idle (never typed into a working turn)',
-      events: [...BUSY, hurry('t2', 'interrupt'), { type: 'interrupt_done' }, idle], steers: false,
+      events: [...BUSY, hurry('t2', 'interrupt'), interrupted, idle], steers: false,
       effects: ['interrupt', 'report:hurry_done:t2', 'deliver:t2'], hurried: ['t2:interrupted'], queue: ['t3'],
     },
     {
@@ -222,7 +223,7 @@ describe('a waiting message hurried from its card (issue 30 item 4)', () => {
   });
 
   it('a stop during an interrupt forgets it; the next session starts clean', () => {
-    const { state } = go([...BUSY, hurry('t2', 'interrupt'), { type: 'stop' }], true);
+    const { state } = go([...BUSY, hurry('t2', 'interrupt'), { type: 'stop' } as InputEvent], true);
     expect(state.interrupting).toBe(false);
     expect(state.queue).toEqual([]);
   });
