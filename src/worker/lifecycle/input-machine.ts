@@ -11,6 +11,8 @@ export interface QueuedMessage {
   text: string;
   /** A CLI slash command (`raw_input`): typed as is, never merged, no transcript evidence expected. */
   raw?: boolean;
+  /** Steered into the working CLI from its card: its proof may come only at the CLI's next step (delivery.ts). */
+  steered?: boolean;
 }
 
 /** How the next launch starts the CLI. */
@@ -139,8 +141,9 @@ function hurryStep(state: InputState, turnId: string, how: HurryHow, ctx: InputC
   const rest = state.queue.filter((_, i) => i !== at);
   if (how === 'steer') {
     if (!ctx.steerWhileBusy || state.typedAhead) return answer('waits');
-    return answer('steered', go(state, 'sending', 'steered into the working CLI by a card tap', { queue: rest, inFlight: message, typedAhead: true }, [
-      { type: 'deliver', message },
+    const steered = { ...message, steered: true };
+    return answer('steered', go(state, 'sending', 'steered into the working CLI by a card tap', { queue: rest, inFlight: steered, typedAhead: true }, [
+      { type: 'deliver', message: steered },
     ]));
   }
   if (state.interrupting) return answer('interrupted', { state: { ...state, queue: [message, ...rest] }, effects: [] });
