@@ -4,7 +4,7 @@
 // interrupted prompt Claude puts back in its input box is cleared, never sent again.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { buttons, cardsFor, headerColour, markdownText, textsIn } from '../support/cards.js';
 import { disposeClaudeWorld, startClaudeWorld, type ClaudeWorld } from '../support/claude-world.js';
 import { skipWithoutCli } from '../support/clis.js';
@@ -29,6 +29,21 @@ function transcriptPrompts(home: string): string[] {
   return out;
 }
 
+/** Bash allowed outright: auto mode's server-side safety check cannot run against the fake model. */
+const BASH_ALLOWED = { permissions: { defaultMode: 'default', allow: ['Bash'] } };
+
+/** Starts the daemon and Claude with a first message, and answers Claude's auto-mode offer: keep manual mode. */
+async function claudeInManualMode(rig: ClaudeWorld['rig']): Promise<{ fake: ClaudeWorld['rig']['fake']; appId: string; chatId: string }> {
+  await rig.start();
+  const { fake } = rig;
+  const { chatId } = await fake.injectMessage({ chatType: 'p2p', text: 'hello' });
+  const manual = (labels: string[]) => labels.find((b) => /keep manual mode/i.test(b));
+  const offer = await fake.waitFor(() => fake.messages.find((m) => m.chatId === chatId && m.msgType === 'interactive' && manual(buttons(m.content))), 90_000, 'mode offer card');
+  await fake.tapButton(offer.messageId, manual(buttons(offer.content))!);
+  await fake.waitFor(() => markdownText(offer.content).includes('Answered by'), 20_000, 'offer answered');
+  return { fake, appId: rig.appIds[0]!, chatId };
+}
+
 describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: a message while Claude works', () => {
   let world: ClaudeWorld | undefined;
   afterEach(async () => {
@@ -38,20 +53,9 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: a message 
   });
 
   it('waits by default and goes after the turn; "Interrupt and send" stops the turn and delivers it once', async () => {
-    world = await startClaudeWorld({ askPermissions: false, settings: { permissions: { defaultMode: 'default', allow: ['Bash'] } } });
+    world = await startClaudeWorld({ askPermissions: false, settings: BASH_ALLOWED });
     const { rig, home } = world;
-    onTestFailed(() => {
-      process.stderr.write(`${rig.logText().split('\n').filter((l) => /hurr|input machine|delivered|interrupt/.test(l)).slice(-60).join('\n')}\n`);
-    });
-    await rig.start();
-    const { fake } = rig;
-    const appId = rig.appIds[0]!;
-    const first = await fake.injectMessage({ chatType: 'p2p', text: 'hello' });
-    const chatId = first.chatId;
-    // Claude first offers auto mode: keep manual mode (Bash is allowed outright).
-    const offer = await fake.waitFor(() => fake.messages.find((m) => m.chatId === chatId && m.msgType === 'interactive' && buttons(m.content).some((b) => /keep manual mode/i.test(b))), 90_000, 'mode offer card');
-    await fake.tapButton(offer.messageId, buttons(offer.content).find((b) => /keep manual mode/i.test(b))!);
-    await fake.waitFor(() => markdownText(offer.content).includes('Answered by'), 20_000, 'offer answered');
+    const { fake, appId, chatId } = await claudeInManualMode(rig);
 
     /** Sends a turn whose tool call keeps Claude working, and waits until its card shows it working. */
     const busyTurn = async (seconds: number): Promise<string> => {
