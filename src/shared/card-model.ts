@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { MessageKey, Translate } from './i18n.js';
 import { KeyNameSchema } from './keys.js';
-import { DisplayModeSchema, SessionStatusSchema } from './ipc.js';
+import { DisplayModeSchema, HurryHowSchema, SessionStatusSchema } from './ipc.js';
 
 /** A button's effect, sent back by the IM when someone taps it. Small on purpose: it travels in callbacks. */
 export const CardActionValueSchema = z.discriminatedUnion('action', [
@@ -17,6 +17,8 @@ export const CardActionValueSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('adopt'), anchorKey: z.string(), paneId: z.string(), pid: z.number().int().positive() }),
   /** /schedules: pause, resume or delete one schedule of the topic. */
   z.strictObject({ action: z.literal('schedule'), scheduleId: z.string(), op: z.enum(['pause', 'resume', 'delete']) }),
+  /** A message waiting behind a working CLI (issue 30 item 4): steer it in now, or interrupt the turn and send it. */
+  z.strictObject({ action: z.literal('hurry'), sessionId: z.string(), turnId: z.string(), how: HurryHowSchema }),
 ]);
 export type CardActionValue = z.infer<typeof CardActionValueSchema>;
 

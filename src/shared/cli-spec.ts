@@ -35,3 +35,25 @@ export const CLI_INPUT = {
 export function cliInputOf(spec: CliSpec): CliInput {
   return typeof spec === 'string' ? CLI_INPUT[spec] : 'program';
 }
+
+/**
+ * Whether text typed (and Entered) while the CLI works reaches the model as its own prompt without ending the turn:
+ * Claude Code queues it ("Queued · ctrl+x ctrl+s to send now") and hands it to the model at its next step; Codex
+ * takes it as a message for the running task. Gemini drops or merges it; a shell or a custom program would run it as
+ * a command. Only these CLIs would offer "Steer now" on a message that waits (issue 30 item 4) — but none does yet:
+ * in a real Claude Code run the steered text never showed up as a user record in its transcript within 240 s, so its
+ * delivery cannot be proved (the card would say "failed" for a prompt the model may have read), and Codex's was never
+ * tried on the real CLI. The chat is told the truth: until a transcript proves it, a waiting message offers only
+ * "Interrupt and send". The steer path stays tested below the table (input-machine, delivery).
+ */
+export const CLI_STEERS = {
+  'claude-code': false,
+  codex: false,
+  gemini: false,
+  shell: false,
+} as const satisfies Record<KnownCliId, boolean>;
+
+/** A custom program is never steered: nothing is known about what it does with typed text while it works. */
+export function cliSteersOf(spec: CliSpec): boolean {
+  return typeof spec === 'string' ? CLI_STEERS[spec] : false;
+}

@@ -88,11 +88,15 @@ export const SelectionChoiceMsg = z.strictObject({
 export const SetDisplayMsg = z.strictObject({ type: z.literal('set_display'), mode: DisplayModeSchema });
 export const CaptureNowMsg = z.strictObject({ type: z.literal('capture_now') });
 export const CloseMsg = z.strictObject({ type: z.literal('close'), mode: z.enum(['kill', 'detach']) });
+/** A waiting message's card tap (issue 30 item 4): steer it into the working CLI, or interrupt the turn and send it next. */
+export const HurryHowSchema = z.enum(['steer', 'interrupt']);
+export type HurryHow = z.infer<typeof HurryHowSchema>;
+export const HurryMsg = z.strictObject({ type: z.literal('hurry'), turnId: id, how: HurryHowSchema, by: RequesterSchema.optional() });
 /** Write grants were revoked: the worker closes every open write connection of its web terminal. */
 export const WebRevokeMsg = z.strictObject({ type: z.literal('web_revoke') });
 
 export const DaemonToWorkerSchema = z.discriminatedUnion('type', [
-  InitMsg, InputMsg, RawInputMsg, KeyMsg, SelectionChoiceMsg, SetDisplayMsg, CaptureNowMsg, CloseMsg, WebRevokeMsg,
+  InitMsg, InputMsg, RawInputMsg, KeyMsg, SelectionChoiceMsg, SetDisplayMsg, CaptureNowMsg, CloseMsg, WebRevokeMsg, HurryMsg,
 ]);
 export type DaemonToWorker = z.infer<typeof DaemonToWorkerSchema>;
 
@@ -167,10 +171,19 @@ export const HEARTBEAT_TIMING = {
   timeoutMs: 3 * 30_000 + 5_000,
 } as const;
 
+/**
+ * What became of a hurry: `steered` (typed into the working CLI now), `interrupted` (the turn is being interrupted; the
+ * message goes next), `waits` (the CLI is not working or cannot take it now: it keeps its place), `not_queued` (it
+ * already left the queue: nothing is done twice).
+ */
+export const HurryOutcomeSchema = z.enum(['steered', 'interrupted', 'waits', 'not_queued']);
+export type HurryOutcome = z.infer<typeof HurryOutcomeSchema>;
+export const HurryDoneMsg = z.strictObject({ type: z.literal('hurry_done'), turnId: id, how: HurryHowSchema, outcome: HurryOutcomeSchema });
+
 export const HeartbeatMsg = z.strictObject({ type: z.literal('heartbeat'), at: z.number() });
 
 export const WorkerToDaemonSchema = z.discriminatedUnion('type', [
-  ReadyMsg, StatusMsg, ScreenMsg, SelectionMsg, InputDeliveredMsg, InputFailedMsg, FinalOutputMsg, CliIdentityMsg, CliExitMsg, CliStartedMsg, ErrorMsg, HeartbeatMsg,
+  ReadyMsg, StatusMsg, ScreenMsg, SelectionMsg, InputDeliveredMsg, InputFailedMsg, FinalOutputMsg, CliIdentityMsg, CliExitMsg, CliStartedMsg, ErrorMsg, HeartbeatMsg, HurryDoneMsg,
 ]);
 export type WorkerToDaemon = z.infer<typeof WorkerToDaemonSchema>;
 

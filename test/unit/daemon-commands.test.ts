@@ -1,4 +1,5 @@
 // Each daemon command against a fake CommandContext: what it replies and what it sends to the worker.
+import type { TapOutcome } from '../../src/daemon/sessions/busy-message.js';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +26,8 @@ const NOW = 1_800_000_000_000;
 
 interface Fake extends CommandContext {
   replies: string[];
+  /** What the next waiting-message tap answers (busy-message.ts TapOutcome). */
+  hurryOutcome: TapOutcome;
   cards: CardModel[];
   keys: { sessionId: string; key: KeyName }[];
   calls: string[];
@@ -38,7 +41,7 @@ function fake(opts: { cli?: CommandBot['cli']; scan?: AdoptScan; user?: string; 
     { appId: APP, groupScope: 'thread' },
   );
   const f: Fake = {
-    replies: [], cards: [], keys: [], calls: [], session: s,
+    replies: [], cards: [], keys: [], calls: [], session: s, hurryOutcome: { kind: 'act', how: 'steer' },
     bot: { name: 'claude', appId: APP, cli: opts.cli ?? 'claude-code', workingDir: '/w', projects: [], allowedUsers: ['ou_admin'], allowedChats: [] },
     invoker: { userId: opts.user ?? 'ou_admin' },
     anchor,
@@ -75,6 +78,7 @@ function fake(opts: { cli?: CommandBot['cli']; scan?: AdoptScan; user?: string; 
     },
     offerAdopt() { f.calls.push('adopt-offer'); },
     async answerSelection(id, promptId, option, text) { f.calls.push(`select:${id}:${promptId}:${option}:${text ?? ''}`); return true; },
+    async hurryMessage(id, turnId, how) { f.calls.push(`hurry:${id}:${turnId}:${how}`); return f.hurryOutcome; },
     async answerPicker(path) { f.calls.push(`picker:${path}`); return true; },
     async updateCard(messageId, card) { f.calls.push(`update:${messageId}:${card.kind}`); },
   };
@@ -86,6 +90,18 @@ const GUEST: Grants = { talkUsers: ['ou_guest'], talkChats: [], peerBots: [] };
 describe('card taps run their command', () => {
   const tap = (value: CardActionValue, f: Fake, typedText?: string) =>
     COMMAND_TABLE.byTap.get(value.action)!.run(f, value as never, { cardMessageId: 'om_card', ...(typedText ? { typedText } : {}) });
+  it.each([
+    { outcome: { kind: 'act', how: 'interrupt' }, replies: [] },
+    { outcome: { kind: 'already_sent' }, replies: ['This message already went to the CLI; nothing was sent again.'] },
+    { outcome: { kind: 'gone' }, replies: ['This message is no longer waiting in this session; nothing was sent.'] },
+    { outcome: { kind: 'not_offered' }, replies: ['This CLI cannot take a message while it works; the message keeps waiting.'] },
+  ] satisfies { outcome: TapOutcome; replies: string[] }[])('a waiting message tap answered $outcome.kind', async ({ outcome, replies }) => {
+    const f = fake();
+    f.hurryOutcome = outcome;
+    await tap({ action: 'hurry', sessionId: 's1', turnId: 'om_2', how: 'interrupt' }, f);
+    expect(f.calls).toEqual(['hurry:s1:om_2:interrupt']);
+    expect(f.replies).toEqual(replies);
+  });
   it.each([
     { value: { action: 'key', sessionId: 's1', key: 'esc' }, keys: [{ sessionId: 's1', key: 'esc' }], calls: [] },
     { value: { action: 'display', sessionId: 's1', mode: 'text' }, keys: [], calls: ['display:s1:text'] },

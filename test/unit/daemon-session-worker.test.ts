@@ -37,6 +37,7 @@ const calls: Record<keyof typeof WAKE_RULE, (w: SessionWorker) => ReturnType<Ses
   capture_now: (w) => w.captureNow(),
   set_display: (w) => w.setDisplay('text'),
   web_revoke: (w) => w.revokeWrites(),
+  hurry: (w) => w.hurry('om_2', 'interrupt', by),
 };
 
 describe('SessionWorker: the wake rule', () => {
@@ -48,6 +49,8 @@ describe('SessionWorker: the wake rule', () => {
     // The display mode and web revocations need no CLI: a sleeping worker is left asleep.
     { type: 'set_display', running: false, startable: true, outcome: 'skipped', wakes: 0 },
     { type: 'web_revoke', running: false, startable: true, outcome: 'skipped', wakes: 0 },
+    // A waiting message lives in a running worker's queue: a sleeping one has none to hurry, and is not woken for it.
+    { type: 'hurry', running: false, startable: true, outcome: 'skipped', wakes: 0 },
     // A prompt is launched through the capacity keeper first; never a second launch around the caps.
     { type: 'input', running: false, startable: true, outcome: 'no_worker', wakes: 0 },
     { type: 'raw_input', running: false, startable: true, outcome: 'no_worker', wakes: 0 },

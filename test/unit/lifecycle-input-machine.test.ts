@@ -155,3 +155,76 @@ describe('input state machine', () => {
     for (const l of logs) expect(l.type === 'log' && l.reason.length > 0).toBe(true);
   });
 });
+
+describe('a waiting message hurried from its card (issue 30 item 4)', () => {
+  // Running, the CLI working on t1, with t2 (and t3) waiting in the queue.
+  const BUSY: InputEvent[] = [input('t1'), ...BOOT_NEW, sent('t1'), { type: 'cli_busy', busy: true }, input('t2'), input('t3')];
+  const hurry = (turnId: string, how: 'steer' | 'interrupt'): InputEvent => ({ type: 'hurry', turnId, how });
+  function go(events: InputEvent[], steers: boolean) {
+    let state = initialInput('new');
+    const effects: InputEffect[] = [];
+    for (const e of events) {
+      const step = inputStep(state, e, { typeAheadWhileBusy: false, steerWhileBusy: steers });
+      state = step.state;
+      effects.push(...step.effects);
+    }
+    const all = summary(effects);
+    const hurried = effects.flatMap((e) => (e.type === 'report' && e.msg.type === 'hurry_done' ? [`${e.msg.turnId}:${e.msg.outcome}`] : []));
+    return { state, effects: all.slice(all.indexOf('deliver:t1') + 1), hurried };
+  }
+  const idle: InputEvent = { type: 'cli_busy', busy: false };
+  const interrupted: InputEvent = { type: 'interrupt_done' };
+  it.each([
+    {
+      name: 'steer types it into the working CLI now, ahead of the message before it; the other waits for the turn end',
+      events: [...BUSY, hurry('t3', 'steer'), sent('t3'), idle, sent('t2')], steers: true,
+      effects: ['deliver:t3', 'report:hurry_done:t3', 'deliver:t2'], hurried: ['t3:steered'], queue: [],
+    },
+    {
+      name: 'steer on a CLI that does not take input while working: it keeps its place',
+      events: [...BUSY, hurry('t2', 'steer')], steers: false,
+      effects: ['report:hurry_done:t2'], hurried: ['t2:waits'], queue: ['t2', 't3'],
+    },
+    {
+      name: 'one steered message at a time: a second steer waits until the first is taken',
+      events: [...BUSY, hurry('t2', 'steer'), sent('t2'), hurry('t3', 'steer')], steers: true,
+      effects: ['deliver:t2', 'report:hurry_done:t2', 'report:hurry_done:t3'], hurried: ['t2:steered', 't3:waits'], queue: ['t3'],
+    },
+    {
+      name: 'interrupt: the key first, nothing typed until the CLI stopped and its box was cleared, then the message alone',
+      events: [...BUSY, hurry('t3', 'interrupt'), idle, interrupted, sent('t3'), idle, sent('t2')], steers: true,
+      effects: ['interrupt', 'report:hurry_done:t3', 'deliver:t3', 'deliver:t2'], hurried: ['t3:interrupted'], queue: [],
+    },
+    {
+      name: 'interrupt_done before the CLI went idle: the message still waits for idle (never typed into a working turn)',
+      events: [...BUSY, hurry('t2', 'interrupt'), interrupted, idle], steers: false,
+      effects: ['interrupt', 'report:hurry_done:t2', 'deliver:t2'], hurried: ['t2:interrupted'], queue: ['t3'],
+    },
+    {
+      name: 'a second interrupt tap while one is under way: no second key',
+      events: [...BUSY, hurry('t2', 'interrupt'), hurry('t2', 'interrupt')], steers: true,
+      effects: ['interrupt', 'report:hurry_done:t2', 'report:hurry_done:t2'], hurried: ['t2:interrupted', 't2:interrupted'], queue: ['t2', 't3'],
+    },
+    {
+      name: 'a tap on a message that already left the queue (the turn ended meanwhile) does nothing twice',
+      events: [...BUSY, idle, hurry('t2', 'interrupt'), hurry('t2', 'steer')], steers: true,
+      effects: ['deliver:t2', 'report:hurry_done:t2', 'report:hurry_done:t2'], hurried: ['t2:not_queued', 't2:not_queued'], queue: ['t3'],
+    },
+    {
+      name: 'a tap while the message before it is still being typed: it keeps its place (nothing to interrupt yet)',
+      events: [input('t1'), ...BOOT_NEW, input('t2'), hurry('t2', 'interrupt')], steers: true,
+      effects: ['report:hurry_done:t2'], hurried: ['t2:waits'], queue: ['t2'],
+    },
+  ])('$name', ({ events, steers, effects, hurried, queue }) => {
+    const got = go(events, steers);
+    expect(got.effects).toEqual(effects);
+    expect(got.hurried).toEqual(hurried);
+    expect(got.state.queue.map((m) => m.turnId)).toEqual(queue);
+  });
+
+  it('a stop during an interrupt forgets it; the next session starts clean', () => {
+    const { state } = go([...BUSY, hurry('t2', 'interrupt'), { type: 'stop' } as InputEvent], true);
+    expect(state.interrupting).toBe(false);
+    expect(state.queue).toEqual([]);
+  });
+});

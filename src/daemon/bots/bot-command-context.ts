@@ -2,7 +2,8 @@
 import type { Translate } from '../../shared/i18n.js';
 import { botLocale } from '../../shared/config.js';
 import type { CardModel } from '../../shared/card-model.js';
-import { IPC_LIMITS, type DisplayMode, type Requester } from '../../shared/ipc.js';
+import { IPC_LIMITS, type DisplayMode, type HurryHow, type Requester } from '../../shared/ipc.js';
+import type { TapOutcome } from '../sessions/busy-message.js';
 import type { KeyName } from '../../shared/keys.js';
 import type { BotRuntimeHandle } from './bot-runtime-handle.js';
 import { isDirectory, listProjects, type Project } from '../commands/projects.js';
@@ -135,6 +136,11 @@ export class BotCommandContext implements CommandContext {
     if (!s) return false;
     // A typed answer goes as it was typed (the worker types it literally after picking the option that takes it).
     return this.rt.sessions.answerSelection(s, promptId, optionIndex, this.requester(), typed?.slice(0, IPC_LIMITS.typedAnswer));
+  }
+
+  async hurryMessage(sessionId: string, turnId: string, how: HurryHow): Promise<TapOutcome> {
+    const s = this.rt.sessions.get(sessionId);
+    return s ? this.rt.sessions.hurry(s, turnId, how, this.requester()) : { kind: 'gone' };
   }
 
   async answerPicker(path: string): Promise<boolean> {

@@ -66,4 +66,5 @@ const TAP_TOAST: Record<TapName, MessageKey> = {
   project: 'tap.project',
   adopt: 'tap.adopt',
   schedule: 'tap.schedule',
+  hurry: 'tap.hurry',
 };

@@ -18,6 +18,7 @@ import { usageCommand } from './usage.js';
 import { atCommand, everyCommand, inCommand } from './schedule-create.js';
 import { schedulesCommand } from './schedules.js';
 import { keyButtons, selectionButtons } from './buttons.js';
+import { busyButtons } from './busy-buttons.js';
 import type { ButtonCommand, Command, TapHandlers, TapName } from './types.js';
 
 export const CHAT_COMMANDS: readonly Command[] = [
@@ -44,7 +45,7 @@ export const CHAT_COMMANDS: readonly Command[] = [
 ];
 
 /** Commands reached only by card buttons. */
-export const BUTTON_COMMANDS: readonly ButtonCommand[] = [keyButtons, selectionButtons];
+export const BUTTON_COMMANDS: readonly ButtonCommand[] = [keyButtons, selectionButtons, busyButtons];
 
 /** A card button resolved: the command it belongs to (whose level it takes) and what it does. */
 export interface TapEntry {

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import type { CardActionValue, CardModel } from '../../shared/card-model.js';
 import type { CliSpec } from '../../shared/config.js';
 import type { MessageKey, Translate } from '../../shared/i18n.js';
-import type { DisplayMode } from '../../shared/ipc.js';
+import type { DisplayMode, HurryHow } from '../../shared/ipc.js';
+import type { TapOutcome } from '../sessions/busy-message.js';
 import type { KeyName } from '../../shared/keys.js';
 import type { Grants, PermissionLevel } from '../ground/permissions.js';
 import type { Anchor } from '../ground/anchor.js';
@@ -79,6 +80,8 @@ export interface CommandContext {
   postScreen(sessionId: string): Promise<CommandResult>;
   /** Answers a selection prompt the CLI shows (false: the prompt is no longer open); `text` is typed literally. */
   answerSelection(sessionId: string, promptId: string, optionIndex: number, text?: string): Promise<boolean>;
+  /** A tap on a waiting message's card (issue 30 item 4): what became of it (sessions/busy-message.ts). */
+  hurryMessage(sessionId: string, turnId: string, how: HurryHow): Promise<TapOutcome>;
   /** The project picker at this anchor was answered: its waiting message goes to a new session in `path`. */
   answerPicker(path: string): Promise<boolean>;
   /** Replaces a card the bot sent earlier (a picker or an adopt list, once answered). */

@@ -12,6 +12,7 @@ import type { ImAdapter } from '../im/types.js';
 import type { SessionCore } from '../ground/session-core.js';
 import type { SessionCards } from './session-cards.js';
 import { usageFooter } from './usage-recorder.js';
+import { busyButtons, hurryNotice, waitsBehindTurn } from './busy-message.js';
 
 /** The reaction put on a user's message once its delivery to the CLI is proven. */
 export const DELIVERED_REACTION = 'DONE';
@@ -53,6 +54,8 @@ export class LiveSession {
   /** Who may answer each pending selection besides operators: the requester of the turn it appeared in. */
   private readonly selectionRequesters = new Map<string, string | undefined>();
   private lastRequester: string | undefined;
+  /** Turns begun while the CLI worked, whose card offers steer / interrupt until the message leaves the queue. */
+  private readonly waiting = new Set<string>();
   /** What each turn changed in the working folder's git tree (snapshot at turn start, diff at its end). */
   readonly changes: ChangeTracker;
   /** Set by /close: the CLI's exit that follows is not a crash. */
@@ -94,7 +97,16 @@ export class LiveSession {
     this.lastRequester = turn.requester.userId;
     // The person wrote again: whatever the session waited on them for (a failure) is over.
     this.hooks.attention?.allEnded('a new message');
-    await this.cards.startTurn(prompt, turn.messageId);
+    if (!waitsBehindTurn(this.currentStatus)) return this.cards.startTurn(prompt, turn.messageId);
+    this.waiting.add(turn.turnId);
+    const buttons = busyButtons(this.core.id, turn.turnId, this.core.cli, this.t);
+    await this.cards.startTurn(prompt, turn.messageId, { notice: this.t('busy.waiting'), buttons });
+  }
+
+  /** Where a waiting message is, as far as the daemon knows (busy-message.ts QueueState). */
+  queueStateOf(turnId: string): 'queued' | 'sent' | 'unknown' {
+    if (this.awaitingDelivery.has(turnId)) return 'queued';
+    return this.turns.has(turnId) || this.waiting.has(turnId) ? 'sent' : 'unknown';
   }
 
   selection(promptId: string): PendingSelection | undefined {
@@ -150,6 +162,8 @@ export class LiveSession {
       case 'input_delivered': {
         const messageId = this.awaitingDelivery.get(msg.turnId);
         this.awaitingDelivery.delete(msg.turnId);
+        // Waited to the end of the turn (no tap moved it): the card's choices go. A steered one was said already.
+        if (this.waiting.delete(msg.turnId)) await this.cards.endWaiting(this.t('busy.done.waited'));
         if (messageId) {
           const res = await this.im.react(messageId, DELIVERED_REACTION);
           if (!res.ok) this.log.warn({ code: res.code }, 'could not react to a delivered message');
@@ -209,6 +223,12 @@ export class LiveSession {
         await this.cards.setNotice(this.t('notice.problem', { message: msg.failure ? describeFailure(this.t, msg.failure) : msg.message }));
         return;
       case 'heartbeat':
+        return;
+      case 'hurry_done':
+        this.log.info({ turn: msg.turnId, how: msg.how, outcome: msg.outcome }, 'waiting message hurried');
+        // Declined (`waits`): the message keeps its place and its card its choices; otherwise they go.
+        if (msg.outcome === 'waits') await this.cards.setNotice(this.t(hurryNotice(msg.outcome, msg.how)));
+        else if (this.waiting.delete(msg.turnId) || msg.outcome !== 'not_queued') await this.cards.endWaiting(this.t(hurryNotice(msg.outcome, msg.how)));
         return;
       default: {
         const never: never = msg;

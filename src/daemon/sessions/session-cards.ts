@@ -1,5 +1,5 @@
 // The cards of one session: one streaming card per turn (earlier ones frozen), selection cards, screenshots paced per card.
-import type { CardModel, ChangesCard, SelectionCard, StreamingCard } from '../../shared/card-model.js';
+import type { CardButton, CardModel, ChangesCard, SelectionCard, StreamingCard } from '../../shared/card-model.js';
 import type { DisplayMode, SessionStatus } from '../../shared/ipc.js';
 import type { Translate } from '../../shared/i18n.js';
 import { cardControls } from './card-controls.js';
@@ -45,6 +45,8 @@ export class SessionCards {
   private notice: string | undefined;
   private subtitle: string | undefined;
   private footer: string | undefined;
+  /** A turn whose message waits behind a working CLI: its card offers to steer or interrupt (busy-message.ts). */
+  private waitingButtons: CardButton[] = [];
   private pendingScreen: CapturedScreen | null = null;
   private lastShotAt = 0;
   private shotTimer: NodeJS.Timeout | null = null;
@@ -96,17 +98,18 @@ export class SessionCards {
       notice: this.notice,
       ...(this.footer ? { footer: this.footer } : {}),
       keys,
-      buttons,
+      buttons: frozen ? buttons : [...this.waitingButtons, ...buttons],
       frozen,
     };
   }
 
-  /** A new turn: freezes the previous card and replies with a fresh streaming card. */
-  startTurn(prompt: string, replyTo?: string): Promise<void> {
+  /** A new turn: freezes the previous card and replies with a fresh streaming card (with a waiting message's choices). */
+  startTurn(prompt: string, replyTo?: string, waiting?: { notice: string; buttons: CardButton[] }): Promise<void> {
     return this.enqueue(async () => {
       await this.freezeCurrent();
       this.subtitle = oneLine(prompt, 80);
-      this.notice = undefined;
+      this.notice = waiting?.notice;
+      this.waitingButtons = waiting?.buttons ?? [];
       this.footer = undefined;
       this.imageFailed = false;
       this.lastShotAt = 0;
@@ -130,6 +133,12 @@ export class SessionCards {
   setFooter(footer: string): Promise<void> {
     this.footer = footer;
     return this.refresh();
+  }
+
+  /** The waiting message left the queue: its choices go, the notice says what happened. */
+  endWaiting(notice: string): Promise<void> {
+    this.waitingButtons = [];
+    return this.setNotice(notice);
   }
 
   /** Shows a notice line on the current card (e.g. "resumed your earlier conversation"). */

@@ -4,7 +4,7 @@
 // the live session's reports (live-session.ts persists it), read here by the capacity keeper.
 import type { BotConfig, CliSpec } from '../../shared/config.js';
 import type { Translate } from '../../shared/i18n.js';
-import type { BackendKind, DaemonToWorker, DisplayMode, Requester, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
+import type { BackendKind, DaemonToWorker, DisplayMode, HurryHow, Requester, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import type { FrameRenderer } from '../../platform/render-process.js';
 import { expandHome } from '../../platform/paths.js';
@@ -20,6 +20,7 @@ import type { ChangeSet } from '../changes/change-tracker.js';
 import { newSessionCore, sessionPlace, type SessionCore } from '../ground/session-core.js';
 import { newLiveSession, workerInit } from './session-wiring.js';
 import { RenderStateStore, SessionStore } from '../ground/store.js';
+import { hurryWaiting, type TapOutcome } from './busy-message.js';
 
 /** The worker pool as the session owner uses it (WorkerPool satisfies it; unit tests use a small real class). */
 export interface WorkerControl extends WorkerChannel {
@@ -182,6 +183,11 @@ export class SessionService {
     if (sent !== 'sent') await live.cards.setNotice(this.opts.t('notice.workerDown'));
   }
 
+  /** A tap on a waiting message's card: busy-message.ts decides, the worker's queue has the last word. */
+  hurry(s: SessionCore, turnId: string, how: HurryHow, by: Requester): TapOutcome {
+    return hurryWaiting(this.live.get(s.id)?.queueStateOf(turnId) ?? 'unknown', s.cli, how, () => this.worker(s).hurry(turnId, how, by));
+  }
+
   /** Who answers the selections the session's CLI waits on now (text typed into the pane would answer them). */
   openSelectionRequesters(id: string): (string | undefined)[] {
     return this.live.get(id)?.openSelectionRequesters() ?? [];
@@ -284,19 +290,13 @@ export class SessionService {
     }
   }
 
-  workerLive(id: string): boolean {
-    return this.opts.workers.has(id);
-  }
+  workerLive(id: string): boolean { return this.opts.workers.has(id); }
 
   /** A web terminal is open on the session (its worker is not detached for being idle). */
-  watched(id: string): boolean {
-    return this.opts.web?.watching?.(id) ?? false;
-  }
+  watched(id: string): boolean { return this.opts.web?.watching?.(id) ?? false; }
 
   /** A session created by this process that never launched: its record says `live`, but no CLI runs yet. */
-  launchesFresh(id: string): boolean {
-    return this.fresh.has(id);
-  }
+  launchesFresh(id: string): boolean { return this.fresh.has(id); }
 
   /** Forks the session's worker unless it runs; a fresh session launches, an old one re-attaches or resumes. */
   ensureWorker(session: SessionCore): boolean {

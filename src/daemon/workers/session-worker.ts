@@ -1,7 +1,7 @@
 // The only place the daemon builds a message for a session's worker, and the one rule on whether sending it wakes a
 // sleeping worker (a session whose CLI may still run in tmux while no worker watches it: after a restart, after the
 // capacity keeper detached it). Before this, /display woke a worker and the Display button did not.
-import type { DaemonToWorker, DisplayMode, Requester } from '../../shared/ipc.js';
+import type { DaemonToWorker, DisplayMode, HurryHow, Requester } from '../../shared/ipc.js';
 import type { KeyName } from '../../shared/keys.js';
 
 /** Messages a session sends; `init` and `close` belong to the pool (it starts and stops workers). */
@@ -25,6 +25,8 @@ export const WAKE_RULE: Readonly<Record<SessionMessage['type'], WakeRule>> = {
   capture_now: 'wake',
   set_display: 'if_running',
   web_revoke: 'if_running',
+  // A waiting message sits in a running worker's queue: with no worker there is nothing to hurry.
+  hurry: 'if_running',
 };
 
 /** `sent`; `skipped`: no worker runs and the message needs none; `no_worker`: it needed one that could not start. */
@@ -94,6 +96,11 @@ export class SessionWorker {
   /** An answer to a selection prompt; `text` is typed literally after picking the option that takes it. */
   choose(promptId: string, optionIndex: number, by: Requester, text?: string): SendOutcome {
     return this.send({ type: 'selection_choice', promptId, optionIndex, by, ...(text ? { text } : {}) });
+  }
+
+  /** A waiting message's card tap: steer it into the working CLI, or interrupt the turn and send it next. */
+  hurry(turnId: string, how: HurryHow, by: Requester): SendOutcome {
+    return this.send({ type: 'hurry', turnId, how, by });
   }
 
   captureNow(): SendOutcome {

@@ -1,10 +1,12 @@
 // English messages: the reference catalogue. Keys are `area.what`; `{name}` marks a parameter.
 import { usageEn } from './usage.js';
 import { enSchedules } from './en-schedules.js';
+import { busyMessageEn } from './busy-message.js';
 
 export const en = {
   ...usageEn,
   ...enSchedules,
+  ...busyMessageEn,
   'common.larkmux': 'larkmux',
 
   // newcomer: first-run problems told in the chat with their fix

@@ -2,10 +2,12 @@
 import type { en } from './en.js';
 import { usageZhCN } from './usage.js';
 import { zhCNSchedules } from './zh-CN-schedules.js';
+import { busyMessageZhCN } from './busy-message.js';
 
 export const zhCN: Record<keyof typeof en, string> = {
   ...usageZhCN,
   ...zhCNSchedules,
+  ...busyMessageZhCN,
   'common.larkmux': 'larkmux',
 
   // newcomer: first-run problems told in the chat with their fix

@@ -46,6 +46,11 @@ export interface DeliveryObservation {
   sends?: number;
   /** The pane printed a newline after Enter and the adapter says that proves it (line-oriented programs). */
   newlineAfterEnter?: boolean;
+  /**
+   * Steered into a working CLI (issue 30 item 4): the CLI holds it in its own queue until its next step (Claude Code
+   * records it only then, after a long tool call too), so no give-up while the CLI still works.
+   */
+  steered?: boolean;
 }
 
 export type DeliveryVerdict =
@@ -82,6 +87,7 @@ function judgeByTranscript(o: DeliveryObservation, timing: DeliveryTiming): Deli
   if (shouldRepress(o, timing)) return { verdict: 'press_enter_again' };
   const sends = o.sends ?? 1;
   const overall = o.overallMs ?? o.totalMs;
+  if (o.steered && o.screen.kind === 'busy' && !textIsLeft(o)) return { verdict: 'wait' };
   if (overall >= timing.transcriptGiveUpMs) return because('failed', noProof(o, failure('not_recorded')));
   if (o.totalMs < timing.transcriptProofMs) return { verdict: 'wait' };
   // A busy CLI may be working on it and write the record late: sending again could run it twice.

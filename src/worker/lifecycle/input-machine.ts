@@ -1,6 +1,6 @@
 // The per-session input state machine (DESIGN §6) as a pure transition function; the runtime executes its effects.
 import { failure, failureText, type Failure } from '../../shared/failure.js';
-import type { WorkerToDaemon } from '../../shared/ipc.js';
+import type { HurryHow, HurryOutcome, WorkerToDaemon } from '../../shared/ipc.js';
 
 export type InputPhase =
   | 'idle' | 'checking_tmux' | 'checking_session' | 'starting_session' | 'starting_tmux' | 'waiting_selection'
@@ -11,6 +11,8 @@ export interface QueuedMessage {
   text: string;
   /** A CLI slash command (`raw_input`): typed as is, never merged, no transcript evidence expected. */
   raw?: boolean;
+  /** Steered into the working CLI from its card: its proof may come only at the CLI's next step (delivery.ts). */
+  steered?: boolean;
 }
 
 /** How the next launch starts the CLI. */
@@ -26,6 +28,8 @@ export interface InputState {
   cliBusy: boolean;
   /** A message was typed ahead into the busy CLI; only one at a time, so the CLI never merges two into one turn. */
   typedAhead: boolean;
+  /** An interrupt for a waiting message is under way (hurry.ts): nothing is typed until the CLI stopped and was cleared. */
+  interrupting?: boolean;
   /** The process was lost and has been restarted once for the current message; a second loss fails it. */
   recoveredFor?: string;
   /** The CLI exited during this start-up (some exit after a startup dialog, e.g. Gemini's trust) and was relaunched once. */
@@ -55,6 +59,10 @@ export type InputEvent =
   /** The status detector noticed the process is gone (3 missing probes or a dead pane) while nothing was in flight. */
   | { type: 'process_lost'; reason: string }
   | { type: 'cli_busy'; busy: boolean }
+  /** A person chose, on a waiting message's card, to steer it into the working CLI or to interrupt the turn for it. */
+  | { type: 'hurry'; turnId: string; how: HurryHow }
+  /** The interrupt key was pressed and the input box cleared (or that failed): the queue may move again. */
+  | { type: 'interrupt_done' }
   | { type: 'stop' };
 
 export type InputEffect =
@@ -74,11 +82,15 @@ export type InputEffect =
   | { type: 'run_gate' }
   /** One has-session probe, then paste/type, Enter, and proof. */
   | { type: 'deliver'; message: QueuedMessage }
+  /** Press the CLI's interrupt key, wait for it to stop, clear what it put back in the input box; then `interrupt_done`. */
+  | { type: 'interrupt' }
   | { type: 'report'; msg: WorkerToDaemon };
 
 /** The adapter facts the machine needs. */
 export interface InputContext {
   typeAheadWhileBusy: boolean;
+  /** Text typed while the CLI works reaches the model as its own prompt (cli-spec.ts CLI_STEERS). */
+  steerWhileBusy?: boolean;
 }
 
 export type InputStep = { state: InputState; effects: InputEffect[] };
@@ -103,13 +115,39 @@ function failQueue(queue: readonly QueuedMessage[], why: Failure): InputEffect[]
 
 /** From `running`: send the next queued message if the CLI can take it. */
 function pump(state: InputState, ctx: InputContext, why: string): InputStep {
-  if (state.phase !== 'running' || state.queue.length === 0) return { state, effects: [] };
+  if (state.phase !== 'running' || state.queue.length === 0 || state.interrupting) return { state, effects: [] };
   if (state.cliBusy && (!ctx.typeAheadWhileBusy || state.typedAhead)) return { state, effects: [] };
   const [head, ...rest] = state.queue;
   const typedAhead = state.typedAhead || state.cliBusy;
   return go(state, 'sending', state.cliBusy ? `${why}; typed ahead while the CLI is busy` : why, { queue: rest, inFlight: head, typedAhead }, [
     { type: 'deliver', message: head! },
   ]);
+}
+
+/**
+ * A waiting message's card tap. Steer: it leaves the queue and is typed into the working CLI now (one typed-ahead
+ * message at a time). Interrupt: it moves to the head of the queue, the turn is interrupted, and it goes once the CLI
+ * is idle and its input box cleared. A message no longer queued (sent meanwhile) changes nothing: it is never doubled.
+ */
+function hurryStep(state: InputState, turnId: string, how: HurryHow, ctx: InputContext): InputStep {
+  const at = state.queue.findIndex((m) => m.turnId === turnId);
+  const answer = (outcome: HurryOutcome, step: InputStep = { state, effects: [] }): InputStep => ({
+    state: step.state,
+    effects: [...step.effects, { type: 'report', msg: { type: 'hurry_done', turnId, how, outcome } }],
+  });
+  if (at < 0) return answer('not_queued');
+  if (state.phase !== 'running' || !state.cliBusy) return answer('waits');
+  const message = state.queue[at]!;
+  const rest = state.queue.filter((_, i) => i !== at);
+  if (how === 'steer') {
+    if (!ctx.steerWhileBusy || state.typedAhead) return answer('waits');
+    const steered = { ...message, steered: true };
+    return answer('steered', go(state, 'sending', 'steered into the working CLI by a card tap', { queue: rest, inFlight: steered, typedAhead: true }, [
+      { type: 'deliver', message: steered },
+    ]));
+  }
+  if (state.interrupting) return answer('interrupted', { state: { ...state, queue: [message, ...rest] }, effects: [] });
+  return answer('interrupted', { state: { ...state, queue: [message, ...rest], interrupting: true }, effects: [{ type: 'interrupt' }] });
 }
 
 function boot(state: InputState, reason: string): InputStep {
@@ -123,7 +161,7 @@ export function inputStep(state: InputState, event: InputEvent, ctx: InputContex
   }
   switch (event.type) {
     case 'stop':
-      return go(state, 'stopped', 'close requested', { queue: [], inFlight: undefined }, []);
+      return go(state, 'stopped', 'close requested', { queue: [], inFlight: undefined, interrupting: false }, []);
 
     case 'take_over':
       if (state.phase !== 'idle') return { state, effects: [] };
@@ -135,6 +173,13 @@ export function inputStep(state: InputState, event: InputEvent, ctx: InputContex
       if (state.phase === 'running') return pump(queued, ctx, 'a message arrived');
       return { state: queued, effects: [] }; // booting or sending: keep order, deliver later
     }
+
+    case 'hurry':
+      return hurryStep(state, event.turnId, event.how, ctx);
+
+    case 'interrupt_done':
+      if (!state.interrupting) return { state, effects: [] };
+      return pump({ ...state, interrupting: false }, ctx, 'the turn was interrupted for a waiting message');
 
     case 'cli_busy': {
       const next = { ...state, cliBusy: event.busy, typedAhead: event.busy ? state.typedAhead : false };
@@ -218,7 +263,7 @@ export function inputStep(state: InputState, event: InputEvent, ctx: InputContex
     case 'process_lost':
       if (BOOTING.includes(state.phase) || state.phase === 'idle' || state.phase === 'failed') return { state, effects: [] };
       if (state.phase === 'sending') return { state, effects: [] }; // the delivery's own probe decides
-      return go(state, 'idle', `the CLI process was lost: ${event.reason}`, { launchMode: 'resume', cliBusy: false, typedAhead: false, recoveredFor: undefined }, []);
+      return go(state, 'idle', `the CLI process was lost: ${event.reason}`, { launchMode: 'resume', cliBusy: false, typedAhead: false, recoveredFor: undefined, interrupting: false }, []);
   }
 }
 
@@ -232,7 +277,7 @@ function withReadyReport(state: InputState, ctx: InputContext): InputStep {
 function fail(state: InputState, why: Failure, code: 'cli_start_failed' | LaunchFailureCode = 'cli_start_failed'): InputStep {
   const msgs = state.inFlight ? [state.inFlight, ...state.queue] : state.queue;
   const reason = failureText('en', why);
-  return go(state, 'failed', reason, { queue: [], inFlight: undefined, reason, relaunchedInBoot: false }, [
+  return go(state, 'failed', reason, { queue: [], inFlight: undefined, reason, relaunchedInBoot: false, interrupting: false }, [
     ...failQueue(msgs, why),
     { type: 'report', msg: { type: 'error', code, message: reason.slice(0, 4000), failure: why } },
   ]);

@@ -138,6 +138,7 @@ export async function deliver(deps: DelivererDeps, message: QueuedMessage): Prom
         hasTranscript,
         sends,
         newlineAfterEnter,
+        ...(message.steered ? { steered: true } : {}),
       }, timing);
       switch (verdict.verdict) {
         case 'delivered':

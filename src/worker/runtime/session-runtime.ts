@@ -20,6 +20,8 @@ import { paneHint } from '../cli/pane-hint.js';
 import { larkmuxPaths } from '../../platform/paths.js';
 import { paneCommandEnv } from '../../shared/pane-command.js';
 import { resolveProgram } from './resolve-program.js';
+import { interruptTurn } from './interrupt-turn.js';
+import { CLI_STEERS } from '../../shared/cli-spec.js';
 import { literalChatText } from '../../shared/chat-text.js';
 import type { StatusReporter } from './status-reporter.js';
 
@@ -109,6 +111,9 @@ export class SessionRuntime {
         if (msg.text === undefined && this.gate?.choose(msg.promptId, msg.optionIndex)) return;
         if (!this.monitor.choose(msg.promptId, msg.optionIndex, msg.text)) this.deps.send({ type: 'error', code: 'stale_selection', message: 'that prompt is no longer on screen' });
         return;
+      case 'hurry':
+        this.dispatch({ type: 'hurry', turnId: msg.turnId, how: msg.how });
+        return;
       case 'key':
         void this.deps.backend.sendKey(msg.key).then((r) => {
           if (!r.ok) this.deps.send({ type: 'error', code: 'key_failed', message: r.message });
@@ -152,7 +157,8 @@ export class SessionRuntime {
     if (this.disposed && event.type !== 'stop') return;
     // Without a transcript a turn ends when the screen goes idle, so typed-ahead text would blur two turns' output.
     const a = this.deps.adapter;
-    const step = inputStep(this.state, event, { typeAheadWhileBusy: a.submit.typeAheadWhileBusy && a.transcript !== null });
+    const steers = a.id !== 'custom' && CLI_STEERS[a.id] && a.transcript !== null;
+    const step = inputStep(this.state, event, { typeAheadWhileBusy: a.submit.typeAheadWhileBusy && a.transcript !== null, steerWhileBusy: steers });
     this.state = step.state;
     for (const e of step.effects) this.execute(e);
   }
@@ -187,6 +193,15 @@ export class SessionRuntime {
         return;
       case 'deliver':
         this.queueTail = this.queueTail.then(() => this.deliverOne(e.message));
+        return;
+      case 'interrupt':
+        // In line with deliveries: the key never lands in the middle of a message being typed.
+        this.queueTail = this.queueTail
+          .then(() => interruptTurn(this.deps.backend, this.deps.adapter))
+          .then((ok) => {
+            if (!ok) log.warn('interrupt for a waiting message: the CLI did not stop or its input box could not be cleared');
+          }, (err: unknown) => log.error({ err }, 'interrupt for a waiting message failed'))
+          .then(() => this.dispatch({ type: 'interrupt_done' }));
         return;
     }
   }
