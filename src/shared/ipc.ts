@@ -9,7 +9,7 @@ import { TurnUsageSchema } from './usage.js';
 // A version and a table of caps, as webterm-protocol.ts has for its frames: the two protocols have different peers (a
 // worker, a browser page) that go stale apart, so each keeps its own number and its own limits.
 /** Bumped whenever a message changes shape; a worker refuses an `init` of another version. */
-export const IPC_PROTOCOL_VERSION = 5;
+export const IPC_PROTOCOL_VERSION = 6;
 
 /** Caps keep one bad message from eating memory; 1 MiB of text is far above any chat message. */
 export const IPC_LIMITS = {
@@ -182,8 +182,23 @@ export const HurryDoneMsg = z.strictObject({ type: z.literal('hurry_done'), turn
 
 export const HeartbeatMsg = z.strictObject({ type: z.literal('heartbeat'), at: z.number() });
 
+/**
+ * The CLI's vendor refuses work for a while (issue 30.3), as the worker read it from the CLI's screen or transcript.
+ * `limited`: a usage or quota limit, until `untilMs` when the CLI says when it resets (epoch ms; absent when it does not
+ * say). `throttled`: a short rate limit the CLI retries by itself (seconds). `clear`: the CLI works again (a turn
+ * was accepted after a limit). The worker only reports; the daemon decides whether to hold (src/shared/usage-hold.ts).
+ * `excerpt` is the CLI's own words (one line, for logs and the card), `cli` which adapter recognised it.
+ */
+export const UsageLimitMsg = z.strictObject({
+  type: z.literal('usage_limit'),
+  state: z.enum(['limited', 'throttled', 'clear']),
+  untilMs: z.number().int().positive().optional(),
+  excerpt: z.string().max(512).default(''),
+  turnId: id.optional(),
+});
+
 export const WorkerToDaemonSchema = z.discriminatedUnion('type', [
-  ReadyMsg, StatusMsg, ScreenMsg, SelectionMsg, InputDeliveredMsg, InputFailedMsg, FinalOutputMsg, CliIdentityMsg, CliExitMsg, CliStartedMsg, ErrorMsg, HeartbeatMsg, HurryDoneMsg,
+  ReadyMsg, StatusMsg, ScreenMsg, SelectionMsg, InputDeliveredMsg, InputFailedMsg, FinalOutputMsg, CliIdentityMsg, CliExitMsg, CliStartedMsg, ErrorMsg, HeartbeatMsg, HurryDoneMsg, UsageLimitMsg,
 ]);
 export type WorkerToDaemon = z.infer<typeof WorkerToDaemonSchema>;
 

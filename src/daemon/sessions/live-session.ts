@@ -224,6 +224,10 @@ export class LiveSession {
         return;
       case 'heartbeat':
         return;
+      case 'usage_limit':
+        // Holding prompts through a limit is issue 30.3's hold (not built yet): for now it is only logged.
+        this.log.warn({ state: msg.state, untilMs: msg.untilMs, excerpt: msg.excerpt }, 'the CLI reports a usage limit');
+        return;
       case 'hurry_done':
         this.log.info({ turn: msg.turnId, how: msg.how, outcome: msg.outcome }, 'waiting message hurried');
         // Declined (`waits`): the message keeps its place and its card its choices; otherwise they go.
