@@ -24,6 +24,20 @@ export interface LarkmuxPaths {
   paneCommand: string;
 }
 
+/** Files kept beside a bot's session store (`sessions-<appId>.render.json`, `….schedules.json`): not stores themselves. */
+export type SessionStoreSibling = 'render' | 'schedules';
+const SIBLING_SUFFIXES: readonly SessionStoreSibling[] = ['render', 'schedules'];
+
+/** `sessions-<appId>.json` → `sessions-<appId>.<sibling>.json`. */
+export function sessionStoreSibling(storePath: string, sibling: SessionStoreSibling): string {
+  return storePath.replace(/\.json$/, `.${sibling}.json`);
+}
+
+/** Whether a file name in LARKMUX_HOME is a bot's session store, not one of its siblings nor a damaged copy. */
+export function isSessionStoreName(name: string): boolean {
+  return /^sessions-.+\.json$/.test(name) && !SIBLING_SUFFIXES.some((s) => name.endsWith(`.${s}.json`));
+}
+
 /** Expands a leading `~` against the user's home directory. */
 export function expandHome(p: string, home: string = homedir()): string {
   if (p === '~') return home;

@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseRecordEnvelope } from './durable-file.js';
+import { isSessionStoreName } from './paths.js';
 import { runTmux } from './tmux-runner.js';
 import { SESSION_STORE_FORMAT, SessionCoreSchema } from '../shared/session-record.js';
 
@@ -51,7 +52,7 @@ export function ownedTmuxNamesOnDisk(home: string): { names: Set<string>; comple
   let complete = true;
   let files: string[] = [];
   try {
-    files = readdirSync(home).filter((f) => /^sessions-.+\.json$/.test(f) && !f.endsWith('.render.json'));
+    files = readdirSync(home).filter(isSessionStoreName);
   } catch {
     return { names, complete: true };
   }

@@ -6,12 +6,18 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ownedTmuxNamesOnDisk } from '../../src/platform/tmux-sessions.js';
 import { newSessionCore, type SessionCore } from '../../src/daemon/ground/session-core.js';
-import { SessionStore } from '../../src/daemon/ground/store.js';
+import { renderStatePath, SessionStore } from '../../src/daemon/ground/store.js';
+import { ScheduleStore } from '../../src/daemon/schedules/schedule-store.js';
+import type { Schedule } from '../../src/shared/schedule.js';
 
 const APP = 'cli_0123456789abcdef';
 const rec = (anchorId: string, patch: Partial<SessionCore> = {}): SessionCore => ({
   ...newSessionCore({ appId: APP, anchorId, scope: 'thread', chatId: 'oc_g', chatType: 'group', cli: 'codex', cwd: '/w', ownerId: 'ou_a', now: 5 }),
   ...patch,
+});
+const scheduleOf = (anchorId: string): Schedule => ({
+  id: '0123456789ab', sessionKey: anchorId, anchorId, scope: 'thread', chatId: 'oc_g', chatType: 'group', cwd: '/w', creatorId: 'ou_a',
+  prompt: 'run the tests', spec: { kind: 'once', at: 10_000 }, text: '3s run the tests', timezone: 'UTC', createdAt: 5, nextRunAt: 10_000, paused: false,
 });
 const store = (records: unknown[], format = 'larkmux-sessions') => JSON.stringify({ format, version: 1, records });
 
@@ -30,6 +36,20 @@ describe('ownedTmuxNamesOnDisk', () => {
     s.put(open);
     s.put(closed);
     await s.flush();
+    expect(ownedTmuxNamesOnDisk(home)).toEqual({ names: new Set([open.tmuxName]), complete: true });
+  });
+
+  it('reads past the store\'s siblings (render state, schedules): they are not session stores', async () => {
+    const s = new SessionStore({ home, appId: APP });
+    await s.load();
+    const open = rec('om_open');
+    s.put(open);
+    await s.flush();
+    const schedules = new ScheduleStore({ home, appId: APP });
+    await schedules.load();
+    schedules.put(scheduleOf('om_open'));
+    await schedules.flush();
+    writeFileSync(renderStatePath(home, APP), JSON.stringify({ format: 'larkmux-render-state', version: 1, records: [] }));
     expect(ownedTmuxNamesOnDisk(home)).toEqual({ names: new Set([open.tmuxName]), complete: true });
   });
 

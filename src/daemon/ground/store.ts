@@ -2,7 +2,7 @@
 import { copyFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { Logger } from '../../platform/log.js';
-import { larkmuxPaths } from '../../platform/paths.js';
+import { larkmuxPaths, sessionStoreSibling } from '../../platform/paths.js';
 import { DurableFile, STORE_FORMAT_VERSION, asideName, parseRecordEnvelope, type FlushResult, type ParseVerdict, type StoreLoadFailure } from '../../platform/durable-file.js';
 import { RenderStateSchema, type RenderState } from './render-state.js';
 import { SESSION_STORE_FORMAT, SessionCoreSchema } from '../../shared/session-record.js';
@@ -239,7 +239,7 @@ export class SessionStore extends RecordStore<SessionCore> {
 
 /** The render-state sibling of a session store: `sessions-<appId>.json` → `sessions-<appId>.render.json`. */
 export function renderStatePath(home: string, appId: string): string {
-  return larkmuxPaths(home).sessionStore(appId).replace(/\.json$/, '.render.json');
+  return sessionStoreSibling(larkmuxPaths(home).sessionStore(appId), 'render');
 }
 
 export type RenderStateLoad = { ok: true; states: RenderState[]; dropped: DroppedRecord[] } | StoreLoadFailure;
