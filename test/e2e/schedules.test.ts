@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buttons, markdownText, textsIn } from '../support/cards.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
+import { runLarkmux } from '../support/larkmux-cli.js';
 import { until } from '../support/until.js';
 
 type Json = Record<string, any>;
@@ -148,6 +149,16 @@ describe('schedules through the real daemon', { timeout: 180_000 }, () => {
     await r.fake.tapButton(card.messageId, 'Pause');
     await until('one paused in the store', () => storeOf(r, appId).filter((x) => x.paused).length === 1);
     await until('the card shows Resume', () => buttons(r.fake.message(card.messageId)!.content).includes('Resume'));
+    // The host sees the same from the stores: `larkmux schedules`, whether the daemon runs or not.
+    const listed = await runLarkmux(['schedules', '--json'], r.home.env);
+    expect(listed.code).toBe(0);
+    const bots = JSON.parse(listed.stdout) as { appId: string; schedules: { text: string; paused: boolean; nextRunAt: number | null }[] }[];
+    const mine = bots.find((b) => b.appId === appId)!;
+    expect(mine.schedules.map((x) => x.text).sort()).toEqual(['1h echo hourly', '2h echo later']);
+    expect(mine.schedules.filter((x) => x.paused)).toHaveLength(1);
+    const table = await runLarkmux(['schedules'], r.home.env);
+    expect(table.stdout).toMatch(/paused .*echo (hourly|later)/);
+    expect(table.stdout).toMatch(/active .*echo (hourly|later)/);
     await r.fake.tapButton(card.messageId, 'Delete');
     await until('one left in the store', () => storeOf(r, appId).length === 1);
     await until('the card lists one', () => buttons(r.fake.message(card.messageId)!.content).filter((b) => b === 'Delete').length === 1);

@@ -15,5 +15,6 @@ import { sessions } from './sessions.js';
 import { send } from './send.js';
 import { where } from './where.js';
 import { usage } from './usage.js';
+import { schedules } from './schedules.js';
 
-export const COMMANDS: CliCommand[] = [setup, start, stop, restart, status, logs, doctor, fonts, sessions, where, send, usage, consoleCommand, service, hosts];
+export const COMMANDS: CliCommand[] = [setup, start, stop, restart, status, logs, doctor, fonts, sessions, where, send, usage, schedules, consoleCommand, service, hosts];
