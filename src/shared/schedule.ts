@@ -18,7 +18,21 @@ export const SCHEDULE_LIMITS = {
   maxPromptChars: 4_000,
   /** Far-future times are typos (`/in 9999d`). */
   maxAheadMs: 366 * 24 * 3600_000,
+  /** A topic is one conversation: more pending schedules than this is a loop gone wrong, not a plan. */
+  maxPerTopic: 20,
+  /** A bot's pending schedules, over all its topics (the schedules bench runs 1,000 over 100 sessions). */
+  maxPerBot: 2_000,
 } as const;
+
+/**
+ * Whether one more schedule fits, given the pending ones (done one-shots do not count) in the topic and in the bot;
+ * the message key of the refusal otherwise.
+ */
+export function roomForSchedule(pendingInTopic: number, pendingInBot: number): MessageKey | null {
+  if (pendingInTopic >= SCHEDULE_LIMITS.maxPerTopic) return 'schedule.err.topicFull';
+  if (pendingInBot >= SCHEDULE_LIMITS.maxPerBot) return 'schedule.err.botFull';
+  return null;
+}
 
 
 export const ScheduleSpecSchema = z.discriminatedUnion('kind', [

@@ -7,6 +7,7 @@ import type { CommandContext } from '../../src/daemon/commands/types.js';
 import { NO_GRANTS } from '../../src/daemon/ground/permissions.js';
 import type { CardModel, SchedulesCard } from '../../src/shared/card-model.js';
 import { translator } from '../../src/shared/i18n.js';
+import { SCHEDULE_LIMITS, roomForSchedule } from '../../src/shared/schedule.js';
 import { schedulerRig } from '../support/schedule-book.js';
 
 const APP = 'cli_0123456789abcdef';
@@ -46,6 +47,27 @@ describe('schedule commands', () => {
     const [s] = rig.scheduler.inTopic(`om_root::${APP}`);
     expect(s).toMatchObject({ spec, prompt, creatorId: 'ou_admin', cwd: '/w', anchorId: 'om_root', scope: 'thread', chatId: 'oc_chat', timezone: 'Asia/Shanghai', paused: false });
     expect(replies[0]).toMatch(new RegExp(`^Scheduled \\(${s!.id}\\): next run \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}.* \\(Asia/Shanghai\\)\\.$`));
+  });
+
+  it('a topic holds at most SCHEDULE_LIMITS.maxPerTopic pending schedules; the next is refused with why, in both languages', async () => {
+    const { c, rig, replies } = ctx();
+    for (let i = 0; i < SCHEDULE_LIMITS.maxPerTopic; i++) await dispatchCommand('every', `1h ping ${i}`, c);
+    expect(rig.scheduler.inTopic(`om_root::${APP}`)).toHaveLength(SCHEDULE_LIMITS.maxPerTopic);
+    await dispatchCommand('in', '5m one more', c);
+    expect(rig.scheduler.inTopic(`om_root::${APP}`)).toHaveLength(SCHEDULE_LIMITS.maxPerTopic);
+    expect(replies.at(-1)).toBe(`This topic already has ${SCHEDULE_LIMITS.maxPerTopic} schedules waiting to run; delete one on the /schedules card first.`);
+    const zh = ctx('ou_admin', 'zh-CN');
+    for (let i = 0; i <= SCHEDULE_LIMITS.maxPerTopic; i++) await dispatchCommand('every', `1h ping ${i}`, zh.c);
+    expect(zh.replies.at(-1)).toContain(`已有 ${SCHEDULE_LIMITS.maxPerTopic} 个待运行的定时任务`);
+  });
+
+  it.each([
+    [0, 0, null],
+    [SCHEDULE_LIMITS.maxPerTopic - 1, SCHEDULE_LIMITS.maxPerBot - 1, null],
+    [SCHEDULE_LIMITS.maxPerTopic, 5, 'schedule.err.topicFull'],
+    [3, SCHEDULE_LIMITS.maxPerBot, 'schedule.err.botFull'],
+  ])('roomForSchedule(%i in the topic, %i in the bot) → %s', (topic, bot, want) => {
+    expect(roomForSchedule(topic, bot)).toBe(want);
   });
 
   it('a talker (allowed chat, not an operator) may not create one', async () => {

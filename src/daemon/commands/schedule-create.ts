@@ -1,7 +1,7 @@
 // /in, /at, /every: a prompt for this topic, sent later (once or again and again) as a turn run by its creator.
 import { z } from 'zod';
 import type { Parsed, ParsedSchedule } from '../../shared/schedule.js';
-import { formatWhen, parseAt, parseEvery, parseIn } from '../../shared/schedule.js';
+import { SCHEDULE_LIMITS, formatWhen, parseAt, parseEvery, parseIn, roomForSchedule } from '../../shared/schedule.js';
 import type { MessageKey } from '../../shared/i18n.js';
 import { defineCommand, type Command, type CommandContext } from './types.js';
 
@@ -13,6 +13,9 @@ async function create(ctx: CommandContext, text: string, parse: Parse, usage: st
   const parsed = parse(text, ctx.now, tz);
   if (!parsed.ok) return ctx.reply(ctx.t('cmd.usageWhy', { usage, why: ctx.t(parsed.error) }));
   const { anchor } = ctx;
+  const pending = ctx.schedules.pending(anchor.sessionKey);
+  const full = roomForSchedule(pending.topic, pending.bot);
+  if (full) return ctx.reply(ctx.t(full, { max: full === 'schedule.err.topicFull' ? SCHEDULE_LIMITS.maxPerTopic : SCHEDULE_LIMITS.maxPerBot }));
   const s = ctx.schedules.add({
     sessionKey: anchor.sessionKey,
     anchorId: anchor.anchorId,

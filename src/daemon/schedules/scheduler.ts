@@ -36,6 +36,8 @@ export interface ScheduleBook {
   readonly timezone: string;
   add(input: NewSchedule): Schedule;
   inTopic(sessionKey: string): Schedule[];
+  /** Schedules still to run (a fired one-shot waiting for removal is not), in this topic and in the whole bot. */
+  pending(sessionKey: string): { topic: number; bot: number };
   get(id: string): Schedule | undefined;
   setPaused(id: string, paused: boolean): Schedule | undefined;
   remove(id: string): boolean;
@@ -77,6 +79,11 @@ export class Scheduler implements ScheduleBook {
 
   inTopic(sessionKey: string): Schedule[] {
     return this.opts.store.all().filter((s) => s.sessionKey === sessionKey).sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  pending(sessionKey: string): { topic: number; bot: number } {
+    const open = this.opts.store.all().filter((s) => s.nextRunAt !== null);
+    return { topic: open.filter((s) => s.sessionKey === sessionKey).length, bot: open.length };
   }
 
   get(id: string): Schedule | undefined {

@@ -13,6 +13,8 @@ export const enSchedules = {
   'schedule.err.cron': 'that is not a cron expression (five fields: minute hour day month weekday, in quotes).',
   'schedule.err.every': 'give an interval (30m, 2h, 1d, 1d 09:00) or a cron expression in quotes first.',
   'schedule.err.tooOften': 'the shortest interval is 5 seconds.',
+  'schedule.err.topicFull': 'This topic already has {max} schedules waiting to run; delete one on the /schedules card first.',
+  'schedule.err.botFull': 'This bot already has {max} schedules waiting to run; delete some first (larkmux schedules on the host lists them).',
   'schedule.created': 'Scheduled ({id}): next run {next} ({tz}).',
   'schedule.fired': '⏰ Scheduled by {who} ({id}): {prompt}',
   'schedule.onCard': '⏰ Scheduled by {who} ({id}).',

@@ -15,6 +15,8 @@ export const zhCNSchedules: Record<keyof typeof enSchedules, string> = {
   'schedule.err.cron': '这不是 cron 表达式（五个字段：分 时 日 月 星期，放在引号里）。',
   'schedule.err.every': '请先写间隔（30m、2h、1d、1d 09:00）或放在引号里的 cron 表达式。',
   'schedule.err.tooOften': '最短间隔是 5 秒。',
+  'schedule.err.topicFull': '这个话题已有 {max} 个待运行的定时任务，请先在 /schedules 卡片上删除一个。',
+  'schedule.err.botFull': '这个机器人已有 {max} 个待运行的定时任务，请先删除一些（在主机上运行 larkmux schedules 可列出全部）。',
   'schedule.created': '已创建定时任务（{id}）：下次运行 {next}（{tz}）。',
   'schedule.fired': '⏰ {who} 设置的定时任务（{id}）：{prompt}',
   'schedule.onCard': '⏰ {who} 设置的定时任务（{id}）。',
