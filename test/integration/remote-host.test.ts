@@ -12,6 +12,7 @@ import { RemoteHost } from '../../src/daemon/workers/remote-host.js';
 import { WorkerPool, type WorkerExit } from '../../src/daemon/workers/worker-pool.js';
 import { MANIFEST_NAME, readBundle } from '../../src/platform/bundle-manifest.js';
 import { createLogger } from '../../src/platform/log.js';
+import { larkmuxPaths } from '../../src/platform/paths.js';
 import { knownHostsName, pinInKnownHosts } from '../../src/platform/ssh/known-hosts.js';
 import { ensureRemoteBundle } from '../../src/platform/ssh/remote-bundle.js';
 import { closeMaster, sshPlaces } from '../../src/platform/ssh/ssh-run.js';
@@ -97,9 +98,10 @@ function commandLinesWith(text: string): string[] {
 
 type Init = Extract<DaemonToWorker, { type: 'init' }>;
 
-function shellInit(sessionId: string, tmux: TestTmuxServer, resume: Init['resume']): Init {
+/** `home`: what the daemon puts in init (its own home); the host's worker gets the host's root instead. */
+function shellInit(sessionId: string, tmux: TestTmuxServer, resume: Init['resume'], home = remoteRoot): Init {
   return {
-    type: 'init', protocol: IPC_PROTOCOL_VERSION, sessionId, sessionKey: `oc_remote::cli_a1b2c3d4e5f60718`, home: remoteRoot,
+    type: 'init', protocol: IPC_PROTOCOL_VERSION, sessionId, sessionKey: `oc_remote::cli_a1b2c3d4e5f60718`, home,
     cli: 'shell', cwd: shellHome, env: { HOME: shellHome, PATH: process.env.PATH ?? '/usr/bin:/bin', CLI_KEY: SECRET }, backend: 'tmux',
     tmuxSocket: tmux.socket, tmuxName: `lmx-${sessionId.slice(0, 8)}`, resume, display: 'screenshot', cols: 100, rows: 30,
   };
@@ -118,11 +120,14 @@ describe('a session worker on a host', () => {
     const seen = (pred: (m: WorkerToDaemon) => boolean, what: string) => until(what, () => messages.find(pred), 60_000);
     const panePid = async () => Number((await tmux.run(['list-panes', '-t', `=lmx-${sid.slice(0, 8)}:`, '-F', '#{pane_pid}'])).stdout.trim());
     try {
-      expect(pool.start(sid, shellInit(sid, tmux, { mode: 'new' }), events, { host: 'nowhere' })).toBe(false);
-      expect(pool.start(sid, shellInit(sid, tmux, { mode: 'new' }), events, { host: 'h1' })).toBe(true);
+      expect(pool.start(sid, shellInit(sid, tmux, { mode: 'new' }, home.dir), events, { host: 'nowhere' })).toBe(false);
+      expect(pool.start(sid, shellInit(sid, tmux, { mode: 'new' }, home.dir), events, { host: 'h1' })).toBe(true);
       await seen((m) => m.type === 'ready', 'the remote worker to be ready');
       pool.send(sid, { type: 'input', turnId: 't1', text: 'echo remote-$((6*7))', requester: { userId: 'ou_1' } });
       await seen((m) => m.type === 'input_delivered' && m.turnId === 't1', 'delivery');
+      // The worker keeps its files (the pane's output FIFO) in larkmux's folder on the host, not the daemon's home.
+      await until('the FIFO on the host', () => existsSync(larkmuxPaths(remoteRoot).fifo(sid)));
+      expect(existsSync(home.paths.fifo(sid))).toBe(false);
       expect(await seen((m) => m.type === 'final_output' && m.turnId === 't1', 'the answer')).toMatchObject({ text: 'remote-42' });
       pool.send(sid, { type: 'capture_now' });
       const screen = await seen((m) => m.type === 'screen' && m.screen.ansi.includes('remote-42'), 'a screen');
@@ -147,7 +152,7 @@ describe('a session worker on a host', () => {
 
       // A new start connects again and attaches to the CLI that kept running.
       messages.length = 0;
-      expect(pool.start(sid, shellInit(sid, tmux, { mode: 'attach' }), events, { host: 'h1' })).toBe(true);
+      expect(pool.start(sid, shellInit(sid, tmux, { mode: 'attach' }, home.dir), events, { host: 'h1' })).toBe(true);
       expect(await seen((m) => m.type === 'cli_started', 'the attach')).toMatchObject({ how: 'attached' });
       expect(remote.agentPid).not.toBe(agentPid);
       pool.send(sid, { type: 'input', turnId: 't2', text: 'echo again-$$', requester: { userId: 'ou_1' } });

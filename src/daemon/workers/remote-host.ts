@@ -59,12 +59,12 @@ export class RemoteHost implements RemoteWorkerStarter {
     const w = new RemoteWorker(sessionId);
     this.workers.set(sessionId, w);
     const link = this.link;
-    if (link?.up) w.linked((f) => this.write(link, f), { ...env, LARKMUX_HOME: link.home });
+    if (link?.up) w.linked((f) => this.write(link, f), link.home, env);
     else void this.connect().then(() => {
       const l = this.link;
       if (this.workers.get(sessionId) !== w) return;
       if (w.exited) this.workers.delete(sessionId);
-      else if (l?.up) w.linked((f) => this.write(l, f), { ...env, LARKMUX_HOME: l.home });
+      else if (l?.up) w.linked((f) => this.write(l, f), l.home, env);
     });
     return w;
   }

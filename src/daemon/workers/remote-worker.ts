@@ -11,9 +11,11 @@ export class RemoteWorker implements WorkerLink {
   private hostPid: number | undefined;
   private gone = false;
   private events: WorkerLinkEvents | null = null;
-  /** Frames sent before the agent is up (the init first): written in order once the link is made. */
-  private pending: DaemonToAgent[] = [];
+  /** Messages sent before the agent is up (the init first): written in order once the link is made. */
+  private pending: DaemonToWorker[] = [];
   private write: AgentWrite | null = null;
+  /** larkmux's folder on the host: the worker's `init.home` there (the daemon's own home means nothing on the host). */
+  private hostHome = '';
 
   constructor(readonly sessionId: string) {}
 
@@ -34,21 +36,25 @@ export class RemoteWorker implements WorkerLink {
   }
 
   /** The agent is up: the start frame and anything queued go out now. */
-  linked(write: AgentWrite, env: Record<string, string>): void {
+  linked(write: AgentWrite, hostHome: string, env: Record<string, string>): void {
     if (this.gone) return;
     this.write = write;
-    write({ kind: 'start', session: this.sessionId, env });
-    for (const f of this.pending.splice(0)) write(f);
+    this.hostHome = hostHome;
+    write({ kind: 'start', session: this.sessionId, env: { ...env, LARKMUX_HOME: hostHome } });
+    for (const m of this.pending.splice(0)) write(this.frame(m));
+  }
+
+  private frame(msg: DaemonToWorker): DaemonToAgent {
+    return { kind: 'msg', session: this.sessionId, msg: msg.type === 'init' ? { ...msg, home: this.hostHome } : msg };
   }
 
   send(msg: DaemonToWorker, done: (err: Error | null) => void): void {
-    const frame: DaemonToAgent = { kind: 'msg', session: this.sessionId, msg };
     if (this.gone) return done(new Error('the worker is gone'));
     if (!this.write) {
-      this.pending.push(frame);
+      this.pending.push(msg);
       return done(null);
     }
-    done(this.write(frame) ? null : new Error('the link to the host is down'));
+    done(this.write(this.frame(msg)) ? null : new Error('the link to the host is down'));
   }
 
   kill(signal: 'SIGTERM' | 'SIGKILL'): void {
