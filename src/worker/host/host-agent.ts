@@ -12,6 +12,12 @@ import { SMALL_PROCESS_MALLOC_ENV } from '../../platform/render-process.js';
 export const HOST_AGENT_TIMING = {
   /** After the link is lost, a worker asked to detach gets this long before SIGTERM (as the pool's close grace). */
   detachGraceMs: 5_000,
+  /**
+   * Bytes waiting for a slow or stalled link above which a worker's `screen` is held back instead of queued: only the
+   * newest one per session is kept and sent when the link drains (a screen replaces the one before, so nothing a card
+   * needs is lost), and a link down for a while does not pile up screens in memory. Every other message always goes.
+   */
+  screenHoldBytes: 4 * 1024 * 1024,
 } as const;
 
 export type AgentLog = (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
@@ -28,6 +34,8 @@ export interface HostAgentOptions {
   log: AgentLog;
   /** Called once every worker is gone after the link was lost. */
   onDone: () => void;
+  /** Overrides HOST_AGENT_TIMING.screenHoldBytes (tests). */
+  screenHoldBytes?: number;
 }
 
 interface HostedWorker {
@@ -39,11 +47,14 @@ export class HostAgent {
   private readonly workers = new Map<string, HostedWorker>();
   private readonly decoder = new FrameDecoder();
   private linkLost = false;
+  /** The newest screen of each session held back while the link drains. */
+  private readonly heldScreens = new Map<string, unknown>();
 
   constructor(private readonly opts: HostAgentOptions) {}
 
   run(): void {
     this.opts.output.on('error', (err) => this.opts.log('warn', 'writing to the daemon failed (link lost?)', { err: err.message }));
+    this.opts.output.on('drain', () => this.releaseScreens());
     this.write({ kind: 'hello', protocol: HOST_AGENT_PROTOCOL_VERSION, ipcProtocol: IPC_PROTOCOL_VERSION, sha: this.opts.sha, pid: process.pid });
     this.opts.input.on('data', (chunk: Buffer) => {
       for (const ev of this.decoder.push(chunk)) {
@@ -89,13 +100,36 @@ export class HostAgent {
       hosted.stderrTail = (hosted.stderrTail + d).slice(-4000);
     });
     child.on('spawn', () => child.pid && this.write({ kind: 'started', session, pid: child.pid }));
-    child.on('message', (msg: unknown) => this.write({ kind: 'msg', session, msg }));
+    child.on('message', (msg: unknown) => this.fromWorker(session, msg));
     child.on('error', (err) => this.opts.log('error', 'worker process error', { session: session.slice(0, 8), err: err.message }));
     child.on('exit', (code, signal) => {
       if (this.workers.get(session) === hosted) this.workers.delete(session);
+      this.heldScreens.delete(session);
       this.write({ kind: 'exit', session, code, signal, ...(hosted.stderrTail ? { stderrTail: hosted.stderrTail.slice(-4000) } : {}) });
       if (this.linkLost && this.workers.size === 0) this.opts.onDone();
     });
+  }
+
+  private fromWorker(session: string, msg: unknown): void {
+    const isScreen = (msg as { type?: unknown } | null)?.type === 'screen';
+    // Held only while a 'drain' is due (writableNeedDrain), so the one that releases it is sure to come.
+    const out = this.opts.output;
+    if (isScreen && (this.heldScreens.has(session) || (out.writableNeedDrain && out.writableLength > (this.opts.screenHoldBytes ?? HOST_AGENT_TIMING.screenHoldBytes)))) {
+      this.heldScreens.set(session, msg);
+      return;
+    }
+    this.write({ kind: 'msg', session, msg });
+  }
+
+  /** The screen held back for `session` while the link drains, if any. */
+  heldScreen(session: string): unknown {
+    return this.heldScreens.get(session);
+  }
+
+  private releaseScreens(): void {
+    const held = [...this.heldScreens];
+    this.heldScreens.clear();
+    for (const [session, msg] of held) this.write({ kind: 'msg', session, msg });
   }
 
   private write(frame: AgentToDaemon): void {
