@@ -144,6 +144,7 @@ describe('a session worker on a host', () => {
       expect(await closeMaster(host, places)).toBe(true);
       const gone = await until('the exit report', () => exits.find((e) => e.sessionId === sid), 60_000);
       expect(gone).toMatchObject({ expected: false, cause: 'link_lost' });
+      expect(remote.lastLoss?.why).toMatch(/^the link to the host closed \(ssh exit \d+\)$/);
       expect(pool.has(sid)).toBe(false);
       await until('the worker on the host to detach and exit', () => !alive(workerPid), 60_000);
       await until('the agent to exit', () => !alive(agentPid), 60_000);
@@ -162,6 +163,35 @@ describe('a session worker on a host', () => {
       await pool.stop(sid, 'kill');
       expect(exits.filter((e) => e.sessionId === sid).at(-1)).toMatchObject({ expected: true });
       expect(exits.filter((e) => e.cause === 'link_lost')).toHaveLength(1);
+    } finally {
+      await pool.dispose();
+      remote.dispose();
+      await tmux.kill();
+    }
+  });
+});
+
+describe('the pool watching a worker on a host', () => {
+  it('kills a remote worker that sends no heartbeat through its agent: an unexpected exit, the link stays up', { timeout: 120_000 }, async () => {
+    const tmux = makeTmuxServer();
+    const log = createLogger({ file: home.paths.logFile, name: 'daemon' });
+    const remote = new RemoteHost({ host, places, log, bundle: () => readBundle(BUNDLE), remoteRoot });
+    // A worker sends a heartbeat every 30 s: with a 3 s limit, a quiet one counts as hung.
+    const pool = new WorkerPool({ log, heartbeatTimeoutMs: 3_000, remoteHost: () => remote });
+    const exits: WorkerExit[] = [];
+    let ready = false;
+    const sid = randomBytes(16).toString('hex');
+    try {
+      pool.start(sid, shellInit(sid, tmux, { mode: 'new' }), { onMessage: (_, m) => void (m.type === 'ready' && (ready = true)), onExit: (e) => void exits.push(e) }, { host: 'h1' });
+      await until('ready', () => ready, 60_000);
+      const workerPid = pool.pid(sid)!;
+      const agentPid = remote.agentPid!;
+      const exit = await until('the hung worker killed', () => exits[0], 60_000);
+      expect(exit).toMatchObject({ sessionId: sid, expected: false, signal: 'SIGKILL' });
+      expect(exit.cause).toBeUndefined();
+      expect(alive(workerPid)).toBe(false);
+      expect(remote.agentPid).toBe(agentPid);
+      expect(alive(agentPid)).toBe(true);
     } finally {
       await pool.dispose();
       remote.dispose();

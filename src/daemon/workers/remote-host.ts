@@ -54,6 +54,11 @@ export class RemoteHost implements RemoteWorkerStarter {
 
   /** The agent's pid on the host while the link is up (tests, status). */
   agentPid: number | undefined;
+  /**
+   * When and why the link was last lost or could not be made (English, for logs and `hosts`; no secret in it: ssh's
+   * own words are classified, never passed on), null while it never was. The daemon words the topic's notice.
+   */
+  lastLoss: { at: number; why: string } | null = null;
 
   startWorker(sessionId: string, env: Record<string, string>): RemoteWorker {
     const w = new RemoteWorker(sessionId);
@@ -165,6 +170,7 @@ export class RemoteHost implements RemoteWorkerStarter {
 
   /** Every worker on this host is gone with the link: reported as `link_lost`, never as a crash. */
   private dropAll(why: string): void {
+    if (!this.disposed) this.lastLoss = { at: Date.now(), why };
     if (this.workers.size) this.log.warn({ workers: this.workers.size, why }, 'link to the host lost; its workers are reported gone');
     const ws = [...this.workers.values()];
     this.workers.clear();
