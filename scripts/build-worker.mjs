@@ -4,9 +4,9 @@
 // bundle keeps an idle worker ~3 MB smaller (bench -- idle). Native and rarely needed packages stay outside and
 // load only when used: node-pty and ws when a browser connects, @xterm/headless for the pty fallback and the renderer.
 // The bundle sits two levels below dist/ like dist/worker/runtime/, so paths found from import.meta.url still hold.
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -16,7 +16,9 @@ if (!existsSync(join(src, 'main.ts'))) process.exit(0);
 
 rmSync(out, { recursive: true, force: true }); // chunk names carry a hash: old ones would pile up
 await build({
-  entryPoints: { main: join(src, 'main.ts'), 'render-thread': join(src, 'render', 'render-thread.ts') },
+  // host-agent: the one process per remote host that forks that host's workers (src/worker/host); it ships in the same
+  // folder, so a host runs exactly the daemon's worker.
+  entryPoints: { main: join(src, 'main.ts'), 'render-thread': join(src, 'render', 'render-thread.ts'), 'host-agent': join(src, 'host', 'host-agent-main.ts') },
   bundle: true,
   // Split so a dynamic import() stays lazy (the pty backend, the browser's packages) instead of joining the main file.
   splitting: true,
@@ -33,3 +35,7 @@ await build({
   outdir: out,
   logLevel: 'warning',
 });
+
+// The bundle names itself: SHA256SUMS, whose sha256 is its folder's name on a host (tsc built the helper just before).
+const { readBundle, MANIFEST_NAME } = await import(pathToFileURL(join(root, 'dist', 'platform', 'bundle-manifest.js')).href);
+writeFileSync(join(out, MANIFEST_NAME), readBundle(out).text);

@@ -37,7 +37,7 @@ export const FOLDER_FLOORS: Readonly<Record<string, readonly string[]>> = {
     'process',
     'main.ts',
   ],
-  'src/worker': ['transcript', 'cli', 'lifecycle', 'backend', 'render', 'webterm', 'webterm.ts', 'channel.ts', 'runtime', 'main.ts'],
+  'src/worker': ['transcript', 'cli', 'lifecycle', 'backend', 'render', 'webterm', 'webterm.ts', 'channel.ts', 'runtime', 'main.ts', 'host'],
 };
 
 /** An import from a lower floor to a higher one, or from or to a place the table does not list. */

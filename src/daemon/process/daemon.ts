@@ -17,6 +17,7 @@ import { ControlServer } from './control.js';
 import { LazyImAdapter } from '../im/lazy-adapter.js';
 import { consoleLoginUrl, createLocalConsole, type LocalConsole } from '../im/local/index.js';
 import { defaultRenderEntry, WorkerPool } from '../workers/worker-pool.js';
+import { RemoteHosts } from '../workers/remote-hosts.js';
 import { RenderProcessHost } from '../../platform/render-process.js';
 import { CapacityKeeper } from '../sessions/capacity-keeper.js';
 import { Restoring } from './restoring.js';
@@ -53,6 +54,7 @@ export class Daemon {
   /** One planner for the whole host: every bot's launches, detaches and stops go through it. */
   readonly capacity: CapacityKeeper;
   private readonly restoring: Restoring;
+  private readonly remoteHosts: RemoteHosts;
 
   constructor(private readonly opts: DaemonOptions) {
     this.tmuxSocket = tmuxSocketName(opts.config.tmux.socket, opts.paths.home);
@@ -64,7 +66,9 @@ export class Daemon {
       onLifecycle: (event) => log.info({ event }, event === 'started' ? 'render process started' : 'render process released (idle)'),
     });
     // Each start names the session's owner as the receiver of its worker's events (SessionService.ensureWorker).
-    this.pool = new WorkerPool({ log, env: { LARKMUX_HOME: paths.home } });
+    // A session placed on a configured host gets its worker there, through that host's agent (remote-host.ts).
+    this.remoteHosts = new RemoteHosts({ hosts: config.hosts, paths, log });
+    this.pool = new WorkerPool({ log, env: { LARKMUX_HOME: paths.home }, remoteHost: (name) => this.remoteHosts.get(name) });
     this.restoring = new Restoring(log);
     this.capacity = new CapacityKeeper({ groups: () => this.bots.map((b) => b.sessions), log });
     this.web = new DaemonWeb(config.web, {
@@ -260,6 +264,7 @@ export class Daemon {
     this.opts.log.info('daemon stopping');
     this.capacity.dispose();
     await this.pool.dispose();
+    this.remoteHosts.dispose();
     await Promise.all(this.bots.map((b) => b.dispose().catch((err) => this.opts.log.error({ err }, 'bot did not stop cleanly'))));
     this.frames.dispose();
     this.console?.server.dispose();

@@ -1,5 +1,4 @@
 // Forks one worker process per live session, parses everything it says, and reports exits; it restarts nothing itself.
-import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +6,9 @@ import type { Logger } from '../../platform/log.js';
 import { HEARTBEAT_TIMING, parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon } from '../../shared/ipc.js';
 import { SMALL_PROCESS_MALLOC_ENV } from '../../platform/render-process.js';
 import { workerEnv } from '../../shared/env-policy.js';
+import { LOCAL_HOST } from '../../shared/host-config.js';
+import { forkLocalWorker, type WorkerGoneCause, type WorkerLink } from './worker-link.js';
+import { WORKER_V8_FLAGS } from '../../shared/worker-flags.js';
 
 export const WORKER_TIMING = {
   /** A worker asked to close gets this long to exit before SIGTERM, then SIGKILL after as long again. */
@@ -17,17 +19,8 @@ export const WORKER_TIMING = {
   livenessCheckMs: 5_000,
 } as const;
 
-/**
- * V8 settings of every worker. A worker moves bytes and runs small decisions; it does no hot JavaScript (the render
- * process draws), so V8's optimizing tiers only cost memory: measured with the built worker and a shell, lite mode
- * takes an idle worker from 64.5 to 54.2 MB RSS and one after 50 rendered turns from 80.3 to 56.6 MB, with the same
- * CPU per turn (0.06–0.13 s for 50 to 400 000 lines of output). Lite mode turns WebAssembly off, which no worker
- * code uses; saying so explicitly keeps V8's "conflicting flags" warning out of the worker's stderr.
- * --max-semi-space-size=1 (MB) keeps the young generation at its smallest: a burst of screenshots grew it, and an idle
- * worker after 50 frames kept those pages (V8's 256 KB pages 6.4–7.9 MB, RSS 49.2–52.4 MB over nine runs); with the
- * cap 6.5–6.8 MB and 49.2–50.0 MB over five, and the same CPU per turn (0.74–0.82 s for 400 000 lines either way).
- */
-export const WORKER_V8_FLAGS = ['--lite-mode', '--no-expose-wasm', '--max-semi-space-size=1'] as const;
+// V8 settings of every worker, local or on a host (its agent forks with the same): the reasons are in worker-flags.ts.
+export { WORKER_V8_FLAGS };
 
 export interface WorkerExit {
   sessionId: string;
@@ -35,6 +28,18 @@ export interface WorkerExit {
   signal: NodeJS.Signals | null;
   /** True when the daemon asked the worker to go (close/detach/shutdown). */
   expected: boolean;
+  /** Set when the worker is gone because its host's link dropped (its CLI is not known to have ended): not a crash. */
+  cause?: WorkerGoneCause;
+}
+
+/** Where a session's worker runs: `local` (the default) or a configured host. */
+export interface WorkerPlacement {
+  host: string;
+}
+
+/** Starts workers on one other host (RemoteHost): the same link the pool holds for a local one. */
+export interface RemoteWorkerStarter {
+  startWorker(sessionId: string, env: Record<string, string>): WorkerLink;
 }
 
 export interface WorkerPoolEvents {
@@ -53,15 +58,19 @@ export interface WorkerPoolOptions {
   env?: NodeJS.ProcessEnv;
   /** Overrides HEARTBEAT_TIMING.timeoutMs (tests). */
   heartbeatTimeoutMs?: number;
+  /** The starter for a host other than `local` (undefined: not configured, the start is refused). */
+  remoteHost?: (name: string) => RemoteWorkerStarter | undefined;
 }
 
 interface LiveWorker {
-  child: ChildProcess;
+  child: WorkerLink;
   expectedExit: boolean;
   invalidInARow: number;
   startedAt: number;
   /** Last time the worker said anything valid: the supervisor kills a worker that stays silent too long. */
   lastSignOfLife: number;
+  /** Resolves a stop() waiting for the exit. */
+  onGone?: () => void;
 }
 
 /**
@@ -126,33 +135,17 @@ export class WorkerPool {
    * Forks a worker for a session and sends it `init` first; what it says and its exit go to `events` (the session's
    * owner), so nothing looks up whose session it is. Returns false if one is already live.
    */
-  start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>, events: WorkerPoolEvents | undefined = this.opts.events): boolean {
+  start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>, events: WorkerPoolEvents | undefined = this.opts.events, placement?: WorkerPlacement): boolean {
     if (this.disposed) return false;
     if (this.workers.has(sessionId)) return false;
-    const entry = this.opts.entry ?? defaultWorkerEntry().entry;
-    // A .ts entry runs under tsx (tests, development); the built .js runs on plain node.
-    const execArgv = [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), ...WORKER_V8_FLAGS];
-    const child = fork(entry, [], {
-      serialization: 'advanced',
-      execArgv,
-      // The allowlist (env-policy.ts), never the daemon's whole environment: a worker needs no secret. The malloc
-      // tuning gives each frame's PNG back once passed on (an idle worker after 50 frames: 51-52 → 49 MB RSS).
-      env: { ...workerEnv(process.env), ...SMALL_PROCESS_MALLOC_ENV, ...this.opts.env, LARKMUX_SESSION_ID: sessionId },
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    });
+    const child = this.link(sessionId, placement);
+    if (!child) return false;
     const live: LiveWorker = { child, expectedExit: false, invalidInARow: 0, startedAt: Date.now(), lastSignOfLife: Date.now() };
     this.workers.set(sessionId, live);
-    const log = this.opts.log.child({ session: sessionId.slice(0, 8), workerPid: child.pid });
+    const log = this.opts.log.child({ session: sessionId.slice(0, 8), workerPid: child.pid, ...(placement && placement.host !== LOCAL_HOST ? { host: placement.host } : {}) });
     log.info('worker started');
 
-    // Keep the last lines of stderr for the crash report; never let the pipe fill.
-    let stderrTail = '';
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (d: string) => {
-      stderrTail = (stderrTail + d).slice(-4000);
-    });
-
-    child.on('message', (raw: unknown) => {
+    child.listen({ message: (raw: unknown) => {
       const parsed = parseWorkerToDaemon(raw);
       if (!parsed.ok) {
         live.invalidInARow += 1;
@@ -170,22 +163,45 @@ export class WorkerPool {
       } catch (err) {
         log.error({ err }, 'handling a worker message failed');
       }
-    });
-    child.on('error', (err) => log.error({ err }, 'worker process error'));
-    child.on('exit', (code, signal) => {
+    }, error: (err) => log.error({ err }, 'worker process error'), exit: ({ code, signal, cause, stderrTail }) => {
       if (this.workers.get(sessionId) === live) this.workers.delete(sessionId);
+      live.onGone?.();
       const expected = live.expectedExit;
-      const fields = { code, signal, expected, stderrTail: expected ? undefined : stderrTail.slice(-1000) || undefined };
+      const fields = { code, signal, expected, cause, stderrTail: expected ? undefined : stderrTail?.slice(-1000) || undefined };
       if (expected) log.info(fields, 'worker exited');
+      else if (cause === 'link_lost') log.warn(fields, 'worker gone with the link to its host (its CLI keeps running there)');
       else log.error(fields, 'worker exited unexpectedly');
       try {
-        events?.onExit({ sessionId, code, signal, expected });
+        events?.onExit({ sessionId, code, signal, expected, ...(cause ? { cause } : {}) });
       } catch (err) {
         log.error({ err }, 'handling a worker exit failed');
       }
-    });
+    } });
     this.send(sessionId, init);
     return true;
+  }
+
+  /** The worker's link: forked here, or started by its host's agent; undefined for a host that is not configured. */
+  private link(sessionId: string, placement: WorkerPlacement | undefined): WorkerLink | undefined {
+    // The allowlist (env-policy.ts), never the daemon's whole environment: a worker needs no secret.
+    if (placement && placement.host !== LOCAL_HOST) {
+      const remote = this.opts.remoteHost?.(placement.host);
+      if (!remote) {
+        this.opts.log.error({ session: sessionId.slice(0, 8), host: placement.host }, 'no such host configured; worker not started');
+        return undefined;
+      }
+      // Nothing of this machine's environment: the host's agent gives the worker its own allowlisted one (PATH, HOME
+      // there), the malloc tuning, and LARKMUX_HOME on the host.
+      return remote.startWorker(sessionId, {});
+    }
+    const entry = this.opts.entry ?? defaultWorkerEntry().entry;
+    return forkLocalWorker({
+      entry,
+      // A .ts entry runs under tsx (tests, development); the built .js runs on plain node.
+      execArgv: [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), ...WORKER_V8_FLAGS],
+      // The malloc tuning gives each frame's PNG back once passed on (an idle worker after 50 frames: 51-52 → 49 MB RSS).
+      env: { ...workerEnv(process.env), ...SMALL_PROCESS_MALLOC_ENV, ...this.opts.env, LARKMUX_SESSION_ID: sessionId },
+    });
   }
 
   /** Sends a message; false when the worker is gone or its channel is closed (the caller decides what to do). */
@@ -209,8 +225,8 @@ export class WorkerPool {
     if (!w) return;
     w.expectedExit = true;
     const exited = new Promise<void>((resolve) => {
-      if (w.child.exitCode !== null || w.child.signalCode !== null) resolve();
-      else w.child.once('exit', () => resolve());
+      if (w.child.exited || this.workers.get(sessionId) !== w) resolve();
+      else w.onGone = resolve;
     });
     if (!this.send(sessionId, { type: 'close', mode })) w.child.kill('SIGTERM');
     const grace = WORKER_TIMING.closeGraceMs;

@@ -24,7 +24,7 @@ export interface ProcessResult {
 }
 
 /** Runs `file argv` with `stdin` written and closed; output capped at 1 MiB per stream; killed at the deadline. */
-export function runProcess(file: string, argv: string[], opts: { stdin?: string; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<ProcessResult> {
+export function runProcess(file: string, argv: string[], opts: { stdin?: string | Uint8Array; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<ProcessResult> {
   return new Promise((resolve) => {
     const child = spawn(file, argv, { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env ?? process.env });
     let stdout = '';
@@ -67,7 +67,7 @@ export type SshRunResult = ProcessResult & { failure: SshFailure | null };
  * Runs `remote` (fixed words only: the host's `ps` shows them) on `host`, `stdin` carrying anything else. Creates the
  * socket folder (0700) first. `failure` is set when ssh itself failed; otherwise `code` is the remote command's.
  */
-export async function runOverSsh(host: HostConfig, places: SshPlaces, remote: string[], opts: { stdin?: string; timeoutMs?: number; ssh?: Partial<SshOptions>; env?: NodeJS.ProcessEnv } = {}): Promise<SshRunResult> {
+export async function runOverSsh(host: HostConfig, places: SshPlaces, remote: string[], opts: { stdin?: string | Uint8Array; timeoutMs?: number; ssh?: Partial<SshOptions>; env?: NodeJS.ProcessEnv } = {}): Promise<SshRunResult> {
   const sshOpts = { ...DEFAULT_SSH_OPTIONS, ...opts.ssh };
   ensureSocketFolder(join(controlPath(host, places), '..'));
   const res = await runProcess('ssh', sshArgv(host, places, remote, sshOpts), { stdin: opts.stdin, timeoutMs: opts.timeoutMs ?? (sshOpts.connectTimeoutS + 15) * 1000, env: opts.env });

@@ -1,0 +1,179 @@
+// One other host as the daemon reaches it: over its ControlMaster it makes sure the worker bundle is there, starts the
+// host agent on one ssh channel, and sorts the agent's frames to the sessions' RemoteWorkers. A dropped link ends every
+// worker there with cause `link_lost` (their CLIs keep running in tmux); the next start connects again.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { Logger } from '../../platform/log.js';
+import type { BundleManifest } from '../../platform/bundle-manifest.js';
+import { DEFAULT_REMOTE_ROOT, ensureRemoteBundle } from '../../platform/ssh/remote-bundle.js';
+import { sshArgv, type SshPlaces } from '../../platform/ssh/ssh-argv.js';
+import { quoteShellArg } from '../../shared/shell-quote.js';
+import { encodeFrame, FrameDecoder } from '../../shared/frame-codec.js';
+import { parseAgentToDaemon, type AgentToDaemon, type DaemonToAgent } from '../../shared/host-agent-protocol.js';
+import type { HostConfig } from '../../shared/host-config.js';
+import type { RemoteWorkerStarter } from './worker-pool.js';
+import { RemoteWorker } from './remote-worker.js';
+
+export const REMOTE_HOST_TIMING = {
+  /**
+   * From starting the agent to its hello. Node starts in well under a second; ssh over a live ControlMaster adds a
+   * round trip. Longer means the host hangs: the link is given up (reported as lost), never waited on forever.
+   */
+  helloTimeoutMs: 30_000,
+} as const;
+
+export interface RemoteHostOptions {
+  host: HostConfig;
+  places: SshPlaces;
+  log: Logger;
+  /** The daemon's own built worker bundle (read once, when first needed). */
+  bundle: () => BundleManifest;
+  /** Where larkmux keeps its files on the host (bundles/, the workers' LARKMUX_HOME); default ~/.larkmux. */
+  remoteRoot?: string;
+  /** Environment of the local ssh processes (tests: HOME for ssh's own files). */
+  sshEnv?: NodeJS.ProcessEnv;
+}
+
+interface Link {
+  ssh: ChildProcessWithoutNullStreams;
+  /** The agent said hello: frames may go. */
+  up: boolean;
+  /** The workers' LARKMUX_HOME on the host (the root, absolute). */
+  home: string;
+}
+
+export class RemoteHost implements RemoteWorkerStarter {
+  private readonly workers = new Map<string, RemoteWorker>();
+  private link: Link | null = null;
+  private connecting: Promise<void> | null = null;
+  private disposed = false;
+  private readonly log: Logger;
+
+  constructor(private readonly opts: RemoteHostOptions) {
+    this.log = opts.log.child({ host: opts.host.name });
+  }
+
+  /** The agent's pid on the host while the link is up (tests, status). */
+  agentPid: number | undefined;
+  /**
+   * When and why the link was last lost or could not be made (English, for logs and `hosts`; no secret in it: ssh's
+   * own words are classified, never passed on), null while it never was. The daemon words the topic's notice.
+   */
+  lastLoss: { at: number; why: string } | null = null;
+
+  startWorker(sessionId: string, env: Record<string, string>): RemoteWorker {
+    const w = new RemoteWorker(sessionId);
+    this.workers.set(sessionId, w);
+    const link = this.link;
+    if (link?.up) w.linked((f) => this.write(link, f), link.home, env);
+    else void this.connect().then(() => {
+      const l = this.link;
+      if (this.workers.get(sessionId) !== w) return;
+      if (w.exited) this.workers.delete(sessionId);
+      else if (l?.up) w.linked((f) => this.write(l, f), l.home, env);
+    });
+    return w;
+  }
+
+  /** Ends the link: the agent detaches its workers (the CLIs keep running) and exits. */
+  dispose(): void {
+    this.disposed = true;
+    this.link?.ssh.stdin.end();
+  }
+
+  private connect(): Promise<void> {
+    this.connecting ??= this.open().finally(() => (this.connecting = null));
+    return this.connecting;
+  }
+
+  private async open(): Promise<void> {
+    if (this.disposed) return this.dropAll('the daemon is stopping');
+    const root = this.opts.remoteRoot ?? DEFAULT_REMOTE_ROOT;
+    let bundle: BundleManifest;
+    try {
+      bundle = this.opts.bundle();
+    } catch (err) {
+      return this.dropAll(`the worker bundle cannot be read (run \`npm run build\`): ${(err as Error).message}`);
+    }
+    const placed = await ensureRemoteBundle(this.opts.host, this.opts.places, bundle, root, this.opts.sshEnv);
+    if (!placed.ok) return this.dropAll(`the worker bundle could not be placed: ${placed.detail}`);
+    this.log.info({ sha: bundle.sha.slice(0, 12), how: placed.how }, 'worker bundle on the host');
+    const home = placed.dir.replace(/\/bundles\/[0-9a-f]{64}$/, '');
+    const remote = ['exec', 'node', quoteShellArg(`${placed.dir}/host-agent.js`)];
+    const ssh = spawn('ssh', sshArgv(this.opts.host, this.opts.places, remote), { stdio: ['pipe', 'pipe', 'pipe'], env: this.opts.sshEnv ?? process.env });
+    const link: Link = { ssh, up: false, home };
+    this.link = link;
+    const decoder = new FrameDecoder();
+    let hello!: () => void;
+    const said = new Promise<void>((resolve) => (hello = resolve));
+    ssh.stdin.on('error', () => undefined);
+    ssh.stdout.on('data', (chunk: Buffer) => {
+      for (const ev of decoder.push(chunk)) {
+        if (ev.kind === 'dropped') this.log.warn({ reason: ev.reason, bytes: ev.bytes }, 'frame from the host agent dropped');
+        else this.handle(link, ev.value, bundle.sha, hello);
+      }
+    });
+    let errTail = '';
+    ssh.stderr.setEncoding('utf8');
+    ssh.stderr.on('data', (d: string) => {
+      const lines = (errTail + d).split('\n');
+      errTail = (lines.pop() ?? '').slice(-4000);
+      for (const line of lines) if (line.trim()) this.log.info({ agent: line.slice(0, 2000) }, 'host agent says');
+    });
+    ssh.on('error', (err) => this.log.error({ err: err.message }, 'ssh for the host agent failed'));
+    ssh.on('close', (code) => {
+      if (this.link === link) this.link = null;
+      this.agentPid = undefined;
+      hello();
+      this.dropAll(`the link to the host closed (ssh exit ${code})`);
+    });
+    const timer = setTimeout(() => {
+      if (link.up) return;
+      this.log.error({ ms: REMOTE_HOST_TIMING.helloTimeoutMs }, 'the host agent did not say hello in time; giving the link up');
+      ssh.kill('SIGTERM');
+    }, REMOTE_HOST_TIMING.helloTimeoutMs);
+    await said;
+    clearTimeout(timer);
+  }
+
+  private handle(link: Link, raw: unknown, sha: string, hello: () => void): void {
+    const parsed = parseAgentToDaemon(raw);
+    if (!parsed.ok) return this.log.warn({ reason: parsed.reason }, 'invalid frame from the host agent dropped');
+    const f: AgentToDaemon = parsed.frame;
+    if (f.kind === 'hello') {
+      if (f.sha !== sha) {
+        // Never a worker from another build than the daemon's: the copy was verified, so this is a broken invariant.
+        this.log.error({ want: sha.slice(0, 12), got: f.sha.slice(0, 12) }, 'the host agent runs another bundle; giving the link up');
+        link.ssh.kill('SIGTERM');
+        return;
+      }
+      link.up = true;
+      this.agentPid = f.pid;
+      this.log.info({ agentPid: f.pid, sha: f.sha.slice(0, 12) }, 'host agent up');
+      return hello();
+    }
+    if (f.kind === 'dropped') return this.log.warn({ reason: f.reason }, 'the host agent dropped a frame of ours');
+    const w = this.workers.get(f.session);
+    if (!w) return;
+    if (f.kind === 'started') w.started(f.pid);
+    else if (f.kind === 'msg') w.message(f.msg);
+    else {
+      this.workers.delete(f.session);
+      w.exit({ code: f.code, signal: (f.signal as NodeJS.Signals | null) ?? null, ...(f.stderrTail ? { stderrTail: f.stderrTail } : {}) });
+    }
+  }
+
+  private write(link: Link, frame: DaemonToAgent): boolean {
+    if (this.link !== link || !link.up || !link.ssh.stdin.writable) return false;
+    link.ssh.stdin.write(encodeFrame(frame));
+    return true;
+  }
+
+  /** Every worker on this host is gone with the link: reported as `link_lost`, never as a crash. */
+  private dropAll(why: string): void {
+    if (!this.disposed) this.lastLoss = { at: Date.now(), why };
+    if (this.workers.size) this.log.warn({ workers: this.workers.size, why }, 'link to the host lost; its workers are reported gone');
+    const ws = [...this.workers.values()];
+    this.workers.clear();
+    for (const w of ws) w.exit({ code: null, signal: null, cause: 'link_lost' });
+  }
+}

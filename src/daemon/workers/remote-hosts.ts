@@ -1,0 +1,39 @@
+// The configured hosts as the pool reaches them: one RemoteHost per host, made when a session there first needs a
+// worker, all ended with the daemon (their agents detach the workers; the CLIs keep running on the hosts).
+import { dirname } from 'node:path';
+import { readBundle, type BundleManifest } from '../../platform/bundle-manifest.js';
+import type { Logger } from '../../platform/log.js';
+import type { LarkmuxPaths } from '../../platform/paths.js';
+import { sshPlaces } from '../../platform/ssh/ssh-run.js';
+import type { HostConfig } from '../../shared/host-config.js';
+import { RemoteHost } from './remote-host.js';
+import { defaultWorkerEntry } from './worker-pool.js';
+
+export class RemoteHosts {
+  private readonly live = new Map<string, RemoteHost>();
+  private bundle: BundleManifest | undefined;
+
+  constructor(private readonly opts: { hosts: readonly HostConfig[]; paths: LarkmuxPaths; log: Logger }) {}
+
+  /** The host's RemoteHost, or undefined when no host of that name is configured. */
+  get(name: string): RemoteHost | undefined {
+    const have = this.live.get(name);
+    if (have) return have;
+    const host = this.opts.hosts.find((h) => h.name === name);
+    if (!host) return undefined;
+    const made = new RemoteHost({ host, places: sshPlaces(this.opts.paths), log: this.opts.log, bundle: () => this.ownBundle() });
+    this.live.set(name, made);
+    return made;
+  }
+
+  /** The daemon's own built bundle, read once (a daemon run from source has none: it says to build). */
+  private ownBundle(): BundleManifest {
+    this.bundle ??= readBundle(dirname(defaultWorkerEntry().entry));
+    return this.bundle;
+  }
+
+  dispose(): void {
+    for (const h of this.live.values()) h.dispose();
+    this.live.clear();
+  }
+}

@@ -1,0 +1,82 @@
+// A worker on another host as the pool sees it: messages go out as frames through the host's agent, and what the
+// agent reports (started, messages, exit, the link gone) comes back through here.
+import type { DaemonToAgent } from '../../shared/host-agent-protocol.js';
+import type { DaemonToWorker } from '../../shared/ipc.js';
+import type { WorkerLink, WorkerLinkEvents, WorkerLinkExit } from './worker-link.js';
+
+/** How a RemoteWorker reaches its agent: false when the frame could not be written (no link now). */
+export type AgentWrite = (frame: DaemonToAgent) => boolean;
+
+export class RemoteWorker implements WorkerLink {
+  private hostPid: number | undefined;
+  private gone = false;
+  private events: WorkerLinkEvents | null = null;
+  /** Messages sent before the agent is up (the init first): written in order once the link is made. */
+  private pending: DaemonToWorker[] = [];
+  private write: AgentWrite | null = null;
+  /** larkmux's folder on the host: the worker's `init.home` there (the daemon's own home means nothing on the host). */
+  private hostHome = '';
+
+  constructor(readonly sessionId: string) {}
+
+  get pid(): number | undefined {
+    return this.hostPid;
+  }
+
+  get connected(): boolean {
+    return !this.gone;
+  }
+
+  get exited(): boolean {
+    return this.gone;
+  }
+
+  listen(events: WorkerLinkEvents): void {
+    this.events = events;
+  }
+
+  /** The agent is up: the start frame and anything queued go out now. */
+  linked(write: AgentWrite, hostHome: string, env: Record<string, string>): void {
+    if (this.gone) return;
+    this.write = write;
+    this.hostHome = hostHome;
+    write({ kind: 'start', session: this.sessionId, env: { ...env, LARKMUX_HOME: hostHome } });
+    for (const m of this.pending.splice(0)) write(this.frame(m));
+  }
+
+  private frame(msg: DaemonToWorker): DaemonToAgent {
+    return { kind: 'msg', session: this.sessionId, msg: msg.type === 'init' ? { ...msg, home: this.hostHome } : msg };
+  }
+
+  send(msg: DaemonToWorker, done: (err: Error | null) => void): void {
+    if (this.gone) return done(new Error('the worker is gone'));
+    if (!this.write) {
+      this.pending.push(msg);
+      return done(null);
+    }
+    done(this.write(this.frame(msg)) ? null : new Error('the link to the host is down'));
+  }
+
+  kill(signal: 'SIGTERM' | 'SIGKILL'): void {
+    if (this.gone) return;
+    // Not on the host yet: nothing runs there to signal, so it is gone now.
+    if (!this.write) return this.exit({ code: null, signal });
+    this.write({ kind: 'signal', session: this.sessionId, signal });
+  }
+
+  started(pid: number): void {
+    this.hostPid = pid;
+  }
+
+  message(raw: unknown): void {
+    if (!this.gone) this.events?.message(raw);
+  }
+
+  /** Reported once: the agent's exit frame, or the link's loss (`cause: 'link_lost'`). */
+  exit(exit: WorkerLinkExit): void {
+    if (this.gone) return;
+    this.gone = true;
+    this.pending = [];
+    this.events?.exit(exit);
+  }
+}

@@ -1,0 +1,72 @@
+// What the pool holds for one worker, wherever it runs: a forked child here, or one a host agent forked over ssh.
+// The pool supervises both alike; only how a message travels and how an exit is learnt differ.
+import { fork } from 'node:child_process';
+import type { DaemonToWorker } from '../../shared/ipc.js';
+
+/**
+ * Why a worker is gone when it is not its own exit: `link_lost` — the ssh link to its host dropped (or could not be
+ * made); the worker detaches on the host and its CLI keeps running in tmux, as after a daemon restart.
+ */
+export type WorkerGoneCause = 'link_lost';
+
+export interface WorkerLinkExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  cause?: WorkerGoneCause;
+  /** The worker's last stderr lines (for the crash report). */
+  stderrTail?: string;
+}
+
+export interface WorkerLinkEvents {
+  message(raw: unknown): void;
+  exit(exit: WorkerLinkExit): void;
+  error(err: Error): void;
+}
+
+export interface WorkerLink {
+  /** The worker's pid on the machine it runs on (on a host: the host's pid; undefined until known). */
+  readonly pid: number | undefined;
+  /** Whether a message sent now can reach it. */
+  readonly connected: boolean;
+  /** Whether its exit was already seen. */
+  readonly exited: boolean;
+  send(msg: DaemonToWorker, done: (err: Error | null) => void): void;
+  kill(signal: 'SIGTERM' | 'SIGKILL'): void;
+  /** Set once, right after the link is made. */
+  listen(events: WorkerLinkEvents): void;
+}
+
+export interface LocalWorkerSpec {
+  entry: string;
+  execArgv: string[];
+  env: NodeJS.ProcessEnv;
+}
+
+/** Forks a worker on this machine with Node's IPC (advanced serialization), stderr kept for the crash report. */
+export function forkLocalWorker(spec: LocalWorkerSpec): WorkerLink {
+  const child = fork(spec.entry, [], { serialization: 'advanced', execArgv: spec.execArgv, env: spec.env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  // Keep the last lines of stderr for the crash report; never let the pipe fill.
+  let stderrTail = '';
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (d: string) => {
+    stderrTail = (stderrTail + d).slice(-4000);
+  });
+  return {
+    get pid() {
+      return child.pid;
+    },
+    get connected() {
+      return child.connected;
+    },
+    get exited() {
+      return child.exitCode !== null || child.signalCode !== null;
+    },
+    send: (msg, done) => child.send(msg, (err) => done(err ?? null)),
+    kill: (signal) => void child.kill(signal),
+    listen(events) {
+      child.on('message', (raw: unknown) => events.message(raw));
+      child.on('error', (err) => events.error(err));
+      child.on('exit', (code, signal) => events.exit({ code, signal, ...(stderrTail ? { stderrTail } : {}) }));
+    },
+  };
+}

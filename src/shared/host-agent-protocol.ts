@@ -1,0 +1,63 @@
+// The daemon ⇄ host agent protocol (DESIGN §12): one agent per host, over one ssh channel, carries the IPC of every
+// session's worker there, tagged by session, plus a few control frames. Defined once, parsed on receipt by both sides.
+import { z } from 'zod';
+import { DaemonToWorkerSchema, IPC_PROTOCOL_VERSION } from './ipc.js';
+
+/** Bumped whenever a frame changes shape; the agent's hello carries it and the daemon refuses another. */
+export const HOST_AGENT_PROTOCOL_VERSION = 1;
+
+const sessionId = z.string().regex(/^[0-9a-f]{32}$/);
+/** Environment for a worker process (not a CLI's secrets: those travel in init.env over the channel, never in argv). */
+const workerEnvRecord = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/).max(128), z.string().max(65_536)).refine((e) => Object.keys(e).length <= 64, 'at most 64 variables');
+const signal = z.enum(['SIGTERM', 'SIGKILL']);
+
+// ── daemon → agent ───────────────────────────────────────────────────────────
+
+/** Fork the session's worker (its env on top of the agent's allowlisted own; the agent sets LARKMUX_SESSION_ID). */
+export const AgentStartFrame = z.strictObject({ kind: z.literal('start'), session: sessionId, env: workerEnvRecord });
+/** Signal the session's worker (the pool's escalation after a close that did not end it, or a hung worker). */
+export const AgentSignalFrame = z.strictObject({ kind: z.literal('signal'), session: sessionId, signal });
+/** A message for the session's worker: the same union the local IPC carries. */
+export const AgentToWorkerFrame = z.strictObject({ kind: z.literal('msg'), session: sessionId, msg: DaemonToWorkerSchema });
+
+export const DaemonToAgentSchema = z.discriminatedUnion('kind', [AgentStartFrame, AgentSignalFrame, AgentToWorkerFrame]);
+export type DaemonToAgent = z.infer<typeof DaemonToAgentSchema>;
+
+// ── agent → daemon ───────────────────────────────────────────────────────────
+
+/** First frame: which protocols the agent speaks and the sha of the bundle it runs from. */
+export const AgentHelloFrame = z.strictObject({
+  kind: z.literal('hello'),
+  protocol: z.literal(HOST_AGENT_PROTOCOL_VERSION),
+  ipcProtocol: z.literal(IPC_PROTOCOL_VERSION),
+  sha: z.string().regex(/^[0-9a-f]{64}$/),
+  pid: z.number().int().positive(),
+});
+/** The worker was forked (pid on the host); or could not be (`error`), which is also reported as its exit. */
+export const AgentStartedFrame = z.strictObject({ kind: z.literal('started'), session: sessionId, pid: z.number().int().positive() });
+/** The worker is gone. `stderrTail`: its last words, for the crash report. */
+export const AgentExitFrame = z.strictObject({
+  kind: z.literal('exit'),
+  session: sessionId,
+  code: z.number().int().nullable(),
+  signal: z.string().max(32).nullable(),
+  stderrTail: z.string().max(4000).optional(),
+});
+/** A worker's message, as it sent it: the daemon's pool parses it (WorkerToDaemon) as it does a local worker's. */
+export const AgentFromWorkerFrame = z.strictObject({ kind: z.literal('msg'), session: sessionId, msg: z.unknown() });
+/** A frame from the daemon the agent dropped (oversized, not JSON, not the schema): said back so the daemon logs it. */
+export const AgentDroppedFrame = z.strictObject({ kind: z.literal('dropped'), reason: z.string().max(1024) });
+
+export const AgentToDaemonSchema = z.discriminatedUnion('kind', [AgentHelloFrame, AgentStartedFrame, AgentExitFrame, AgentFromWorkerFrame, AgentDroppedFrame]);
+export type AgentToDaemon = z.infer<typeof AgentToDaemonSchema>;
+
+export type FrameParse<T> = { ok: true; frame: T } | { ok: false; reason: string };
+
+function parseWith<T>(schema: z.ZodType<T>, raw: unknown): FrameParse<T> {
+  const res = schema.safeParse(raw);
+  if (res.success) return { ok: true, frame: res.data };
+  return { ok: false, reason: res.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'frame'}: ${i.message}`).join('; ') };
+}
+
+export const parseDaemonToAgent = (raw: unknown): FrameParse<DaemonToAgent> => parseWith(DaemonToAgentSchema, raw);
+export const parseAgentToDaemon = (raw: unknown): FrameParse<AgentToDaemon> => parseWith(AgentToDaemonSchema, raw);

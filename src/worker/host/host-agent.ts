@@ -1,0 +1,161 @@
+// The host agent: one process per host, on one ssh channel. It forks each session's worker with Node IPC exactly as
+// the daemon's WorkerPool does locally, and carries their messages to and from the daemon as frames tagged by session.
+import { fork, type ChildProcess } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
+import { workerEnv } from '../../shared/env-policy.js';
+import { encodeFrame, FrameDecoder } from '../../shared/frame-codec.js';
+import { HOST_AGENT_PROTOCOL_VERSION, parseDaemonToAgent, type AgentToDaemon, type DaemonToAgent } from '../../shared/host-agent-protocol.js';
+import { IPC_PROTOCOL_VERSION } from '../../shared/ipc.js';
+import { WORKER_V8_FLAGS } from '../../shared/worker-flags.js';
+import { SMALL_PROCESS_MALLOC_ENV } from '../../platform/render-process.js';
+
+export const HOST_AGENT_TIMING = {
+  /** After the link is lost, a worker asked to detach gets this long before SIGTERM (as the pool's close grace). */
+  detachGraceMs: 5_000,
+  /**
+   * Bytes waiting for a slow or stalled link above which a worker's `screen` is held back instead of queued: only the
+   * newest one per session is kept and sent when the link drains (a screen replaces the one before, so nothing a card
+   * needs is lost), and a link down for a while does not pile up screens in memory. Every other message always goes.
+   */
+  screenHoldBytes: 4 * 1024 * 1024,
+} as const;
+
+export type AgentLog = (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
+
+export interface HostAgentOptions {
+  input: Readable;
+  output: Writable;
+  /** The worker's entry (main.js next to the agent in the bundle). */
+  workerEntry: string;
+  /** The bundle's sha (sha256 of its SHA256SUMS), said in the hello. */
+  sha: string;
+  /** The agent's own environment: workers get its allowlisted part, as local workers get the daemon's. */
+  env: NodeJS.ProcessEnv;
+  log: AgentLog;
+  /** Called once every worker is gone after the link was lost. */
+  onDone: () => void;
+  /** Overrides HOST_AGENT_TIMING.screenHoldBytes (tests). */
+  screenHoldBytes?: number;
+}
+
+interface HostedWorker {
+  child: ChildProcess;
+  stderrTail: string;
+}
+
+export class HostAgent {
+  private readonly workers = new Map<string, HostedWorker>();
+  private readonly decoder = new FrameDecoder();
+  private linkLost = false;
+  /** The newest screen of each session held back while the link drains. */
+  private readonly heldScreens = new Map<string, unknown>();
+
+  constructor(private readonly opts: HostAgentOptions) {}
+
+  run(): void {
+    this.opts.output.on('error', (err) => this.opts.log('warn', 'writing to the daemon failed (link lost?)', { err: err.message }));
+    this.opts.output.on('drain', () => this.releaseScreens());
+    this.write({ kind: 'hello', protocol: HOST_AGENT_PROTOCOL_VERSION, ipcProtocol: IPC_PROTOCOL_VERSION, sha: this.opts.sha, pid: process.pid });
+    this.opts.input.on('data', (chunk: Buffer) => {
+      for (const ev of this.decoder.push(chunk)) {
+        if (ev.kind === 'dropped') this.dropped(`${ev.reason} frame of ${ev.bytes} bytes`);
+        else this.handle(ev.value);
+      }
+    });
+    this.opts.input.on('end', () => this.loseLink());
+    this.opts.input.on('close', () => this.loseLink());
+    this.opts.input.on('error', () => this.loseLink());
+  }
+
+  private dropped(reason: string): void {
+    this.opts.log('warn', 'frame from the daemon dropped', { reason });
+    this.write({ kind: 'dropped', reason: reason.slice(0, 1024) });
+  }
+
+  private handle(raw: unknown): void {
+    const parsed = parseDaemonToAgent(raw);
+    if (!parsed.ok) return this.dropped(`invalid frame: ${parsed.reason}`);
+    const f: DaemonToAgent = parsed.frame;
+    if (f.kind === 'start') return this.start(f.session, f.env);
+    const w = this.workers.get(f.session);
+    if (!w) return this.opts.log('warn', 'frame for a session without a worker here', { session: f.session.slice(0, 8), kind: f.kind });
+    if (f.kind === 'signal') w.child.kill(f.signal);
+    else if (w.child.connected) w.child.send(f.msg, (err) => err && this.opts.log('warn', 'send to worker failed', { session: f.session.slice(0, 8), err: err.message }));
+  }
+
+  private start(session: string, env: Record<string, string>): void {
+    if (this.linkLost) return;
+    if (this.workers.has(session)) return this.opts.log('warn', 'start for a session whose worker runs; ignored', { session: session.slice(0, 8) });
+    const entry = this.opts.workerEntry;
+    const child = fork(entry, [], {
+      serialization: 'advanced',
+      execArgv: [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), ...WORKER_V8_FLAGS],
+      env: { ...workerEnv(this.opts.env), ...SMALL_PROCESS_MALLOC_ENV, ...env, LARKMUX_SESSION_ID: session },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    const hosted: HostedWorker = { child, stderrTail: '' };
+    this.workers.set(session, hosted);
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (d: string) => {
+      hosted.stderrTail = (hosted.stderrTail + d).slice(-4000);
+    });
+    child.on('spawn', () => child.pid && this.write({ kind: 'started', session, pid: child.pid }));
+    child.on('message', (msg: unknown) => this.fromWorker(session, msg));
+    child.on('error', (err) => this.opts.log('error', 'worker process error', { session: session.slice(0, 8), err: err.message }));
+    child.on('exit', (code, signal) => {
+      if (this.workers.get(session) === hosted) this.workers.delete(session);
+      this.heldScreens.delete(session);
+      this.write({ kind: 'exit', session, code, signal, ...(hosted.stderrTail ? { stderrTail: hosted.stderrTail.slice(-4000) } : {}) });
+      if (this.linkLost && this.workers.size === 0) this.opts.onDone();
+    });
+  }
+
+  private fromWorker(session: string, msg: unknown): void {
+    const isScreen = (msg as { type?: unknown } | null)?.type === 'screen';
+    // Held only while a 'drain' is due (writableNeedDrain), so the one that releases it is sure to come.
+    const out = this.opts.output;
+    if (isScreen && (this.heldScreens.has(session) || (out.writableNeedDrain && out.writableLength > (this.opts.screenHoldBytes ?? HOST_AGENT_TIMING.screenHoldBytes)))) {
+      this.heldScreens.set(session, msg);
+      return;
+    }
+    this.write({ kind: 'msg', session, msg });
+  }
+
+  /** The screen held back for `session` while the link drains, if any. */
+  heldScreen(session: string): unknown {
+    return this.heldScreens.get(session);
+  }
+
+  private releaseScreens(): void {
+    const held = [...this.heldScreens];
+    this.heldScreens.clear();
+    for (const [session, msg] of held) this.write({ kind: 'msg', session, msg });
+  }
+
+  private write(frame: AgentToDaemon): void {
+    if (this.linkLost) return;
+    let bytes: Uint8Array;
+    try {
+      bytes = encodeFrame(frame);
+    } catch (err) {
+      this.opts.log('error', 'a frame for the daemon could not be encoded; dropped', { kind: frame.kind, err: (err as Error).message });
+      return;
+    }
+    this.opts.output.write(bytes);
+  }
+
+  /**
+   * The daemon is gone (link lost, or it closed the channel): every worker detaches, as a local worker does when the
+   * daemon stops, so the CLIs keep running in tmux; the next connection's agent forks workers that attach to them.
+   */
+  private loseLink(): void {
+    if (this.linkLost) return;
+    this.linkLost = true;
+    this.opts.log('info', 'link to the daemon closed; detaching the workers', { workers: this.workers.size });
+    if (this.workers.size === 0) return this.opts.onDone();
+    for (const { child } of this.workers.values()) {
+      if (child.connected) child.send({ type: 'close', mode: 'detach' }, () => undefined);
+      setTimeout(() => child.kill('SIGTERM'), HOST_AGENT_TIMING.detachGraceMs).unref();
+    }
+  }
+}
