@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeHost } from '../../src/cli/hosts/merge-host.js';
 import { parseProbe, probePrograms, probeScript, probeVerdicts, versionOf } from '../../src/cli/hosts/probe.js';
 import { parseConfig } from '../../src/shared/config.js';
+import { translator } from '../../src/shared/i18n.js';
 
 describe('hosts in config.json', () => {
   const ok = (hosts: unknown) => parseConfig({ hosts }, {});
@@ -43,7 +44,7 @@ describe('mergeHost', () => {
 describe('hosts check verdicts', () => {
   const host = { name: 'gpu1', ssh: 'me@gpu1', workingDirs: ['/srv/app', '~/code'] };
   const programs = probePrograms([{ name: 'b', cli: 'codex' }, { name: 'c', cli: 'codex' }, { name: 's', cli: 'shell' }]);
-  const verdicts = (stdout: string) => probeVerdicts(host, parseProbe(stdout), programs);
+  const verdicts = (stdout: string) => probeVerdicts(host, parseProbe(stdout), programs, translator('en'));
   const level = (stdout: string, label: string) => verdicts(stdout).find((l) => l.label === label)?.level;
 
   it('looks only for the CLIs the bots use, once each', () => expect(programs.map((p) => [p.label, p.used])).toEqual([['cli codex', true]]));
@@ -81,5 +82,24 @@ describe('hosts check verdicts', () => {
     const script = probeScript(programs, ["/srv/it's here", '~/code']);
     expect(script).toContain(`[ -d '/srv/it'\\''s here' ]`);
     expect(script).toContain(`[ -d "$HOME"/'code' ]`);
+  });
+});
+
+describe('hosts check verdicts in Chinese', () => {
+  const host = { name: 'gpu1', ssh: 'me@gpu1', port: 2222, workingDirs: ['/srv/app'] };
+  const programs = probePrograms([{ name: 'b', cli: 'codex' }]);
+  const answer = parseProbe('node=v18.1.0\ntmux=tmux master\ncli0=\ndiskKiB=1000\ndir0=no');
+
+  it('keeps labels and levels, words every detail and fix in Chinese, and keeps commands and paths verbatim', () => {
+    const en = probeVerdicts(host, answer, programs, translator('en'));
+    const zh = probeVerdicts(host, answer, programs, translator('zh-CN'));
+    expect(zh.map((l) => [l.level, l.label])).toEqual(en.map((l) => [l.level, l.label]));
+    for (const l of zh) {
+      expect(`${l.detail} ${l.fix ?? ''}`, l.label).toMatch(/[\u4e00-\u9fff]/);
+      expect(`${l.detail} ${l.fix ?? ''}`, l.label).not.toMatch(/not found|does not exist|older than|free space/);
+    }
+    expect(zh.find((l) => l.label === 'cli codex')).toMatchObject({ detail: 'PATH 中未找到 codex（有机器人在用）', fix: '在 gpu1（me@gpu1）上：npm install -g @openai/codex' });
+    expect(zh.find((l) => l.label === 'workingDirs[0]')?.fix).toBe('创建它（ssh -p 2222 me@gpu1 mkdir -p /srv/app），或修改 config.json 中该主机的 workingDirs');
+    expect(en.find((l) => l.label === 'workingDirs[0]')).toMatchObject({ detail: '/srv/app does not exist on gpu1 (me@gpu1)', fix: "create it (ssh -p 2222 me@gpu1 mkdir -p /srv/app) or fix the host's workingDirs in config.json" });
   });
 });

@@ -1,7 +1,8 @@
 // Issue 31 item 12: who holds the web port and which setting to change, as pure functions.
 import { describe, expect, it } from 'vitest';
 import { listeningInodes } from '../../src/platform/port-holder.js';
-import { describeHolder, webPortProblem } from '../../src/shared/web-port-problem.js';
+import { t } from '../../src/shared/i18n.js';
+import { FREE_PORT_FIX, describeHolder, webPortProblem } from '../../src/shared/web-port-problem.js';
 
 // Copied from a real /proc/net/tcp (header and spacing as the kernel writes them): 7680 = 0x1E00.
 const TCP = `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
@@ -48,4 +49,9 @@ describe('the holder and the setting to change', () => {
   ])('%s', (_name, message, host, port, want) => {
     expect(webPortProblem({ message }, host, port, { pid: 1, command: 'x' })).toBe(want);
   });
+});
+
+describe('the web port fix doctor prints', () => {
+  // The catalogue writes FREE_PORT_FIX out (so that Chinese can say all of it): the English must not drift from it.
+  it('begins with FREE_PORT_FIX in English', () => expect(t('en', 'doctor.web.fix', { cmd: 'larkmux' })).toBe(`${FREE_PORT_FIX}, or stop the program that holds it; then run \`larkmux restart\``));
 });

@@ -3,12 +3,13 @@ import { controlCall } from '../../platform/control-client.js';
 import { classifyTmuxSessions, damagedStoreFiles, listTmuxSessions, ownedTmuxNamesOnDisk, type OrphanReport } from '../../platform/tmux-sessions.js';
 import { larkmuxCommand } from '../../platform/larkmux-command.js';
 import { legacyTmuxSocket, sessionsOnLegacyServer, tmuxAttachHint, tmuxSocketName } from '../../shared/tmux-socket.js';
+import type { Translate } from '../../shared/i18n.js';
 import type { DoctorCheck, DoctorLine } from './types.js';
 
-export const sessionsCheck: DoctorCheck = async ({ paths, env, config }) => {
+export const sessionsCheck: DoctorCheck = async ({ paths, env, config, t }) => {
   const lines: DoctorLine[] = [];
   for (const f of damagedStoreFiles(paths.home)) {
-    lines.push({ level: 'WARN', label: 'store', detail: `a damaged store was kept aside: ${f}`, fix: 'inspect it; sessions it held were not restored (delete it once you no longer need it)' });
+    lines.push({ level: 'WARN', label: 'store', detail: t('doctor.store.damaged', { file: f }), fix: t('doctor.store.damagedFix') });
   }
   let report: OrphanReport | null = null;
   const viaDaemon = await controlCall(paths.controlSocket, { cmd: 'orphans' }, 5000);
@@ -19,12 +20,12 @@ export const sessionsCheck: DoctorCheck = async ({ paths, env, config }) => {
     if (listed.ok && owned.complete) report = classifyTmuxSessions(listed.names, owned.names);
   }
   if (report) {
-    if (report.orphans.length) lines.push({ level: 'WARN', label: 'tmux orphans', detail: `no session owns ${report.orphans.join(', ')}`, fix: `${larkmuxCommand(env)} sessions prune` });
-    if (report.diag.length) lines.push({ level: 'WARN', label: 'tmux diagnostics', detail: `failed launches kept for inspection: ${report.diag.join(', ')}`, fix: `look with \`${tmuxAttachHint(tmuxSocketName(config?.tmux.socket, paths.home))}\`, then ${larkmuxCommand(env)} sessions prune` });
-    if (!report.orphans.length && !report.diag.length) lines.push({ level: 'OK', label: 'tmux sessions', detail: 'no orphaned larkmux sessions' });
+    if (report.orphans.length) lines.push({ level: 'WARN', label: 'tmux orphans', detail: t('doctor.sessions.orphans', { names: report.orphans.join(', ') }), fix: `${larkmuxCommand(env)} sessions prune` });
+    if (report.diag.length) lines.push({ level: 'WARN', label: 'tmux diagnostics', detail: t('doctor.sessions.diag', { names: report.diag.join(', ') }), fix: t('doctor.sessions.diagFix', { attach: tmuxAttachHint(tmuxSocketName(config?.tmux.socket, paths.home)), cmd: larkmuxCommand(env) }) });
+    if (!report.orphans.length && !report.diag.length) lines.push({ level: 'OK', label: 'tmux sessions', detail: t('doctor.sessions.ok') });
   }
-  if (config) lines.push(...(await legacyServerLines(tmuxSocketName(config.tmux.socket, paths.home), legacyTmuxSocket(config.tmux.socket, env), paths.home)));
-  if (!lines.some((l) => l.label === 'store')) lines.push({ level: 'OK', label: 'stores', detail: 'no damaged store files' });
+  if (config) lines.push(...(await legacyServerLines(tmuxSocketName(config.tmux.socket, paths.home), legacyTmuxSocket(config.tmux.socket, env), paths.home, t)));
+  if (!lines.some((l) => l.label === 'store')) lines.push({ level: 'OK', label: 'stores', detail: t('doctor.store.ok') });
   return lines;
 };
 
@@ -32,7 +33,7 @@ export const sessionsCheck: DoctorCheck = async ({ paths, env, config }) => {
  * This home's open sessions that still run on the default tmux server (from before a server per home): the daemon
  * serves them there; doctor names them and how to look at them, since `tmux ls` on the home's server never shows them.
  */
-async function legacyServerLines(homeSocket: string, legacySocket: string | null, home: string): Promise<DoctorLine[]> {
+async function legacyServerLines(homeSocket: string, legacySocket: string | null, home: string, t: Translate): Promise<DoctorLine[]> {
   if (!legacySocket) return [];
   const owned = ownedTmuxNamesOnDisk(home);
   if (owned.names.size === 0) return [];
@@ -43,7 +44,7 @@ async function legacyServerLines(homeSocket: string, legacySocket: string | null
   return [{
     level: 'WARN',
     label: 'old tmux server',
-    detail: `${names.length} session(s) of this home still run on the default tmux server, from before larkmux used a server per home: ${names.join(', ')}; larkmux serves them there (nothing is killed)`,
-    fix: `look with \`${tmuxAttachHint(legacySocket, names[0])}\`; close one (/close in its topic) when its work is done, and its chat starts the next CLI on this home's server`,
+    detail: t('doctor.sessions.legacy', { count: names.length, names: names.join(', ') }),
+    fix: t('doctor.sessions.legacyFix', { attach: tmuxAttachHint(legacySocket, names[0]) }),
   }];
 }

@@ -2,5 +2,5 @@
 import { talkScopeWarnings } from '../../shared/talk-scope.js';
 import type { DoctorCheck } from './types.js';
 
-export const talkScopeCheck: DoctorCheck = ({ config }) =>
-  talkScopeWarnings(config?.bots ?? []).map((detail) => ({ level: 'WARN' as const, label: 'talkers', detail, fix: 'empty allowedChats on that bot (and /revoke talk grants), or accept that its talkers are operators' }));
+export const talkScopeCheck: DoctorCheck = ({ config, t }) =>
+  talkScopeWarnings(config?.bots ?? []).map((detail) => ({ level: 'WARN' as const, label: 'talkers', detail, fix: t('doctor.talkers.fix') }));

@@ -8,6 +8,7 @@ import type { SshFailure } from '../../platform/ssh/ssh-failure.js';
 import { runOverSsh, sshPlaces } from '../../platform/ssh/ssh-run.js';
 import type { Config } from '../../shared/config.js';
 import type { HostConfig } from '../../shared/host-config.js';
+import type { Translate } from '../../shared/i18n.js';
 
 /** reachable: a command ran; unreachable: nothing answers; refused: the host key or our key was refused; unknown: no clear answer (a timeout is never "unreachable"). */
 export type HostReach = 'reachable' | 'unreachable' | 'refused' | 'unknown';
@@ -15,10 +16,11 @@ export type HostReach = 'reachable' | 'unreachable' | 'refused' | 'unknown';
 /** The settings a one-shot command uses: the master ends with the command (a running daemon's master is reused). */
 export const CLI_SSH = { persist: 'no', connectTimeoutS: 10 } as const;
 
-export function loadConfig(paths: LarkmuxPaths, env: NodeJS.ProcessEnv, err: (l: string) => void): Config | null {
+/** The config, or null after saying what is wrong with it (zod's findings as config-file.ts words them). */
+export function loadConfig(paths: LarkmuxPaths, env: NodeJS.ProcessEnv, err: (l: string) => void, t: Translate): Config | null {
   const cfg = readConfigFile(paths.config, env);
   if (cfg.ok) return cfg.config;
-  err(`config.json has problems (fix them, then run this again):`);
+  err(t('hosts.configProblems'));
   for (const e of cfg.errors) err(`  ${e}`);
   return null;
 }

@@ -4,7 +4,7 @@ import { EXIT, type CliContext } from '../types.js';
 import { hostIsPinned, loadConfig, probeReach } from './host-state.js';
 
 export async function hostsList(ctx: CliContext): Promise<number> {
-  const config = loadConfig(ctx.paths, ctx.env, ctx.err);
+  const config = loadConfig(ctx.paths, ctx.env, ctx.err, ctx.t);
   if (!config) return EXIT.badConfig;
   const rows = await Promise.all(
     config.hosts.map(async (h) => {

@@ -3,6 +3,7 @@
 import { CLI_INSTALL, cliInstallFor } from '../../shared/cli-install.js';
 import type { BotConfig } from '../../shared/config.js';
 import type { HostConfig } from '../../shared/host-config.js';
+import type { Translate } from '../../shared/i18n.js';
 import { quoteShellArg } from '../../shared/shell-quote.js';
 import type { DoctorLine } from '../doctor/types.js';
 
@@ -71,38 +72,38 @@ function atLeast(v: [number, number], min: readonly [number, number]): boolean {
   return v[0] > min[0] || (v[0] === min[0] && v[1] >= min[1]);
 }
 
-function versionLine(label: string, found: string | undefined, min: readonly [number, number], fix: string): DoctorLine {
+function versionLine(label: string, found: string | undefined, min: readonly [number, number], fix: string, t: Translate): DoctorLine {
   const want = `${min[0]}.${min[1]}`;
-  if (!found) return { level: 'FAIL', label, detail: `not found on the PATH of an ssh command`, fix };
+  if (!found) return { level: 'FAIL', label, detail: t('hosts.probe.notOnPath'), fix };
   const v = versionOf(found);
-  if (!v) return { level: 'WARN', label, detail: `${found} (version not recognised; ${want} or newer is needed)`, fix };
-  if (!atLeast(v, min)) return { level: 'FAIL', label, detail: `${found} is older than ${want}`, fix };
+  if (!v) return { level: 'WARN', label, detail: t('hosts.probe.versionUnknown', { found, want }), fix };
+  if (!atLeast(v, min)) return { level: 'FAIL', label, detail: t('hosts.probe.tooOld', { found, want }), fix };
   return { level: 'OK', label, detail: found };
 }
 
-/** Every verdict on the probe's answer from host `host`. */
-export function probeVerdicts(host: HostConfig, answer: Map<string, string>, programs: readonly ProbeProgram[]): DoctorLine[] {
-  const on = `on ${host.name} (${host.ssh})`;
+/** Every verdict on the probe's answer from host `host`, detail and fix in `t`'s language. */
+export function probeVerdicts(host: HostConfig, answer: Map<string, string>, programs: readonly ProbeProgram[], t: Translate): DoctorLine[] {
+  const on = t('hosts.probe.on', { name: host.name, ssh: host.ssh });
   const lines: DoctorLine[] = [
-    versionLine('node', answer.get('node'), MIN_NODE, `install Node.js ${MIN_NODE.join('.')} or newer ${on} so that \`node\` is on the PATH of a non-interactive ssh command (nvm's PATH is set only in interactive shells; a system package or /usr/local/bin works)`),
-    versionLine('tmux', answer.get('tmux'), MIN_TMUX, `install tmux ${MIN_TMUX.join('.')} or newer ${on} (Debian/Ubuntu: apt-get install tmux)`),
+    versionLine('node', answer.get('node'), MIN_NODE, t('hosts.probe.nodeFix', { min: MIN_NODE.join('.'), on }), t),
+    versionLine('tmux', answer.get('tmux'), MIN_TMUX, t('hosts.probe.tmuxFix', { min: MIN_TMUX.join('.'), on }), t),
   ];
   programs.forEach((p, i) => {
     const path = answer.get(`cli${i}`);
     if (path) lines.push({ level: 'OK', label: p.label, detail: path });
-    else lines.push({ level: p.used ? 'FAIL' : 'WARN', label: p.label, detail: `${p.program} not found on PATH${p.used ? ' (a bot uses it)' : ''}`, fix: `${on}: ${p.install}` });
+    else lines.push({ level: p.used ? 'FAIL' : 'WARN', label: p.label, detail: t(p.used ? 'doctor.cli.notFoundUsed' : 'doctor.cli.notFound', { program: p.program }), fix: t('hosts.probe.installOn', { on, install: p.install }) });
   });
   const disk = Number(answer.get('diskKiB'));
-  if (!answer.get('diskKiB') || !Number.isFinite(disk)) lines.push({ level: 'WARN', label: 'disk', detail: 'free space in the home folder could not be read (df)' });
+  if (!answer.get('diskKiB') || !Number.isFinite(disk)) lines.push({ level: 'WARN', label: 'disk', detail: t('hosts.probe.diskUnread') });
   else {
-    const gib = `${(disk / 1024 / 1024).toFixed(1)} GiB free in the home folder`;
-    const fix = `free space ${on} (sessions keep transcripts and files there)`;
+    const gib = t('hosts.probe.diskFree', { gib: (disk / 1024 / 1024).toFixed(1) });
+    const fix = t('hosts.probe.diskFix', { on });
     lines.push(disk < DISK_FAIL_KIB ? { level: 'FAIL', label: 'disk', detail: gib, fix } : disk < DISK_WARN_KIB ? { level: 'WARN', label: 'disk', detail: gib, fix } : { level: 'OK', label: 'disk', detail: gib });
   }
   (host.workingDirs ?? []).forEach((d, i) => {
     const label = `workingDirs[${i}]`;
     if (answer.get(`dir${i}`) === 'yes') lines.push({ level: 'OK', label, detail: d });
-    else lines.push({ level: 'FAIL', label, detail: `${d} does not exist ${on}`, fix: `create it (ssh${host.port ? ` -p ${host.port}` : ''} ${host.ssh} mkdir -p ${d}) or fix the host's workingDirs in config.json` });
+    else lines.push({ level: 'FAIL', label, detail: t('hosts.probe.dirMissing', { dir: d, on }), fix: t('hosts.probe.dirFix', { command: `ssh${host.port ? ` -p ${host.port}` : ''} ${host.ssh} mkdir -p ${d}` }) });
   });
   return lines;
 }

@@ -2,10 +2,12 @@
 import { usageEn } from './usage.js';
 import { enSchedules } from './en-schedules.js';
 import { busyMessageEn } from './busy-message.js';
+import { enDoctor } from './en-doctor.js';
 
 export const en = {
   ...usageEn,
   ...enSchedules,
+  ...enDoctor,
   ...busyMessageEn,
   'common.larkmux': 'larkmux',
 

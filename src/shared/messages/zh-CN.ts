@@ -3,10 +3,12 @@ import type { en } from './en.js';
 import { usageZhCN } from './usage.js';
 import { zhCNSchedules } from './zh-CN-schedules.js';
 import { busyMessageZhCN } from './busy-message.js';
+import { zhCNDoctor } from './zh-CN-doctor.js';
 
 export const zhCN: Record<keyof typeof en, string> = {
   ...usageZhCN,
   ...zhCNSchedules,
+  ...zhCNDoctor,
   ...busyMessageZhCN,
   'common.larkmux': 'larkmux',
 
