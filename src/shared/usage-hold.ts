@@ -18,6 +18,8 @@
 // - A budget hold (src/shared/usage-budget.ts decides it) is the same hold with reason `budget`, released at the next
 //   day in the bot's time zone, on `/resume` once the budget allows it again, or by a raised budget.
 import { z } from 'zod';
+import { formatWhen } from './schedule.js';
+import { dayIn } from './usage-budget.js';
 
 export const HOLD_RULES = {
   /** A throttle with a reset at most this far away is retried quietly by the CLI, not held. */
@@ -194,4 +196,15 @@ function clamp01(n: number): number {
 /** Whether the session keeps its prompts back (held, or still draining what a hold kept). */
 export function holdsPrompts(state: HoldState): boolean {
   return state.hold !== null || state.inFlight !== undefined || state.queue.length > 0;
+}
+
+/** The holds file of a bot (sessions-<appId>.holds.json): one record per session with a hold or a queue. */
+export const HOLD_STORE_FORMAT = 'larkmux-holds';
+export const HoldRecordSchema = HoldStateSchema.extend({ sessionId: z.string().min(1) });
+export type HoldRecord = z.infer<typeof HoldRecordSchema>;
+
+/** "until" as the card says it: `14:05` today in `tz`, else `2026-12-05 14:05`. */
+export function untilText(at: number, now: number, tz: string): string {
+  const when = formatWhen(at, tz);
+  return dayIn(at, tz) === dayIn(now, tz) ? when.slice(11) : when;
 }

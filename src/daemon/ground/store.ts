@@ -255,3 +255,26 @@ export class RenderStateStore extends RecordStore<RenderState> {
     return res.ok ? { ok: true, states: res.records, dropped: res.dropped } : res;
   }
 }
+
+/** `sessions-<appId>.json` → `sessions-<appId>.<kind>.json`: where a bot keeps other records beside its sessions. */
+export function siblingStorePath(home: string, appId: string, kind: string): string {
+  return larkmuxPaths(home).sessionStore(appId).replace(/\.json$/, `.${kind}.json`);
+}
+
+/**
+ * A bot's records of one kind beside its sessions (schedules, usage holds), by the same durable machinery. `flush()`
+ * writes at once, not behind the debounce: its users put a change on disk before they act on it.
+ */
+export class SiblingStore<T> extends RecordStore<T> {
+  constructor(opts: StoreOptions, kind: string, spec: RecordFileSpec<T>) {
+    super(new RecordFile(siblingStorePath(opts.home, opts.appId, kind), spec, opts), spec.schema);
+  }
+
+  load(): Promise<RecordFileLoad<T>> {
+    return this.file.load();
+  }
+
+  all(): T[] {
+    return this.file.list();
+  }
+}

@@ -2,11 +2,13 @@
 import { usageEn } from './usage.js';
 import { enSchedules } from './en-schedules.js';
 import { busyMessageEn } from './busy-message.js';
+import { usageHoldEn } from './usage-hold.js';
 
 export const en = {
   ...usageEn,
   ...enSchedules,
   ...busyMessageEn,
+  ...usageHoldEn,
   'common.larkmux': 'larkmux',
 
   // newcomer: first-run problems told in the chat with their fix

@@ -3,11 +3,13 @@ import type { en } from './en.js';
 import { usageZhCN } from './usage.js';
 import { zhCNSchedules } from './zh-CN-schedules.js';
 import { busyMessageZhCN } from './busy-message.js';
+import { usageHoldZhCN } from './usage-hold.js';
 
 export const zhCN: Record<keyof typeof en, string> = {
   ...usageZhCN,
   ...zhCNSchedules,
   ...busyMessageZhCN,
+  ...usageHoldZhCN,
   'common.larkmux': 'larkmux',
 
   // newcomer: first-run problems told in the chat with their fix
