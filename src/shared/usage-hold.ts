@@ -33,6 +33,13 @@ export const HOLD_RULES = {
 
 /** The one continuation sent for a turn a limit cut after its prompt arrived: the CLIs read it as "go on". */
 export const CONTINUATION_PROMPT = 'continue';
+/** A continuation's turn id is its cut turn's id with this suffix (its own turn, answered on the same message). */
+export const CONTINUATION_SUFFIX = ':continue';
+
+/** The chat message a turn id belongs to: a continuation's is the message of the turn it continues. */
+export function messageOfTurn(turnId: string): string {
+  return turnId.endsWith(CONTINUATION_SUFFIX) ? turnId.slice(0, -CONTINUATION_SUFFIX.length) : turnId;
+}
 
 export const HeldItemSchema = z.strictObject({
   /** The message id (the turn's id and card anchor); a continuation's is `<cut turn>:continue`. */
@@ -166,12 +173,11 @@ function limit(state: HoldState, now: number, event: Extract<HoldEvent, { kind: 
   let queue = state.queue;
   // The turn the limit cut, if its prompt arrived: one continuation, at the head (never a second one for that turn).
   const cut = event.cut;
-  if (cut?.delivered && !queue.some((q) => q.continues === cut.turnId) && !cut.turnId.endsWith(':continue')) {
-    queue = [{ id: `${cut.turnId}:continue`, kind: 'prompt', text: CONTINUATION_PROMPT, requester: cut.requester, notices: [], continues: cut.turnId }, ...queue];
-  } else if (cut?.delivered && cut.turnId.endsWith(':continue') && !queue.some((q) => q.id === cut.turnId)) {
+  if (cut?.delivered && !queue.some((q) => q.continues === cut.turnId) && !cut.turnId.endsWith(CONTINUATION_SUFFIX)) {
+    queue = [{ id: `${cut.turnId}${CONTINUATION_SUFFIX}`, kind: 'prompt', text: CONTINUATION_PROMPT, requester: cut.requester, notices: [], continues: cut.turnId }, ...queue];
+  } else if (cut?.delivered && cut.turnId.endsWith(CONTINUATION_SUFFIX) && !queue.some((q) => q.id === cut.turnId)) {
     // The continuation itself ran into the limit: it is the one continuation, sent again (it never got an answer).
-    const base = cut.turnId.slice(0, -':continue'.length);
-    queue = [{ id: cut.turnId, kind: 'prompt', text: CONTINUATION_PROMPT, requester: cut.requester, notices: [], continues: base }, ...queue];
+    queue = [{ id: cut.turnId, kind: 'prompt', text: CONTINUATION_PROMPT, requester: cut.requester, notices: [], continues: messageOfTurn(cut.turnId) }, ...queue];
   }
   // The turn that ran into the limit is over as far as the queue goes: nothing is in flight.
   return { state: { hold, queue }, effects: [{ kind: 'held', hold, again: prev !== null }, { kind: 'timer', at: retryAt }] };

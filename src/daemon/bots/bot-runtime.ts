@@ -73,7 +73,7 @@ export class BotRuntime implements BotRuntimeHandle {
     this.sessions = new SessionService({
       bot, home: paths.home, log: this.log, t: this.t, im: opts.im, workers: opts.pool, tmuxSocket: opts.tmuxSocket,
       ...(opts.legacyTmux ? { legacyTmux: opts.legacyTmux } : {}), backend: opts.backend, ...(opts.web ? { web: opts.web } : {}), capacity: opts.capacity, frames: opts.frames,
-      owner: () => this.state.grants().ownerId,
+      holdOptions: { owner: () => this.state.grants().ownerId },
     });
     this.state = new BotState({ home: paths.home, appId: bot.appId, log: this.log });
     this.imageWait = imageWaitFor(() => this.bot, opts.im, this.t, (d, m) => this.deliver(d, m));

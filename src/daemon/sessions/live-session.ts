@@ -14,6 +14,7 @@ import type { SessionCards } from './session-cards.js';
 import { usageFooter } from './usage-recorder.js';
 import { busyButtons, hurryNotice, waitsBehindTurn } from './busy-message.js';
 import type { CutTurn } from './session-holds.js';
+import { messageOfTurn } from '../../shared/usage-hold.js';
 
 /** The reaction put on a user's message once its delivery to the CLI is proven. */
 export const DELIVERED_REACTION = 'DONE';
@@ -104,7 +105,9 @@ export class LiveSession {
   }
 
   /** Registers a turn before its input goes to the worker, and opens its streaming card. */
-  async beginTurn(turn: Turn, prompt: string): Promise<void> {
+  async beginTurn(given: Turn, prompt: string): Promise<void> {
+    // A hold's continuation has a turn of its own, but its card and reaction go to the message of the turn it continues.
+    const turn = { ...given, messageId: messageOfTurn(given.messageId) };
     this.turns.set(turn.turnId, { startedAt: Date.now(), ...turn });
     this.awaitingDelivery.set(turn.turnId, turn.messageId);
     this.lastRequester = turn.requester.userId;

@@ -5,7 +5,7 @@
 import type { Translate } from '../../shared/i18n.js';
 import type { UsageLimitMsg } from '../../shared/ipc.js';
 import { budgetLevel, decideBudget, dayIn, nextDayStart, type Budget, type DayTotals } from '../../shared/usage-budget.js';
-import { decideHold, FREE, holdsPrompts, untilText, type HeldItem, type Hold, type HoldEffect, type HoldEvent, type HoldState } from '../../shared/usage-hold.js';
+import { CONTINUATION_SUFFIX, decideHold, FREE, holdsPrompts, untilText, type HeldItem, type Hold, type HoldEffect, type HoldEvent, type HoldState } from '../../shared/usage-hold.js';
 import type { Logger } from '../../platform/log.js';
 import type { z } from 'zod';
 import type { ImAdapter } from '../im/types.js';
@@ -179,7 +179,7 @@ export class SessionHolds {
       case 'resumed': {
         log.info({ how: e.how, count: e.count }, 'hold over');
         const lines = [e.count ? t('hold.resumed', { count: e.count }) : t('hold.resumedNone')];
-        if (this.stateOf(session.id).inFlight?.endsWith(':continue')) lines.push(t('hold.continuation'));
+        if (this.stateOf(session.id).inFlight?.endsWith(CONTINUATION_SUFFIX)) lines.push(t('hold.continuation'));
         await im.sendText(topic.place, lines.join('\n'), topic.replyTo);
         return;
       }

@@ -55,8 +55,8 @@ export interface SessionServiceOptions {
   frames: FrameRenderer;
   /** Ends detached CLIs through tmux (orphans.ts); replaceable where no tmux server is involved. */
   killTmux?: (socket: string | null, names: string[]) => Promise<unknown>;
-  /** The bot's owner (paired, else the first allowed user): budget notices mention them. */
-  owner?: () => string | undefined;
+  /** For usage holds: the bot's owner (budget notices mention them; else the first allowed user), the jitter's 0..1. */
+  holdOptions?: { owner?: () => string | undefined; rand?: () => number };
 }
 
 type RecordPatch = Parameters<SessionStore['update']>[1];

@@ -82,7 +82,7 @@ export function newLiveSession(deps: SessionWiringDeps, session: SessionCore): L
 
 /** A bot's usage holds, stored beside its sessions; a released prompt goes back to the owner through `deliver`. */
 export function newSessionHolds(
-  o: { bot: BotConfig; home: string; log: Logger; t: Translate; im: ImAdapter; owner?: () => string | undefined },
+  o: { bot: BotConfig; home: string; log: Logger; t: Translate; im: ImAdapter; holdOptions?: { owner?: () => string | undefined; rand?: () => number } },
   sessions: SessionStore,
   deliver: (s: SessionCore, item: HeldItem) => Promise<void>,
 ): SessionHolds {
@@ -92,7 +92,8 @@ export function newSessionHolds(
     store: new HoldStore({ home, appId: bot.appId, log }), log, t: o.t, im: o.im, botName: bot.name, timezone,
     session: (id) => sessions.get(id), deliver, budget: () => bot.budget,
     todayTotals: (now) => botTotalsToday(home, bot.appId, now, timezone()),
-    owner: () => o.owner?.() ?? bot.allowedUsers[0],
+    owner: () => o.holdOptions?.owner?.() ?? bot.allowedUsers[0],
+    ...(o.holdOptions?.rand ? { rand: o.holdOptions.rand } : {}),
   });
 }
 
