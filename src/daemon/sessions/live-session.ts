@@ -146,6 +146,8 @@ export class LiveSession {
   /** The worker process ended: no delivery report will come for what it was sent. */
   workerGone(): void {
     this.awaitingDelivery.clear();
+    // Its turns will not end by an answer: a hold's next released prompt must not wait for them.
+    for (const id of this.turns.keys()) this.hooks.turnOver?.(id);
   }
 
   async handle(msg: WorkerToDaemon): Promise<void> {
