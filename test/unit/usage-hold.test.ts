@@ -1,7 +1,7 @@
 // The hold rules (issue 30 item 3), as tables: throttle vs limit, jitter and backoff, queueing in order, a schedule
 // due many times fires once, release one at a time, the one continuation of a cut turn, budget holds.
 import { describe, expect, it } from 'vitest';
-import { CONTINUATION_PROMPT, decideHold, FREE, HOLD_RULES, HoldStateSchema, holdsPrompts, type HeldItem, type HoldEvent, type HoldState } from '../../src/shared/usage-hold.js';
+import { CONTINUATION_PROMPT, decideHold, FREE, HOLD_RULES, HoldStateSchema, holdsPrompts, messageOfTurn, untilText, type HeldItem, type HoldEvent, type HoldState } from '../../src/shared/usage-hold.js';
 
 const NOW = Date.UTC(2026, 11, 4, 15, 0, 0);
 const ALICE = { userId: 'ou_alice', name: 'Alice' };
@@ -171,5 +171,21 @@ describe('budget holds', () => {
     expect(budget.state.hold).toBeNull();
     const limit = run(FREE, [[NOW, { kind: 'limit', untilMs: NOW + 60_000, excerpt: '' }], [NOW + 1, { kind: 'budget_ok' }], [NOW + 2, { kind: 'budget_over', nextDayAt: dayAt }]]);
     expect(limit.state.hold?.reason).toBe('limit');
+  });
+});
+
+describe('what the card says', () => {
+  it.each([
+    // NOW is 15:00 UTC = 23:00 in Shanghai: an hour later is tomorrow there, so the date is said.
+    { at: NOW + 30 * 60_000, tz: 'UTC', text: '15:30' },
+    { at: NOW + 30 * 60_000, tz: 'Asia/Shanghai', text: '23:30' },
+    { at: NOW + 90 * 60_000, tz: 'Asia/Shanghai', text: '2026-12-05 00:30' },
+    { at: NOW + 30 * 60_000 + 15_000, tz: 'UTC', text: '15:30:15' },
+  ])('until $at in $tz → $text', ({ at, tz, text }) => {
+    expect(untilText(at, NOW, tz)).toBe(text);
+  });
+
+  it.each([['om_1', 'om_1'], ['om_1:continue', 'om_1'], ['continue', 'continue']])('the message of turn %s is %s', (turn, message) => {
+    expect(messageOfTurn(turn)).toBe(message);
   });
 });

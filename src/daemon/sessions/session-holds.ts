@@ -99,7 +99,8 @@ export class SessionHolds {
       : msg.state === 'throttled' ? { kind: 'throttle', excerpt: msg.excerpt, ...(msg.untilMs !== undefined ? { untilMs: msg.untilMs } : {}), ...(askedBy ? { askedBy } : {}) }
       : { kind: 'limit', excerpt: msg.excerpt, ...(msg.untilMs !== undefined ? { untilMs: msg.untilMs } : {}), ...(askedBy ? { askedBy } : {}), ...(cut ? { cut } : {}) };
     const effects = await this.step(session, ev);
-    const held = effects.find((e): e is Extract<HoldEffect, { kind: 'held' }> => e.kind === 'held');
+    // Said once per hold: a CLI that keeps showing its limit moves the retry time, not the card.
+    const held = effects.find((e): e is Extract<HoldEffect, { kind: 'held' }> => e.kind === 'held' && !e.again);
     return held ? this.heldText(held.hold) : undefined;
   }
 
