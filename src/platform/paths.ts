@@ -24,9 +24,9 @@ export interface LarkmuxPaths {
   paneCommand: string;
 }
 
-/** Files kept beside a bot's session store (`sessions-<appId>.render.json`, `….schedules.json`): not stores themselves. */
-export type SessionStoreSibling = 'render' | 'schedules';
-const SIBLING_SUFFIXES: readonly SessionStoreSibling[] = ['render', 'schedules'];
+/** Files kept beside a bot's session store (`sessions-<appId>.render.json`, `….schedules.json`, `….holds.json`): not stores themselves. */
+export type SessionStoreSibling = 'render' | 'schedules' | 'holds';
+const SIBLING_SUFFIXES: readonly SessionStoreSibling[] = ['render', 'schedules', 'holds'];
 
 /** `sessions-<appId>.json` → `sessions-<appId>.<sibling>.json`. */
 export function sessionStoreSibling(storePath: string, sibling: SessionStoreSibling): string {

@@ -9,6 +9,7 @@ import { HostsSchema } from './host-config.js';
 export * from './cli-spec.js';
 import { CliSpecSchema } from './cli-spec.js';
 import { CatchUpSchema, isTimezone } from './schedule-settings.js';
+import { BudgetSchema } from './usage-budget.js';
 
 /** Feishu's app id shape; the SDK's long connection silently refuses anything else. */
 export const APP_ID_RE = /^cli_[0-9a-fA-F]{16}$/;
@@ -43,6 +44,9 @@ export const BotConfigSchema = z.strictObject({
   // schedules (DESIGN §12): /in, /at, /every
   timezone: z.string().min(1).refine(isTimezone, 'an IANA time zone such as Asia/Shanghai or Europe/Berlin').optional().describe("Time zone in which /at and /every read times and cron expressions (an IANA name such as Asia/Shanghai); unset, the host's"),
   catchUp: CatchUpSchema.default('once').describe('A schedule that came due while the daemon was not running: once = runs once at start with a notice (however many times it was missed), skip = skipped with a notice'),
+  // usage limits and budgets (DESIGN §12)
+  // A daily budget (usage-budget.ts): unset, none.
+  budget: BudgetSchema.optional(),
   // files both ways (DESIGN §11)
   answerFileRoots: z.array(z.string().min(1)).default([]).describe('Folders besides the session\'s working directory from which files may be uploaded: those a final answer links and those `larkmux send` names'),
   // attention for the person needed (issue 16)

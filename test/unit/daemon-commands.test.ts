@@ -63,6 +63,7 @@ function fake(opts: { cli?: CommandBot['cli']; scan?: AdoptScan; user?: string; 
     async setDisplay(id, mode: DisplayMode) { f.calls.push(`display:${id}:${mode}`); return { ok: true }; },
     async postScreen(id) { f.calls.push(`screen:${id}`); return { ok: true }; },
     async postChanges(id) { f.calls.push(`diff:${id}`); return opts.diff ?? 'posted'; },
+    async resumeHeld(id) { f.calls.push(`resume:${id}`); return { kind: 'not_held' as const }; },
     async issueWriteLink(id, userId) { f.calls.push(`link:${id}:${userId}`); return { ok: true, expiresInMinutes: 5 }; },
     async revokeWriteGrants(id) { f.calls.push(`revoke-term:${id}`); return 2; },
     async rotateViewToken(id) { f.calls.push(`rotate-view:${id}`); return { connections: 3 }; },

@@ -18,6 +18,7 @@ import type { AdoptScan } from '../panes/adoptable-panes.js';
 import type { UsageEntry } from '../../shared/usage-ledger.js';
 import { readUsageLedger, usageLedgerDir } from '../../platform/usage-ledger-file.js';
 import type { ScheduleBook } from '../schedules/scheduler.js';
+import type { ResumeOutcome } from '../sessions/session-holds.js';
 
 const OK: CommandResult = { ok: true };
 
@@ -153,6 +154,11 @@ export class BotCommandContext implements CommandContext {
 
   async postChanges(sessionId: string): Promise<'posted' | 'none' | 'not_git' | 'no_turn'> {
     return this.rt.sessions.postChanges(sessionId);
+  }
+
+  async resumeHeld(sessionId: string): Promise<ResumeOutcome> {
+    const s = this.rt.sessions.get(sessionId);
+    return s ? this.rt.sessions.holds.resumeNow(s) : { kind: 'not_held' };
   }
 
   async issueWriteLink(sessionId: string, userId: string): Promise<{ ok: true; expiresInMinutes: number } | { ok: false; code: string; message: string }> {

@@ -73,6 +73,7 @@ export class BotRuntime implements BotRuntimeHandle {
     this.sessions = new SessionService({
       bot, home: paths.home, log: this.log, t: this.t, im: opts.im, workers: opts.pool, tmuxSocket: opts.tmuxSocket,
       ...(opts.legacyTmux ? { legacyTmux: opts.legacyTmux } : {}), backend: opts.backend, ...(opts.web ? { web: opts.web } : {}), capacity: opts.capacity, frames: opts.frames,
+      holdOptions: { owner: () => this.state.grants().ownerId },
     });
     this.state = new BotState({ home: paths.home, appId: bot.appId, log: this.log });
     this.imageWait = imageWaitFor(() => this.bot, opts.im, this.t, (d, m) => this.deliver(d, m));
@@ -152,6 +153,8 @@ export class BotRuntime implements BotRuntimeHandle {
     }
     // Due prompts (and what came due while the daemon was down) go out once the bot can post them.
     this.scheduler.start();
+    // Usage holds too: a reset time that passed while the daemon was down releases its prompts now.
+    this.sessions.holds.start();
   }
 
   status(): BotStatus {

@@ -7,6 +7,7 @@ import { COMMAND_TABLE } from '../commands/index.js';
 import type { TapName } from '../commands/types.js';
 import type { CardActionReply, InboundCardAction } from '../im/types.js';
 import type { Anchor } from '../ground/anchor.js';
+import { sessionAnchor } from '../ground/session-core.js';
 import { routeCardAction } from '../inbound/router.js';
 import { offeredAnchor } from '../sessions/adopt.js';
 import { scheduleAnchor } from '../schedules/scheduled-turn.js';
@@ -45,7 +46,7 @@ async function act(rt: BotRuntimeHandle, v: InboundCardAction['value'], userId: 
 function tapAnchor(rt: BotRuntimeHandle, v: InboundCardAction['value'], cardMessageId: string): Anchor | undefined {
   if ('sessionId' in v) {
     const s = rt.sessions.get(v.sessionId);
-    return s ? rt.sessions.anchorOf(s, cardMessageId) : undefined;
+    return s ? sessionAnchor(s, cardMessageId) : undefined;
   }
   if (v.action === 'adopt') return offeredAnchor(v.anchorKey) ?? undefined;
   if (v.action === 'schedule') {

@@ -15,6 +15,7 @@ import { statusCommand } from './status.js';
 import { stopCommand } from './stop.js';
 import { termCommand } from './term.js';
 import { usageCommand } from './usage.js';
+import { resumeCommand } from './resume.js';
 import { atCommand, everyCommand, inCommand } from './schedule-create.js';
 import { schedulesCommand } from './schedules.js';
 import { keyButtons, selectionButtons } from './buttons.js';
@@ -38,6 +39,7 @@ export const CHAT_COMMANDS: readonly Command[] = [
   revokeCommand,
   adoptCommand,
   usageCommand,
+  resumeCommand,
   inCommand,
   atCommand,
   everyCommand,

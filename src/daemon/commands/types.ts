@@ -16,6 +16,7 @@ import type { AdoptOutcome } from '../sessions/adopt.js';
 import type { AdoptScan } from '../panes/adoptable-panes.js';
 import type { UsageEntry } from '../../shared/usage-ledger.js';
 import type { ScheduleBook } from '../schedules/scheduler.js';
+import type { ResumeOutcome } from '../sessions/session-holds.js';
 
 export type CommandResult = { ok: true } | { ok: false; code: string; message: string };
 
@@ -88,6 +89,8 @@ export interface CommandContext {
   updateCard(messageId: string, card: CardModel): Promise<void>;
   /** Posts a change card for what changed since the session's last turn began; says why when there is none. */
   postChanges(sessionId: string): Promise<'posted' | 'none' | 'not_git' | 'no_turn'>;
+  /** /resume: a session held by a usage limit or the budget tries its waiting prompts now (session-holds.ts). */
+  resumeHeld(sessionId: string): Promise<ResumeOutcome>;
 
   /** DMs the invoker a single-use write link for the web terminal. */
   issueWriteLink(sessionId: string, userId: string): Promise<{ ok: true; expiresInMinutes: number } | { ok: false; code: string; message: string }>;

@@ -4,6 +4,7 @@ import { SessionCoreSchema } from '../../shared/session-record.js';
 import { newSessionId, sessionKey, tmuxSessionName, type SessionScope } from '../../shared/session-key.js';
 import type { BackendKind } from '../../shared/ipc.js';
 import type { CliSpec } from '../../shared/config.js';
+import type { Anchor } from './anchor.js';
 
 export type SessionCore = z.infer<typeof SessionCoreSchema>;
 export type SessionLifecycle = SessionCore['lifecycle'];
@@ -55,4 +56,9 @@ export function isOpenSession(s: SessionCore | undefined): s is SessionCore {
 /** Where a session's messages go: its chat, and in thread scope its topic (the root message it was anchored on). */
 export function sessionPlace(s: Pick<SessionCore, 'scope' | 'chatId' | 'chatType' | 'anchorId'>): { chatId: string; chatType: SessionCore['chatType']; rootId?: string } {
   return { chatId: s.chatId, chatType: s.chatType, ...(s.scope === 'thread' ? { rootId: s.anchorId } : {}) };
+}
+
+/** A session's topic as an anchor, answering `replyTo` (a card tap acts there). */
+export function sessionAnchor(s: SessionCore, replyTo: string): Anchor {
+  return { anchorId: s.anchorId, scope: s.scope, sessionKey: s.key, place: sessionPlace(s), replyTo };
 }

@@ -2,7 +2,7 @@
 import { copyFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { Logger } from '../../platform/log.js';
-import { larkmuxPaths, sessionStoreSibling } from '../../platform/paths.js';
+import { larkmuxPaths, sessionStoreSibling, type SessionStoreSibling } from '../../platform/paths.js';
 import { DurableFile, STORE_FORMAT_VERSION, asideName, parseRecordEnvelope, type FlushResult, type ParseVerdict, type StoreLoadFailure } from '../../platform/durable-file.js';
 import { RenderStateSchema, type RenderState } from './render-state.js';
 import { SESSION_STORE_FORMAT, SessionCoreSchema } from '../../shared/session-record.js';
@@ -253,5 +253,28 @@ export class RenderStateStore extends RecordStore<RenderState> {
   async load(): Promise<RenderStateLoad> {
     const res = await this.file.load();
     return res.ok ? { ok: true, states: res.records, dropped: res.dropped } : res;
+  }
+}
+
+/** `sessions-<appId>.json` → `sessions-<appId>.<kind>.json`: where a bot keeps other records beside its sessions. */
+export function siblingStorePath(home: string, appId: string, kind: SessionStoreSibling): string {
+  return sessionStoreSibling(larkmuxPaths(home).sessionStore(appId), kind);
+}
+
+/**
+ * A bot's records of one kind beside its sessions (schedules, usage holds), by the same durable machinery. `flush()`
+ * writes at once, not behind the debounce: its users put a change on disk before they act on it.
+ */
+export class SiblingStore<T> extends RecordStore<T> {
+  constructor(opts: StoreOptions, kind: SessionStoreSibling, spec: RecordFileSpec<T>) {
+    super(new RecordFile(siblingStorePath(opts.home, opts.appId, kind), spec, opts), spec.schema);
+  }
+
+  load(): Promise<RecordFileLoad<T>> {
+    return this.file.load();
+  }
+
+  all(): T[] {
+    return this.file.list();
   }
 }

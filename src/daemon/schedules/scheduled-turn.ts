@@ -57,6 +57,8 @@ export async function fireScheduled(deps: ScheduledTurnDeps, s: Schedule, due: n
       requester: { userId: s.creatorId, ...(s.creatorName ? { name: s.creatorName } : {}) },
       kind: 'prompt',
       text: literal.text,
+      // Held by a usage limit: one waiting firing per schedule, however often it comes due (usage-hold.ts).
+      scheduleId: s.id,
       // The turn's card says it too: scheduled, and by whom.
       notices: [t('schedule.onCard', { who, id: s.id }), ...(literal.replaced ? [t('security.controlChars', { count: literal.replaced })] : [])],
     });

@@ -13,6 +13,8 @@ import type { SessionCore } from '../ground/session-core.js';
 import type { SessionCards } from './session-cards.js';
 import { usageFooter } from './usage-recorder.js';
 import { busyButtons, hurryNotice, waitsBehindTurn } from './busy-message.js';
+import type { CutTurn } from './session-holds.js';
+import { messageOfTurn } from '../../shared/usage-hold.js';
 
 /** The reaction put on a user's message once its delivery to the CLI is proven. */
 export const DELIVERED_REACTION = 'DONE';
@@ -39,6 +41,10 @@ export interface LiveSessionHooks {
   diffUrl?(): string | undefined;
   /** Mentions, pins and buzzes for the person a wait is for (issue 16); absent = nobody is singled out. */
   attention?: AttentionKeeper;
+  /** The worker's usage_limit report, with the turn it cut: the card's notice when the session is now held. */
+  usageLimit?(msg: Extract<WorkerToDaemon, { type: 'usage_limit' }>, cut: CutTurn | undefined): Promise<string | undefined>;
+  /** A turn is over (answered, failed, or its CLI gone): a hold releases its next waiting prompt. */
+  turnOver?(turnId: string): void;
   /** Each ended turn, for the usage ledger: who asked and when it began (unknown for a turn typed in the pane), what the transcript reported. */
   onTurnEnd?(turn: { userId?: string; startedAt?: number; usage?: TurnUsage }): void;
 }
@@ -90,8 +96,18 @@ export class LiveSession {
     return true;
   }
 
+  /** /diff: a change card for what the current turn has changed so far. */
+  async postChanges(): Promise<'posted' | 'none' | 'not_git' | 'no_turn'> {
+    if (!(await this.changes.inGit())) return 'not_git';
+    const set = await this.changes.current();
+    if (!set) return 'no_turn';
+    return (await this.showChanges(set)) ? 'posted' : 'none';
+  }
+
   /** Registers a turn before its input goes to the worker, and opens its streaming card. */
-  async beginTurn(turn: Turn, prompt: string): Promise<void> {
+  async beginTurn(given: Turn, prompt: string): Promise<void> {
+    // A hold's continuation has a turn of its own, but its card and reaction go to the message of the turn it continues.
+    const turn = { ...given, messageId: messageOfTurn(given.messageId) };
     this.turns.set(turn.turnId, { startedAt: Date.now(), ...turn });
     this.awaitingDelivery.set(turn.turnId, turn.messageId);
     this.lastRequester = turn.requester.userId;
@@ -130,6 +146,8 @@ export class LiveSession {
   /** The worker process ended: no delivery report will come for what it was sent. */
   workerGone(): void {
     this.awaitingDelivery.clear();
+    // Its turns will not end by an answer: a hold's next released prompt must not wait for them.
+    for (const id of this.turns.keys()) this.hooks.turnOver?.(id);
   }
 
   async handle(msg: WorkerToDaemon): Promise<void> {
@@ -174,6 +192,7 @@ export class LiveSession {
         const turn = this.turns.get(msg.turnId);
         this.turns.delete(msg.turnId);
         this.awaitingDelivery.delete(msg.turnId);
+        this.hooks.turnOver?.(msg.turnId);
         // The reason in the bot's language (the worker's English reason stays in the logs).
         const reason = msg.failure ? describeFailure(this.t, msg.failure) : msg.reason;
         await this.cards.setNotice(this.t('notice.inputFailed', { reason }));
@@ -184,6 +203,7 @@ export class LiveSession {
       case 'final_output': {
         const turn = msg.turnId ? this.turns.get(msg.turnId) : undefined;
         if (msg.turnId) this.turns.delete(msg.turnId);
+        if (msg.turnId) this.hooks.turnOver?.(msg.turnId);
         this.hooks.onTurnEnd?.({ ...(turn ? { userId: turn.requester.userId } : {}), ...(turn?.startedAt !== undefined ? { startedAt: turn.startedAt } : {}), ...(msg.usage ? { usage: msg.usage } : {}) });
         if (msg.usage) await this.cards.setFooter(usageFooter(msg.usage, msg.usage.elapsedMs ?? (turn?.startedAt !== undefined ? Date.now() - turn.startedAt : undefined), this.t));
         await this.cards.sendFinal(msg.text);
@@ -200,6 +220,7 @@ export class LiveSession {
         await this.cards.setStatus('exited', msg.logTail ? msg.logTail.slice(-2000) : undefined);
         // Gone in the middle of a turn, not by /close: the person who asked waits for an answer that will not come.
         const inFlight = [...this.turns.values()].pop();
+        for (const id of this.turns.keys()) this.hooks.turnOver?.(id);
         this.hooks.attention?.allEnded('the CLI exited');
         if (inFlight && !this.closing) await this.hooks.attention?.problem('crash', this.t('attention.crashed'), inFlight.requester.userId);
         return;
@@ -224,10 +245,16 @@ export class LiveSession {
         return;
       case 'heartbeat':
         return;
-      case 'usage_limit':
-        // Holding prompts through a limit is issue 30.3's hold (not built yet): for now it is only logged.
+      case 'usage_limit': {
         this.log.warn({ state: msg.state, untilMs: msg.untilMs, excerpt: msg.excerpt }, 'the CLI reports a usage limit');
+        // The turn it cut: the one named, else the latest in flight. Its prompt arrived when its delivery was reported.
+        const turnId = msg.turnId ?? [...this.turns.keys()].pop();
+        const turn = turnId !== undefined ? this.turns.get(turnId) : undefined;
+        const cut = turnId !== undefined && turn ? { turnId, delivered: !this.awaitingDelivery.has(turnId), requester: turn.requester } : undefined;
+        const notice = await this.hooks.usageLimit?.(msg, cut);
+        if (notice) await this.cards.setNotice(notice);
         return;
+      }
       case 'hurry_done':
         this.log.info({ turn: msg.turnId, how: msg.how, outcome: msg.outcome }, 'waiting message hurried');
         // Declined (`waits`): the message keeps its place and its card its choices; otherwise they go.

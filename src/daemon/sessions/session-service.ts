@@ -17,10 +17,11 @@ import { SessionWorker, type SendOutcome, type WorkerChannel } from '../workers/
 import type { WorkerPoolEvents } from '../workers/worker-pool.js';
 import type { LiveSession } from './live-session.js';
 import type { ChangeSet } from '../changes/change-tracker.js';
-import { newSessionCore, sessionPlace, type SessionCore } from '../ground/session-core.js';
-import { newLiveSession, workerInit } from './session-wiring.js';
+import { newSessionCore, type SessionCore } from '../ground/session-core.js';
+import { newLiveSession, newSessionHolds, workerInit } from './session-wiring.js';
 import { RenderStateStore, SessionStore } from '../ground/store.js';
 import { hurryWaiting, type TapOutcome } from './busy-message.js';
+import type { SessionHolds } from './session-holds.js';
 
 /** The worker pool as the session owner uses it (WorkerPool satisfies it; unit tests use a small real class). */
 export interface WorkerControl extends WorkerChannel {
@@ -54,6 +55,8 @@ export interface SessionServiceOptions {
   frames: FrameRenderer;
   /** Ends detached CLIs through tmux (orphans.ts); replaceable where no tmux server is involved. */
   killTmux?: (socket: string | null, names: string[]) => Promise<unknown>;
+  /** For usage holds: the bot's owner (budget notices mention them; else the first allowed user), the jitter's 0..1. */
+  holdOptions?: { owner?: () => string | undefined; rand?: () => number };
 }
 
 type RecordPatch = Parameters<SessionStore['update']>[1];
@@ -68,6 +71,8 @@ export interface Turn {
   text: string;
   /** Lines for the turn's card once it is out (saved attachments, characters replaced). */
   notices: readonly string[];
+  /** A scheduled prompt's schedule: during a usage hold it waits once however often it comes due. */
+  scheduleId?: string;
 }
 
 export class SessionService {
@@ -86,12 +91,15 @@ export class SessionService {
   /** Per-session order, by the router's session key: one session's messages run one after another, others in parallel. */
   private readonly ordered = new Map<string, Promise<void>>();
   private readonly log: Logger;
+  /** Usage limits and the budget hold prompts here (session-holds.ts), stored beside the records. */
+  readonly holds: SessionHolds;
 
   constructor(private readonly opts: SessionServiceOptions) {
     this.log = opts.log;
     const store = { home: opts.home, appId: opts.bot.appId, log: opts.log };
     this.records = new SessionStore(store);
     this.renders = new RenderStateStore(store);
+    this.holds = newSessionHolds(opts, this.records, (s, item) => this.inSessionOrder(s.key, () => this.deliver(this.records.get(s.id) ?? s, { ...item, messageId: item.id })));
   }
 
   /** The bot whose sessions these are (its caps are read by the capacity keeper). */
@@ -102,7 +110,7 @@ export class SessionService {
   /** Loads the records and card state; each problem names where a damaged file was kept aside (durable-file.ts). */
   async load(): Promise<string[]> {
     const problems: string[] = [];
-    for (const [what, load] of [['sessions', () => this.records.load()], ['card state', () => this.renders.load()]] as const) {
+    for (const [what, load] of [['sessions', () => this.records.load()], ['card state', () => this.renders.load()], ['usage holds', () => this.holds.load()]] as const) {
       const res = await load();
       if (!res.ok) problems.push(`${what}: ${res.message}`);
     }
@@ -164,9 +172,15 @@ export class SessionService {
   /**
    * The turn, from a routed message to its worker: the turn and its card are registered, the worker launched within
    * the caps (the card says so while it waits), the folder's git state noted for the change card, the text sent, and
-   * the card told what the person should know (notices, a worker that could not be reached).
+   * the card told what the person should know (notices, a worker that could not be reached) — unless a usage hold keeps it.
    */
   async submit(session: SessionCore, turn: Turn): Promise<void> {
+    const { messageId: id, scheduleId, ...rest } = turn;
+    if (await this.holds.take(session, { id, ...rest, notices: [...turn.notices], ...(scheduleId ? { scheduleId } : {}) })) return;
+    await this.deliver(session, turn);
+  }
+
+  private async deliver(session: SessionCore, turn: Turn): Promise<void> {
     const live = this.liveOf(session);
     this.records.update(session.id, { requesterId: turn.requester.userId, lastActivityAt: Date.now() });
     // The turn is registered at once; its card goes out in the background so the text reaches the CLI without
@@ -193,16 +207,6 @@ export class SessionService {
     return this.live.get(id)?.openSelectionRequesters() ?? [];
   }
 
-  anchorOf(session: SessionCore, replyTo: string): Anchor {
-    return {
-      anchorId: session.anchorId,
-      scope: session.scope,
-      sessionKey: session.key,
-      place: sessionPlace(session),
-      replyTo,
-    };
-  }
-
   // ── live state ─────────────────────────────────────────────────────────────
 
   /** The daemon-side runtime of a session (cards, turns), created on first use; nobody outside this owner holds one. */
@@ -210,7 +214,7 @@ export class SessionService {
     let live = this.live.get(session.id);
     if (live) return live;
     const { bot, im, web, t } = this.opts;
-    live = newLiveSession({ bot, im, web, sessions: this.records, renders: this.renders, frames: this.opts.frames, log: this.log, t, home: this.opts.home }, session);
+    live = newLiveSession({ bot, im, web, sessions: this.records, renders: this.renders, frames: this.opts.frames, log: this.log, t, home: this.opts.home, holds: this.holds }, session);
     this.live.set(session.id, live);
     return live;
   }
@@ -229,13 +233,8 @@ export class SessionService {
   }
 
   /** /diff: a change card for what the session's current turn has changed so far. */
-  async postChanges(id: string): Promise<'posted' | 'none' | 'not_git' | 'no_turn'> {
-    const live = this.live.get(id);
-    if (!live) return 'no_turn';
-    if (!(await live.changes.inGit())) return 'not_git';
-    const set = await live.changes.current();
-    if (!set) return 'no_turn';
-    return (await live.showChanges(set)) ? 'posted' : 'none';
+  postChanges(id: string): Promise<'posted' | 'none' | 'not_git' | 'no_turn'> {
+    return this.live.get(id)?.postChanges() ?? Promise.resolve('no_turn');
   }
 
   /** The session's last change set (the web diff page), if a turn has ended with one since the daemon started. */
@@ -372,6 +371,7 @@ export class SessionService {
       this.live.delete(id);
     }
     this.handles.delete(id);
+    this.holds.forget(id);
     this.records.update(id, { lifecycle: 'closed', status: 'exited', lastActivityAt: Date.now() });
     return true;
   }
@@ -395,6 +395,6 @@ export class SessionService {
       await l.cards.settle().catch(() => undefined);
       l.dispose();
     }
-    await Promise.all([this.records.dispose(), this.renders.dispose()]);
+    await Promise.all([this.records.dispose(), this.renders.dispose(), this.holds.dispose()]);
   }
 }

@@ -16,6 +16,11 @@ import { usageEntryOf, usageLedgerFor } from './usage-recorder.js';
 import type { SessionCore } from '../ground/session-core.js';
 import type { RenderStateStore, SessionStore } from '../ground/store.js';
 import type { WebAccess } from '../web/web-access.js';
+import { hostTimezone } from '../../shared/schedule-settings.js';
+import type { HeldItem } from '../../shared/usage-hold.js';
+import { HoldStore } from './hold-store.js';
+import { SessionHolds } from './session-holds.js';
+import { botTotalsToday } from './usage-recorder.js';
 
 export const BOT_DEFAULTS = {
   /** Fresh panes get this size; it matches the screenshots' 120×40 design size. */
@@ -35,6 +40,8 @@ export interface SessionWiringDeps {
   t: Translate;
   /** LARKMUX_HOME: its own files are never sent as an answer's files. */
   home: string;
+  /** The bot's usage holds: a limit the worker reports holds the session's prompts there. */
+  holds?: SessionHolds;
 }
 
 /** The daemon-side runtime of a session: its cards, its attention keeper, and what a final answer's links upload. */
@@ -67,8 +74,27 @@ export function newLiveSession(deps: SessionWiringDeps, session: SessionCore): L
     onFinal: (text) => sendLinkedFiles(deps, session, text, log),
     diffUrl: () => deps.web?.diffUrl?.(session.id),
     attention: new AttentionKeeper({ im, place, ...replyTo, config: bot.attention, log, t }),
+    usageLimit: (msg, cut) => deps.holds?.usageLimit(deps.sessions.get(session.id) ?? session, msg, cut) ?? Promise.resolve(undefined),
+    turnOver: (turnId) => deps.holds?.turnEnded(session.id, turnId),
     onTurnEnd: (turn) => void usageLedgerFor(deps.home, log).append(usageEntryOf({ at: Date.now(), appId: bot.appId, bot: bot.name, sessionId: session.id, cli: session.cli, ...turn })),
   }, log, t);
+}
+
+/** A bot's usage holds, stored beside its sessions; a released prompt goes back to the owner through `deliver`. */
+export function newSessionHolds(
+  o: { bot: BotConfig; home: string; log: Logger; t: Translate; im: ImAdapter; holdOptions?: { owner?: () => string | undefined; rand?: () => number } },
+  sessions: SessionStore,
+  deliver: (s: SessionCore, item: HeldItem) => Promise<void>,
+): SessionHolds {
+  const { bot, home, log } = o;
+  const timezone = () => bot.timezone ?? hostTimezone();
+  return new SessionHolds({
+    store: new HoldStore({ home, appId: bot.appId, log }), log, t: o.t, im: o.im, botName: bot.name, timezone,
+    session: (id) => sessions.get(id), deliver, budget: () => bot.budget,
+    todayTotals: (now) => botTotalsToday(home, bot.appId, now, timezone()),
+    owner: () => o.holdOptions?.owner?.() ?? bot.allowedUsers[0],
+    ...(o.holdOptions?.rand ? { rand: o.holdOptions.rand } : {}),
+  });
 }
 
 /** Uploads the local files a final answer links (under the working dir or answerFileRoots); says which were not. */

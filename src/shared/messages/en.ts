@@ -3,12 +3,14 @@ import { usageEn } from './usage.js';
 import { enSchedules } from './en-schedules.js';
 import { busyMessageEn } from './busy-message.js';
 import { enDoctor } from './en-doctor.js';
+import { usageHoldEn } from './usage-hold.js';
 
 export const en = {
   ...usageEn,
   ...enSchedules,
   ...enDoctor,
   ...busyMessageEn,
+  ...usageHoldEn,
   'common.larkmux': 'larkmux',
 
   // newcomer: first-run problems told in the chat with their fix

@@ -4,12 +4,14 @@ import { usageZhCN } from './usage.js';
 import { zhCNSchedules } from './zh-CN-schedules.js';
 import { busyMessageZhCN } from './busy-message.js';
 import { zhCNDoctor } from './zh-CN-doctor.js';
+import { usageHoldZhCN } from './usage-hold.js';
 
 export const zhCN: Record<keyof typeof en, string> = {
   ...usageZhCN,
   ...zhCNSchedules,
   ...zhCNDoctor,
   ...busyMessageZhCN,
+  ...usageHoldZhCN,
   'common.larkmux': 'larkmux',
 
   // newcomer: first-run problems told in the chat with their fix

@@ -1,0 +1,36 @@
+// The chat texts of usage holds and budgets (issue 30 item 3), kept apart from the big catalogues and spread into them.
+export const usageHoldEn = {
+  'cmd.summary.resume': 'a session held by a usage limit or the budget: try its waiting prompts now',
+  'hold.limited': '⏸ The CLI reached its usage limit. Limited until {until} ({tz}): new prompts and schedules wait, and resume on their own then.',
+  'hold.limitedUnknown': '⏸ The CLI reached its usage limit and did not say when it resets. Trying again at {until} ({tz}); new prompts and schedules wait until then.',
+  'hold.budget': '⏸ This bot has used its daily budget. New turns wait until {until} ({tz}), or until the owner raises the budget. /resume (or /lmx resume) tries at once.',
+  'hold.mention': 'your turn ran into a usage limit: limited until {until} ({tz}). Your prompts wait and resume on their own.',
+  'hold.queued': '⏸ Waits for the usage limit (until {until}, {tz}); it goes on its own then, in order ({position} waiting). /resume (or /lmx resume) tries at once.',
+  'hold.queuedBudget': '⏸ Waits for the daily budget (until {until}, {tz}); it goes on its own then, in order ({position} waiting).',
+  'hold.resumed': '▶ The hold is over: {count} waiting prompt(s) go now, one after another.',
+  'hold.resumedNone': '▶ The hold is over: prompts go to the CLI again.',
+  'hold.continuation': '▶ The turn the limit cut is asked to continue once ("continue"); its prompt is not typed again.',
+  'hold.notHeld': 'Nothing is held here: prompts go to the CLI as usual.',
+  'hold.resumeTrying': '▶ Trying the waiting prompts now.',
+  'hold.stillOverBudget': 'The daily budget is still used up ({share}% today): new turns wait until {until} ({tz}) or until the owner raises the budget in config.json.',
+  'budget.warn': 'Bot "{bot}" has used {share}% of its daily budget today. At 100% new turns wait until the next day ({tz}).',
+  'budget.over': 'Bot "{bot}" has used its daily budget today: new turns wait until {until} ({tz}). Raise `budget` in config.json and run `larkmux restart` to go on now.',
+} as const satisfies Record<string, string>;
+
+export const usageHoldZhCN: Record<keyof typeof usageHoldEn, string> = {
+  'cmd.summary.resume': '会话因用量限制或预算被暂停时：立即尝试发送等待中的提示',
+  'hold.limited': '⏸ CLI 已达到用量上限，限制到 {until}（{tz}）：新的提示和定时任务会等待，届时自动继续。',
+  'hold.limitedUnknown': '⏸ CLI 已达到用量上限，未说明何时重置。将在 {until}（{tz}）重试；在此之前新的提示和定时任务会等待。',
+  'hold.budget': '⏸ 本机器人今天的预算已用完。新的对话轮次等待到 {until}（{tz}），或等所有者提高预算。/resume（或 /lmx resume）可立即尝试。',
+  'hold.mention': '你的这一轮遇到了用量上限：限制到 {until}（{tz}）。你的提示会等待，届时自动继续。',
+  'hold.queued': '⏸ 等待用量限制解除（到 {until}，{tz}）；届时按顺序自动发送（{position} 条在等待）。/resume（或 /lmx resume）可立即尝试。',
+  'hold.queuedBudget': '⏸ 等待每日预算（到 {until}，{tz}）；届时按顺序自动发送（{position} 条在等待）。',
+  'hold.resumed': '▶ 暂停结束：{count} 条等待中的提示现在依次发送。',
+  'hold.resumedNone': '▶ 暂停结束：提示会照常发给 CLI。',
+  'hold.continuation': '▶ 被限制打断的那一轮会收到一次“continue”以继续；它的提示不会重新输入。',
+  'hold.notHeld': '这里没有暂停：提示照常发给 CLI。',
+  'hold.resumeTrying': '▶ 现在尝试发送等待中的提示。',
+  'hold.stillOverBudget': '今天的预算仍已用完（{share}%）：新的对话轮次等待到 {until}（{tz}），或等所有者在 config.json 中提高预算。',
+  'budget.warn': '机器人“{bot}”今天已用掉每日预算的 {share}%。达到 100% 后，新的对话轮次将等到第二天（{tz}）。',
+  'budget.over': '机器人“{bot}”今天的预算已用完：新的对话轮次等待到 {until}（{tz}）。在 config.json 中提高 `budget` 并运行 `larkmux restart` 即可继续。',
+};
