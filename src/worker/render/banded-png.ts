@@ -126,6 +126,7 @@ export class BandedPngEncoder {
       const now = new Map<string, EncodedBand>();
       const todo: FrameBand[] = [];
       for (const band of bands) {
+        // A band equal to one above it in the same frame (a blank row between blank rows) is deflated once.
         if (now.has(band.key)) continue;
         const kept = before?.get(band.key);
         now.set(band.key, kept ?? PENDING);

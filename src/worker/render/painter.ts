@@ -6,6 +6,7 @@ import {
   classifyCell, decorationRects, drawLoneCell, fontFor, GlyphMeasurer, measureCells, Pen, wideLayout,
   type CellMetrics,
 } from './cell-glyphs.js';
+import { rowInkReach, type RowReach } from './ink-reach.js';
 
 /**
  * Wide characters that may share one letter-spaced fillText: a single letter (hanzi, kana, hangul).
@@ -91,6 +92,11 @@ export class RunPainter {
     if (this.byWidth.size > PAINTER_CANVASES.widthsKept) this.byWidth.delete(this.byWidth.keys().next().value!);
     this.paintOn(kept.pen, grid, frame, width, height);
     return { canvas: kept.canvas, width, height };
+  }
+
+  /** How far each painted row's glyphs reach into the rows around it, measured with this painter's fonts (frameBands). */
+  inkReach(grid: ScreenGrid, frame: FrameLayout): RowReach {
+    return rowInkReach(grid, Math.min(frame.rows, grid.rows), Math.min(frame.cols, grid.cols), this.metrics, this.measurer);
   }
 
   private paintOn(pen: Pen, grid: ScreenGrid, frame: FrameLayout, width: number, height: number): void {

@@ -45,7 +45,7 @@ async function render(id: number, screen: CapturedScreen, kind: FrameKind, strea
   // A stream's frame keeps the compressed bands whose cells did not change (banded-png.ts); a lone frame is one deflate.
   const encoded = stream === undefined
     ? { png: await encoder.encode(framePixelsOf(painted), painted.width, painted.height) }
-    : await banded.encode(stream, (y0, y1) => bandPixelsOf(painted, y0, y1), painted.width, painted.height, frameBands(paint, frame, painter.metrics.cellHeight, painted.width, painted.height));
+    : await banded.encode(stream, (y0, y1) => bandPixelsOf(painted, y0, y1), painted.width, painted.height, frameBands(paint, frame, painter.metrics.cellHeight, painted.width, painted.height, painter.inkReach(paint, frame)));
   const t3 = performance.now();
   send({ type: 'rendered', id, png: encoded.png, frame, timings: { parseMs: t1 - t0, paintMs: t2 - t1, encodeMs: t3 - t2 }, ...('bands' in encoded ? { bands: encoded.bands } : {}) });
   collectFrameGarbage();
