@@ -9,6 +9,8 @@ export interface FrameBand {
   y0: number;
   y1: number;
   key: string;
+  /** The grid rows [first, end) whose cells lie in the band. */
+  rows: readonly [number, number];
 }
 
 /** The painted content of one grid row's first `cols` cells: text, width, colours and attributes of each. */
@@ -43,11 +45,11 @@ export function frameBands(grid: ScreenGrid, frame: FrameLayout, cellHeight: num
     const y1 = r === rows - 1 ? height : edge(r + 1);
     if (y1 <= y0) continue;
     const place = `${r === 0 ? 'F' : ''}${r === rows - 1 ? 'L' : ''}`;
-    bands.push({ y0, y1, key: `${head}/${y1 - y0}/${place}\u0002${keys[r]}${reachingRows(r, rows, keys, reach)}` });
+    bands.push({ y0, y1, key: `${head}/${y1 - y0}/${place}\u0002${keys[r]}${reachingRows(r, rows, keys, reach)}`, rows: [r, r + 1] });
   }
   // Bands cover the image exactly once, top to bottom (a degenerate layout gets one band for the whole image).
   if (bands.length === 0 || bands[0]!.y0 !== 0 || bands.at(-1)!.y1 !== height || bands.some((b, i) => i > 0 && b.y0 !== bands[i - 1]!.y1)) {
-    return [{ y0: 0, y1: height, key: `${head}/${height}/whole\u0002${keys.join('\u0003')}` }];
+    return [{ y0: 0, y1: height, key: `${head}/${height}/whole\u0002${keys.join('\u0003')}`, rows: [0, rows] }];
   }
   return bands;
 }
