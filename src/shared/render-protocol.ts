@@ -70,7 +70,7 @@ export type ToRenderProcess =
   | { type: 'render'; id: number; screen: CapturedScreen; frame: FrameKind; stream?: string }
   | { type: 'forget'; stream: string };
 
-/** Bands of a streamed frame, and how many kept their compressed bytes from the stream's previous frame. */
+/** Bands of a streamed frame, and how many were not deflated: kept from the stream's previous frame, or equal to one above. */
 export interface FrameBandCounts {
   total: number;
   reused: number;

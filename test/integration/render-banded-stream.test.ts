@@ -69,7 +69,8 @@ describe('banded frames of a stream', () => {
       expect(a.rgba.equals(b.rgba), step.name).toBe(true);
       const bands = streamed.bands!;
       expect(bands.total, step.name).toBeGreaterThan(1);
-      if (step.reuses === 'none') expect(bands.reused, step.name).toBe(0);
+      // Nothing kept from before: only the bands equal to one above them in the frame (blank rows) were not deflated.
+      if (step.reuses === 'none') expect(bands.reused, step.name).toBe(ok(await thread.render(step.screen, 'card', 'fresh')).bands!.reused);
       // A ticking row changes its own band and its neighbours' (glyphs may reach into them), no more.
       if (step.reuses === 'some') expect(bands.reused, step.name).toBeGreaterThanOrEqual(bands.total - 3);
     }
@@ -77,12 +78,14 @@ describe('banded frames of a stream', () => {
 
   it('starts afresh after forget; other streams keep theirs', async () => {
     const s = loadScreen('gemini-04-idle');
-    ok(await thread.render(s, 'card', 'a'));
+    // A first frame deflates each distinct band once: the rest are repeats within it (blank rows).
+    const first = ok(await thread.render(s, 'card', 'a')).bands!;
+    expect(first.reused).toBeLessThan(first.total / 2);
     ok(await thread.render(s, 'card', 'b'));
     thread.forget('a');
     const a = ok(await thread.render(s, 'card', 'a'));
     const b = ok(await thread.render(s, 'card', 'b'));
-    expect(a.bands!.reused).toBe(0);
+    expect(a.bands!.reused).toBe(first.reused);
     expect(b.bands!.reused).toBe(b.bands!.total);
     expect(pngPixels(a.png).rgba.equals(pngPixels(b.png).rgba)).toBe(true);
   });

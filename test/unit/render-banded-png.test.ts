@@ -40,7 +40,7 @@ function image(w: number, labels: string[]): { rgba: Uint8Array; bands: FrameBan
         rgba.set(on ? [h & 0xff, (h >> 8) & 0xff, (x * 3) & 0xff, 255] : [24, 26, 32, 255], i);
       }
     }
-    return { y0: b * bandRows, y1: (b + 1) * bandRows, key: `${w}/${label}` };
+    return { y0: b * bandRows, y1: (b + 1) * bandRows, key: `${w}/${label}`, rows: [b, b + 1] as const };
   });
   return { rgba, bands, height };
 }

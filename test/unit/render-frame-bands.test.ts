@@ -56,6 +56,34 @@ describe('frameBands', () => {
     expect(frameBands(g, f, CELL_H, 100, h)[2]!.key === before).toBe(same);
   });
 
+  it.each([
+    // [name, row changed, reach up per row, reach down per row, band 2 keeps its key]
+    ['the row above changes and reaches nowhere', 1, [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], true],
+    ['the row above changes and reaches one row down', 1, [0, 0, 0, 0, 0], [0, 1, 0, 0, 0], false],
+    ['the row below changes and reaches one row up', 3, [0, 0, 0, 1, 0], [0, 0, 0, 0, 0], false],
+    ['the row below changes and reaches only down', 3, [0, 0, 0, 0, 0], [0, 0, 0, 1, 0], true],
+    ['two rows away changes and reaches two rows', 0, [0, 0, 0, 0, 0], [2, 0, 0, 0, 0], false],
+    ['two rows away changes and reaches one row', 4, [0, 0, 0, 0, 1], [0, 0, 0, 0, 0], true],
+    ['the row itself changes', 2, [0, 0, 0, 0, 0], [0, 0, 0, 0, 0], false],
+  ] as const)('with ink reach, band 2 keeps its key when %s: %s', (_name, row, up, down, same) => {
+    const f = { ...frame(5), cols: 3 };
+    const h = heightOf(f);
+    const reach = { up: Uint8Array.from(up), down: Uint8Array.from(down) };
+    const g = grid(['a', 'b', 'c', 'd', 'e']);
+    const before = frameBands(g, f, CELL_H, 100, h, reach)[2]!.key;
+    g.chars[row * 4] = 'X';
+    expect(frameBands(g, f, CELL_H, 100, h, reach)[2]!.key === before).toBe(same);
+  });
+
+  it('a row that stops reaching a band changes the band\'s key (its pixels may have changed)', () => {
+    const f = { ...frame(5), cols: 3 };
+    const h = heightOf(f);
+    const g = grid(['a', 'b', 'c', 'd', 'e']);
+    const none = { up: new Uint8Array(5), down: new Uint8Array(5) };
+    const above = { up: new Uint8Array(5), down: Uint8Array.from([0, 1, 0, 0, 0]) };
+    expect(frameBands(g, f, CELL_H, 100, h, above)[2]!.key).not.toBe(frameBands(g, f, CELL_H, 100, h, none)[2]!.key);
+  });
+
   it('keys differ with the image width, scale and background', () => {
     const g = grid(['a', 'b', 'c']);
     const f = frame(3);

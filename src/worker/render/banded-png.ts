@@ -7,6 +7,9 @@ import { adler32Combine, ADLER32_EMPTY } from './adler32.js';
 import { assemble, deflateLevelFor, PNG_WRITER } from './png-writer.js';
 import type { FrameBand } from './frame-bands.js';
 
+/** What the encoder needs of a band: its pixel rows and its key. */
+type EncodedSpan = Pick<FrameBand, 'y0' | 'y1' | 'key'>;
+
 export const BANDED_PNG = {
   /**
    * Sessions whose bands are kept (least recently drawn goes first). A phone card's bands are its PNG: 30-300 KB, so
@@ -94,7 +97,7 @@ export class BandedPngEncoder {
   }
 
   /** Band `band`'s scanlines (filter byte None + its RGBA row, each row) in lane `lane`'s buffer. */
-  private scanlines(lane: number, rgba: Uint8Array | BandReader, width: number, band: FrameBand): Buffer {
+  private scanlines(lane: number, rgba: Uint8Array | BandReader, width: number, band: EncodedSpan): Buffer {
     const rowBytes = width * 4;
     const size = (rowBytes + 1) * (band.y1 - band.y0);
     let buf = this.laneBuffers[lane];
@@ -116,7 +119,7 @@ export class BandedPngEncoder {
    * keys. `rgba` is the whole image's rows, or reads rows [y0, y1) on demand: only changed bands are read back then
    * (a whole card's copy is 3-7 MB and 1.5-3 ms).
    */
-  async encode(stream: string, rgba: Uint8Array | BandReader, width: number, height: number, bands: readonly FrameBand[]): Promise<BandedFrame> {
+  async encode(stream: string, rgba: Uint8Array | BandReader, width: number, height: number, bands: readonly EncodedSpan[]): Promise<BandedFrame> {
     if (this.busy) throw new Error('BandedPngEncoder.encode called while an encode is in flight');
     this.busy = true;
     try {
@@ -124,8 +127,9 @@ export class BandedPngEncoder {
       this.streams.delete(stream);
       const level = bandLevelFor(width, height);
       const now = new Map<string, EncodedBand>();
-      const todo: FrameBand[] = [];
+      const todo: EncodedSpan[] = [];
       for (const band of bands) {
+        // A band equal to one above it in the same frame (a blank row between blank rows) is deflated once.
         if (now.has(band.key)) continue;
         const kept = before?.get(band.key);
         now.set(band.key, kept ?? PENDING);

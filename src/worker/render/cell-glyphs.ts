@@ -62,11 +62,32 @@ export function setTerminalShaping(ctx: SKRSContext2D): void {
   ctx.fontFeatureSettings = '"liga" 0, "clig" 0, "calt" 0, "kern" 0, "chws" 0, "palt" 0, "halt" 0';
 }
 
-/** Glyph advances measured once per (font, text); text drawing decisions depend only on these. */
-export class GlyphMeasurer {
-  /** font → text → advance: two levels, so the per-cell lookup builds no key strings. */
-  private readonly cache = new Map<string, Map<string, number>>();
+/** Values measured once per (font, text), bounded: two levels, so the per-cell lookup builds no key strings. */
+class MeasureCache<T> {
+  private readonly byFont = new Map<string, Map<string, T>>();
   private size = 0;
+
+  get(font: string, text: string, measure: () => T): T {
+    let perFont = this.byFont.get(font);
+    if (!perFont) this.byFont.set(font, (perFont = new Map()));
+    let v = perFont.get(text);
+    if (v === undefined) {
+      if (this.size > MEASURE_CACHE_LIMIT) {
+        this.byFont.clear(); // bound memory on screens full of unusual text
+        this.size = 0;
+        this.byFont.set(font, perFont);
+      }
+      perFont.set(text, (v = measure()));
+      this.size++;
+    }
+    return v;
+  }
+}
+
+/** Glyph advances and ink bounds measured once per (font, text); text drawing decisions depend only on these. */
+export class GlyphMeasurer {
+  private readonly advances = new MeasureCache<number>();
+  private readonly inks = new MeasureCache<{ ascent: number; descent: number }>();
   private readonly ctx = createCanvas(8, 8).getContext('2d');
 
   constructor() {
@@ -74,25 +95,23 @@ export class GlyphMeasurer {
   }
 
   advance(font: string, text: string): number {
-    let perFont = this.cache.get(font);
-    if (!perFont) this.cache.set(font, (perFont = new Map()));
-    let w = perFont.get(text);
-    if (w === undefined) {
-      if (this.size > MEASURE_CACHE_LIMIT) {
-        this.cache.clear(); // bound memory on screens full of unusual text
-        this.size = 0;
-        this.cache.set(font, perFont);
-      }
+    return this.advances.get(font, text, () => {
       this.ctx.font = font;
-      w = this.ctx.measureText(text).width;
-      perFont.set(text, w);
-      this.size++;
-    }
-    return w;
+      return this.ctx.measureText(text).width;
+    });
+  }
+
+  /** How far the glyphs of `text` reach above and below the baseline: the canvas's own ink bounds, px at the font's size. */
+  ink(font: string, text: string): { ascent: number; descent: number } {
+    return this.inks.get(font, text, () => {
+      this.ctx.font = font;
+      const m = this.ctx.measureText(text);
+      return { ascent: m.actualBoundingBoxAscent, descent: m.actualBoundingBoxDescent };
+    });
   }
 }
 
-/** Distinct (font, text) advances kept: a few thousand cover any real screen's characters many times over. */
+/** Distinct (font, text) values kept per cache: a few thousand cover any real screen's characters many times over. */
 const MEASURE_CACHE_LIMIT = 20_000;
 
 export function measureCells(measurer: GlyphMeasurer): CellMetrics {

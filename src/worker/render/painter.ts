@@ -6,6 +6,8 @@ import {
   classifyCell, decorationRects, drawLoneCell, fontFor, GlyphMeasurer, measureCells, Pen, wideLayout,
   type CellMetrics,
 } from './cell-glyphs.js';
+import { rowInkReach, type RowReach } from './ink-reach.js';
+import type { FrameBand } from './frame-bands.js';
 
 /**
  * Wide characters that may share one letter-spaced fillText: a single letter (hanzi, kana, hangul).
@@ -39,6 +41,14 @@ export function bandPixelsOf(painted: { canvas: Canvas; width: number }, y0: num
   return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
 }
 
+/** A frame painted on a kept canvas: its top `height` rows; how many of its bands were painted ('all': the whole frame). */
+export interface KeptFrame {
+  canvas: Canvas;
+  width: number;
+  height: number;
+  paintedBands: number | 'all';
+}
+
 /** Clears the canvas to the theme background, then maps cell coordinates into the frame (margin, integer scale). */
 export function beginFrame(pen: Pen, grid: ScreenGrid, frame: FrameLayout, width: number, height: number): void {
   pen.reset();
@@ -55,7 +65,8 @@ export class RunPainter {
   private readonly measurer: GlyphMeasurer;
   private canvas: Canvas | null = null;
   private pen: Pen | null = null;
-  private readonly byWidth = new Map<number, { canvas: Canvas; pen: Pen }>();
+  /** Per image width: the canvas, its pen, and the bands it holds now (null: unknown, the next frame paints all). */
+  private readonly byWidth = new Map<number, { canvas: Canvas; pen: Pen; held: Map<string, string> | null }>();
 
   constructor(measurer: GlyphMeasurer = new GlyphMeasurer()) {
     this.measurer = measurer;
@@ -77,20 +88,72 @@ export class RunPainter {
    * The same painting on a canvas kept per image width (at least as tall as any frame of that width so far), so card
    * frames whose height changes with the screen reuse one canvas: a new canvas costs its allocation and page faults
    * (paint 0.6 → 2.6 ms measured when sizes alternate). The frame is the canvas's top `height` rows (framePixelsOf).
+   * With the frame's `bands` (frameBands with this painter's inkReach), only the bands the canvas does not hold already
+   * (same place, same key: the same pixels) are cleared and painted, by the rows that reach them.
    */
-  paintKept(grid: ScreenGrid, frame: FrameLayout): { canvas: Canvas; width: number; height: number } {
+  paintKept(grid: ScreenGrid, frame: FrameLayout, banded?: { bands: readonly FrameBand[]; reach: RowReach }): KeptFrame {
     const { width, height } = canvasSize(this.metrics, frame);
     let kept = this.byWidth.get(width);
     if (!kept || kept.canvas.height < height) {
       const canvas = createCanvas(width, height);
-      kept = { canvas, pen: new Pen(canvas.getContext('2d', { alpha: false })) };
+      kept = { canvas, pen: new Pen(canvas.getContext('2d', { alpha: false })), held: null };
     }
     // Most recently used last; the oldest width goes when there are more than PAINTER_CANVASES.widthsKept.
     this.byWidth.delete(width);
     this.byWidth.set(width, kept);
     if (this.byWidth.size > PAINTER_CANVASES.widthsKept) this.byWidth.delete(this.byWidth.keys().next().value!);
-    this.paintOn(kept.pen, grid, frame, width, height);
-    return { canvas: kept.canvas, width, height };
+    const held = kept.held;
+    const dirty = banded && held ? banded.bands.filter((b) => held.get(`${b.y0}:${b.y1}`) !== b.key) : null;
+    let paintedBands: number | 'all' = 'all';
+    if (banded && dirty) paintedBands = this.paintBands(kept.pen, grid, frame, width, height, banded.bands, dirty, banded.reach);
+    else this.paintOn(kept.pen, grid, frame, width, height);
+    kept.held = banded ? new Map(banded.bands.map((b) => [`${b.y0}:${b.y1}`, b.key])) : null;
+    return { canvas: kept.canvas, width, height, paintedBands };
+  }
+
+  /**
+   * Clears and paints only the `dirty` bands, grown until no row's ink crosses between a painted band and a kept one;
+   * then every pixel of a painted band is drawn by the same operations, in the same order, as in a whole paint (no
+   * clip: Skia anti-aliases a clipped arc differently). A row without a band of its own (a degenerate layout) paints all.
+   */
+  private paintBands(pen: Pen, grid: ScreenGrid, frame: FrameLayout, width: number, height: number, bands: readonly FrameBand[], dirty: readonly FrameBand[], reach: RowReach): number | 'all' {
+    const rows = Math.min(frame.rows, grid.rows);
+    const bandOfRow = new Int32Array(rows).fill(-1);
+    bands.forEach((b, i) => { for (let r = b.rows[0]; r < Math.min(rows, b.rows[1]); r++) bandOfRow[r] = i; });
+    if (bandOfRow.includes(-1)) {
+      this.paintOn(pen, grid, frame, width, height);
+      return 'all';
+    }
+    const painted = new Uint8Array(bands.length);
+    for (const b of dirty) painted[bands.indexOf(b)] = 1;
+    const reaches: [number, number][] = [];
+    for (let o = 0; o < rows; o++) {
+      for (let d = 1; d <= reach.up[o]! && o - d >= 0; d++) reaches.push([o, o - d]);
+      for (let d = 1; d <= reach.down[o]! && o + d < rows; d++) reaches.push([o, o + d]);
+    }
+    for (let grown = true; grown; ) {
+      grown = false;
+      for (const [from, into] of reaches) {
+        const [a, b] = [bandOfRow[from]!, bandOfRow[into]!];
+        if (painted[a] !== painted[b]) [painted[a], painted[b], grown] = [1, 1, true];
+      }
+    }
+    pen.reset();
+    pen.ctx.setTransform(1, 0, 0, 1, 0, 0);
+    pen.setFill(grid.defaultBg);
+    bands.forEach((b, i) => painted[i] && pen.ctx.fillRect(0, b.y0, width, b.y1 - b.y0));
+    pen.ctx.setTransform(frame.scale, 0, 0, frame.scale, frame.marginPx * frame.scale, frame.marginPx * frame.scale);
+    const cols = Math.min(frame.cols, grid.cols);
+    const paintRow = (row: number) => painted[bandOfRow[row]!] === 1;
+    for (let row = 0; row < rows; row++) if (paintRow(row)) this.paintBackgrounds(pen, grid, row, cols);
+    for (let row = 0; row < rows; row++) if (paintRow(row)) this.paintGlyphs(pen, grid, row, cols);
+    for (let row = 0; row < rows; row++) if (paintRow(row)) this.paintDecorations(pen, grid, row, cols);
+    return painted.reduce((n, p) => n + p, 0);
+  }
+
+  /** How far each painted row's glyphs reach into the rows around it, measured with this painter's fonts (frameBands). */
+  inkReach(grid: ScreenGrid, frame: FrameLayout): RowReach {
+    return rowInkReach(grid, Math.min(frame.rows, grid.rows), Math.min(frame.cols, grid.cols), this.metrics, this.measurer);
   }
 
   private paintOn(pen: Pen, grid: ScreenGrid, frame: FrameLayout, width: number, height: number): void {

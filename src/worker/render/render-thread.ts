@@ -2,10 +2,11 @@
 // PNG-encodes captured screens off the worker's event loop, one at a time. Init comes as argv[2] (JSON).
 import { performance } from 'node:perf_hooks';
 import { loadFonts } from './fonts.js';
-import { bandPixelsOf, framePixelsOf, RunPainter } from './painter.js';
+import { bandPixelsOf, canvasSize, framePixelsOf, RunPainter } from './painter.js';
 import { PngEncoder } from './png-writer.js';
 import { BandedPngEncoder } from './banded-png.js';
-import { frameBands } from './frame-bands.js';
+import { frameBands, type FrameBand } from './frame-bands.js';
+import type { RowReach } from './ink-reach.js';
 import { ScreenModel } from './screen-model.js';
 import type { CapturedScreen, FrameKind, FrameLayout, FromRenderProcess, RenderProcessInit, ToRenderProcess } from '../../shared/render-protocol.js';
 import type { LoadedFonts } from './fonts.js';
@@ -34,18 +35,27 @@ function layout(grid: ScreenGrid, screen: CapturedScreen, kind: FrameKind): { pa
   return { paint: grid, frame: kind === 'wide' ? cardFrame(grid, screen.cursor, painter.metrics) : fullFrame(grid) };
 }
 
+/** The frame's bands, keyed on the rows whose ink reaches each (frame-bands.ts, ink-reach.ts). */
+function bandsOf(grid: ScreenGrid, frame: FrameLayout): { bands: FrameBand[]; reach: RowReach } {
+  const size = canvasSize(painter.metrics, frame);
+  const reach = painter.inkReach(grid, frame);
+  return { bands: frameBands(grid, frame, painter.metrics.cellHeight, size.width, size.height, reach), reach };
+}
+
 async function render(id: number, screen: CapturedScreen, kind: FrameKind, stream: string | undefined): Promise<void> {
   const t0 = performance.now();
   const grid = await model.load(screen);
   const t1 = performance.now();
   const { paint, frame } = layout(grid, screen, kind);
-  const painted = painter.paintKept(paint, frame);
+  // A stream's frame is painted and encoded in bands: only the bands the canvas does not hold are painted, and only
+  // those the stream's last frame lacks are deflated (banded-png.ts); a lone frame is painted whole, deflated at once.
+  const cut = stream === undefined ? undefined : bandsOf(paint, frame);
+  const painted = painter.paintKept(paint, frame, cut);
   const t2 = performance.now();
-  // Encoding starts with reading the pixels back (canvas.data() copies them: ~1-2 ms at 120x40, 3-9 ms at 200x60).
-  // A stream's frame keeps the compressed bands whose cells did not change (banded-png.ts); a lone frame is one deflate.
-  const encoded = stream === undefined
+  // Reading the pixels back is part of encoding (canvas.data() copies them: ~1-2 ms at 120x40, 3-9 ms at 200x60).
+  const encoded = stream === undefined || cut === undefined
     ? { png: await encoder.encode(framePixelsOf(painted), painted.width, painted.height) }
-    : await banded.encode(stream, (y0, y1) => bandPixelsOf(painted, y0, y1), painted.width, painted.height, frameBands(paint, frame, painter.metrics.cellHeight, painted.width, painted.height));
+    : await banded.encode(stream, (y0, y1) => bandPixelsOf(painted, y0, y1), painted.width, painted.height, cut.bands);
   const t3 = performance.now();
   send({ type: 'rendered', id, png: encoded.png, frame, timings: { parseMs: t1 - t0, paintMs: t2 - t1, encodeMs: t3 - t2 }, ...('bands' in encoded ? { bands: encoded.bands } : {}) });
   collectFrameGarbage();
