@@ -3,6 +3,8 @@ import type { LegacyTmuxSessions } from '../sessions/legacy-tmux.js';
 import { literalChatText } from '../../shared/chat-text.js';
 import { botLocale, type BotConfig } from '../../shared/config.js';
 import { t, type Translate } from '../../shared/i18n.js';
+import type { HostConfig } from '../../shared/host-config.js';
+import { hostPickerEntries, placeLabel, readPlace } from '../../shared/session-place.js';
 import { imageWaitFor, typedForTurn, type TypedTurn } from '../inbound/attachment-turn.js';
 import type { ImageWait } from '../inbound/image-wait.js';
 import type { BackendKind } from '../../shared/ipc.js';
@@ -45,6 +47,8 @@ export interface BotRuntimeOptions {
   capacity: CapacityKeeper;
   /** The daemon's one render process: workers send screens, card pictures are drawn here. */
   frames: FrameRenderer;
+  /** The configured hosts (config `hosts`); none: every session runs on this machine. */
+  hosts?: readonly HostConfig[];
 }
 
 export class BotRuntime implements BotRuntimeHandle {
@@ -72,7 +76,7 @@ export class BotRuntime implements BotRuntimeHandle {
     this.t = (key, params) => t(botLocale(this.bot), key, params);
     this.sessions = new SessionService({
       bot, home: paths.home, log: this.log, t: this.t, im: opts.im, workers: opts.pool, tmuxSocket: opts.tmuxSocket,
-      ...(opts.legacyTmux ? { legacyTmux: opts.legacyTmux } : {}), backend: opts.backend, ...(opts.web ? { web: opts.web } : {}), capacity: opts.capacity, frames: opts.frames,
+      ...(opts.legacyTmux ? { legacyTmux: opts.legacyTmux } : {}), backend: opts.backend, ...(opts.web ? { web: opts.web } : {}), capacity: opts.capacity, frames: opts.frames, hosts: this.hosts,
     });
     this.state = new BotState({ home: paths.home, appId: bot.appId, log: this.log });
     this.imageWait = imageWaitFor(() => this.bot, opts.im, this.t, (d, m) => this.deliver(d, m));
@@ -104,6 +108,14 @@ export class BotRuntime implements BotRuntimeHandle {
 
   get web(): WebAccess | undefined {
     return this.opts.web;
+  }
+
+  get hosts(): readonly HostConfig[] {
+    return this.opts.hosts ?? [];
+  }
+
+  private hostNames(): string[] {
+    return this.hosts.map((h) => h.name);
   }
 
   get tmuxSocket(): string | null {
@@ -257,19 +269,22 @@ export class BotRuntime implements BotRuntimeHandle {
   private async deliver(decision: PickerWait['decision'], msg: InboundMessage, chosenCwd?: string): Promise<void> {
     let session = this.sessions.getByKey(decision.sessionKey);
     if (!isOpenSession(session)) {
-      const projects = this.bot.projects.map((p) => expandHome(p));
+      // This machine's folders, then each host's roots as host:dir (a chosen value is read back by readPlace).
+      const projects = [...this.bot.projects.map((p) => expandHome(p)), ...hostPickerEntries(this.hosts).map((e) => e.path)];
       // A topic opened with a form (the console) names its folder already: no picker.
       chosenCwd ??= msg.newSession?.cwd;
       if (!chosenCwd && projects.length > 1) {
         this.pickerWaits.set(decision.sessionKey, { decision, msg });
         await this.opts.im.sendCard(
           decision.anchor.place,
-          { kind: 'picker', anchorKey: decision.sessionKey, title: this.t('session.pickProject'), projects: projects.map((p) => ({ label: p.split('/').filter(Boolean).pop() ?? p, path: p })) },
+          { kind: 'picker', anchorKey: decision.sessionKey, title: this.t('session.pickProject'), projects: projects.map((p) => ({ label: placeLabel(readPlace(p, this.hostNames())), path: p })) },
           decision.anchor.replyTo,
         );
         return;
       }
-      session = this.sessions.create(decision.anchor, msg.senderId, chosenCwd ?? (projects.length === 1 ? projects[0] : undefined), msg.newSession?.cli);
+      const chosen = chosenCwd ?? (projects.length === 1 ? projects[0] : undefined);
+      const place = chosen === undefined ? undefined : readPlace(chosen, this.hostNames());
+      session = this.sessions.create(decision.anchor, msg.senderId, place?.dir, msg.newSession?.cli, place?.host);
     }
     // Someone else's pending choice is not answered by typing into the topic (issue 13 finding 8).
     if (!mayTypeIntoSelections(this.sessions.openSelectionRequesters(session.id), this.routerBot(), { chatId: decision.anchor.place.chatId }, { userId: msg.senderId }, this.grants())) {

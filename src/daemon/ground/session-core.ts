@@ -4,6 +4,7 @@ import { SessionCoreSchema } from '../../shared/session-record.js';
 import { newSessionId, sessionKey, tmuxSessionName, type SessionScope } from '../../shared/session-key.js';
 import type { BackendKind } from '../../shared/ipc.js';
 import type { CliSpec } from '../../shared/config.js';
+import { LOCAL_HOST } from '../../shared/host-config.js';
 
 export type SessionCore = z.infer<typeof SessionCoreSchema>;
 export type SessionLifecycle = SessionCore['lifecycle'];
@@ -16,6 +17,8 @@ export interface NewSessionInput {
   chatType: 'p2p' | 'group';
   cli: CliSpec;
   cwd: string;
+  /** A configured host's name; absent or `local` = this machine (the record then has no `host`). */
+  host?: string;
   ownerId: string;
   backend?: BackendKind;
   now: number;
@@ -36,6 +39,7 @@ export function newSessionCore(input: NewSessionInput): SessionCore {
     chatType: input.chatType,
     cli: input.cli,
     cwd: input.cwd,
+    ...(input.host && input.host !== LOCAL_HOST ? { host: input.host } : {}),
     backend: input.backend ?? 'tmux',
     tmuxName: tmuxSessionName(sid),
     status: 'starting',
@@ -55,4 +59,9 @@ export function isOpenSession(s: SessionCore | undefined): s is SessionCore {
 /** Where a session's messages go: its chat, and in thread scope its topic (the root message it was anchored on). */
 export function sessionPlace(s: Pick<SessionCore, 'scope' | 'chatId' | 'chatType' | 'anchorId'>): { chatId: string; chatType: SessionCore['chatType']; rootId?: string } {
   return { chatId: s.chatId, chatType: s.chatType, ...(s.scope === 'thread' ? { rootId: s.anchorId } : {}) };
+}
+
+/** The host a session runs on: its record's `host`, or `local` (this machine) when it has none. */
+export function sessionHost(s: Pick<SessionCore, 'host'>): string {
+  return s.host ?? LOCAL_HOST;
 }

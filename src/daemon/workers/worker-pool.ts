@@ -7,6 +7,7 @@ import type { Logger } from '../../platform/log.js';
 import { HEARTBEAT_TIMING, parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon } from '../../shared/ipc.js';
 import { SMALL_PROCESS_MALLOC_ENV } from '../../platform/render-process.js';
 import { workerEnv } from '../../shared/env-policy.js';
+import { LOCAL_HOST } from '../../shared/host-config.js';
 
 export const WORKER_TIMING = {
   /** A worker asked to close gets this long to exit before SIGTERM, then SIGKILL after as long again. */
@@ -41,6 +42,11 @@ export interface WorkerPoolEvents {
   /** Everything a worker says, parsed, for its session: the pool only supervises. */
   onMessage(sessionId: string, msg: WorkerToDaemon): void;
   onExit(exit: WorkerExit): void;
+}
+
+/** Where a worker runs (DESIGN §12): a configured host's name, or `local`; absent = this machine. */
+export interface WorkerPlacement {
+  host: string;
 }
 
 export interface WorkerPoolOptions {
@@ -126,9 +132,15 @@ export class WorkerPool {
    * Forks a worker for a session and sends it `init` first; what it says and its exit go to `events` (the session's
    * owner), so nothing looks up whose session it is. Returns false if one is already live.
    */
-  start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>, events: WorkerPoolEvents | undefined = this.opts.events): boolean {
+  start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>, events: WorkerPoolEvents | undefined = this.opts.events, placement?: WorkerPlacement): boolean {
     if (this.disposed) return false;
     if (this.workers.has(sessionId)) return false;
+    const refused = this.placementProblem(placement);
+    if (refused) {
+      // Never a silent local run of a session placed elsewhere: the session's owner tells the topic (placementProblem).
+      this.opts.log.warn({ session: sessionId.slice(0, 8), host: placement?.host, reason: refused }, 'worker not started: its host cannot be reached from this build');
+      return false;
+    }
     const entry = this.opts.entry ?? defaultWorkerEntry().entry;
     // A .ts entry runs under tsx (tests, development); the built .js runs on plain node.
     const execArgv = [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), ...WORKER_V8_FLAGS];
@@ -186,6 +198,14 @@ export class WorkerPool {
     });
     this.send(sessionId, init);
     return true;
+  }
+
+  /**
+   * Why a worker cannot start at `placement` (undefined: it can). This build runs workers on this machine only: a
+   * session placed on another host is refused, and its topic is told so.
+   */
+  placementProblem(placement?: WorkerPlacement): 'remote_unavailable' | undefined {
+    return placement && placement.host !== LOCAL_HOST ? 'remote_unavailable' : undefined;
   }
 
   /** Sends a message; false when the worker is gone or its channel is closed (the caller decides what to do). */
