@@ -66,7 +66,7 @@ export class Daemon {
     // Each start names the session's owner as the receiver of its worker's events (SessionService.ensureWorker).
     this.pool = new WorkerPool({ log, env: { LARKMUX_HOME: paths.home } });
     this.restoring = new Restoring(log);
-    this.capacity = new CapacityKeeper({ groups: () => this.bots.map((b) => b.sessions), log });
+    this.capacity = new CapacityKeeper({ groups: () => this.bots.map((b) => b.sessions), hosts: () => config.hosts, log });
     this.web = new DaemonWeb(config.web, {
       session: (id) => this.botOf(id)?.sessions.get(id),
       locale: (id) => {
