@@ -222,6 +222,7 @@ export class Daemon {
         bot: b.bot.name,
         cli: typeof s.cli === 'string' ? s.cli : s.cli.command,
         cwd: s.cwd,
+        ...(s.host ? { host: s.host } : {}),
         status: s.status,
         lifecycle: s.lifecycle,
         worker: this.pool.has(s.id),

@@ -167,7 +167,8 @@ export class SessionService {
     // Within the caps: waits for a stop under way on this session and for a free slot (capacity-keeper.ts).
     const queued = () => void live.cards.setNotice(this.opts.t('capacity.queued', { busy: this.counts().liveWorkers, max: this.bot.maxLiveWorkers }));
     await this.opts.capacity.launch(this, session, queued);
-    await live.changes.begin();
+    // The folder of a session on another host is there, not here: a same-named folder here is not its change set.
+    if (sessionHost(session) === LOCAL_HOST) await live.changes.begin();
     const worker = this.worker(session);
     const sent = turn.kind === 'prompt' ? worker.input(turn.messageId, turn.text, turn.requester) : worker.rawInput(turn.messageId, turn.text);
     await card;
