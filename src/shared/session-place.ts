@@ -136,3 +136,14 @@ export function placeLabel(place: Place): string {
   const name = place.dir.split('/').filter(Boolean).pop() ?? place.dir;
   return place.host === LOCAL_HOST ? name : `${place.host}:${name}`;
 }
+
+/**
+ * What a new topic's folder picker offers (each a place as formatPlace writes it): with no host roots, the bot's
+ * projects as before (one is taken without asking, none means the bot's folder); with host roots, those after the
+ * projects, or after the bot's own folder when it has no projects, so that configuring a host never moves a session
+ * that nobody placed.
+ */
+export function pickerChoices(projects: readonly string[], hostEntries: readonly string[], botFolder: string): string[] {
+  if (hostEntries.length === 0) return [...projects];
+  return [...(projects.length > 0 ? projects : [botFolder]), ...hostEntries];
+}

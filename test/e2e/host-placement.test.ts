@@ -2,8 +2,9 @@
 // card names the host, an unknown host is answered with the known ones, and a folder outside the host's workingDirs is
 // refused. Real daemon, fake Feishu, shell CLI; no SSH is involved (the transport is another piece of work).
 import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cardsFor, textsIn } from '../support/cards.js';
+import { buttons, cardsFor, textsIn } from '../support/cards.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
 import type { FakeFeishu, FakeMessage } from '../support/fake-feishu/index.js';
 
@@ -65,5 +66,19 @@ describe('placing a session on a host', () => {
     await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('/etc is outside the folders sessions may use on gpu1 (/srv)')), 30_000, 'confinement');
     const after = (await rig.status()).sessions.filter((s: { key: string; lifecycle: string }) => s.key.startsWith(open.messageId) && s.lifecycle !== 'closed');
     expect(after).toMatchObject([{ host: 'gpu1', cwd: '/srv/app' }]);
+  }, 180_000);
+
+  it('the folder picker of a new topic offers each host\'s roots as host:dir beside the bot\'s own folder', async () => {
+    const rig = await rigWithHosts(rigs);
+    const { fake } = rig;
+    const appId = rig.appIds[0]!;
+    const open = await fake.injectMessage({ chatType: 'group', text: 'echo ran-here-$((6*7))', mentionBot: true });
+    const picker = await fake.waitFor(() => fake.messages.find((m) => m.appId === appId && m.chatId === open.chatId && m.msgType === 'interactive' && buttons(m.content).includes('gpu1:srv')), 60_000, 'picker card');
+    // The bot's own folder stays the first choice: configuring a host never moves a session nobody placed.
+    expect(buttons(picker.content)).toEqual([basename(rig.home.dir), 'gpu1:srv']);
+    await fake.tapButton(picker.messageId, 'gpu1:srv');
+    await awaitRemoteTurn(fake, appId, open.messageId, open.chatId);
+    const sessions = (await rig.status()).sessions.filter((s: { key: string }) => s.key.startsWith(open.messageId));
+    expect(sessions).toMatchObject([{ host: 'gpu1', cwd: '/srv' }]);
   }, 180_000);
 });

@@ -1,6 +1,6 @@
 // `host:dir` as /cd reads it (src/shared/session-place.ts): which host, which folder, and what confinement refuses.
 import { describe, expect, it } from 'vitest';
-import { formatPlace, hostPickerEntries, isWithin, normalizeAbsolute, parsePlace, readPlace, splitPlace, type PlaceContext, type PlaceResult } from '../../src/shared/session-place.js';
+import { formatPlace, hostPickerEntries, isWithin, normalizeAbsolute, parsePlace, pickerChoices, readPlace, splitPlace, type PlaceContext, type PlaceResult } from '../../src/shared/session-place.js';
 
 const ctx = (over: Partial<PlaceContext> = {}): PlaceContext => ({
   hosts: [
@@ -89,4 +89,14 @@ describe('places larkmux wrote itself', () => {
       { label: 'gpu1:/', path: 'gpu1:/' },
     ]);
   });
+});
+
+describe('pickerChoices', () => {
+  it.each<[string, string[], string[], string[]]>([
+    ['no hosts: the projects as before', ['/w/a', '/w/b'], [], ['/w/a', '/w/b']],
+    ['no hosts, one project: that one (taken without asking)', ['/w/a'], [], ['/w/a']],
+    ['no hosts, no projects: nothing to pick', [], [], []],
+    ['hosts and projects: the projects, then the hosts', ['/w/a'], ['gpu1:/srv'], ['/w/a', 'gpu1:/srv']],
+    ['hosts, no projects: the bot\'s folder stays a choice', [], ['gpu1:/srv'], ['/home/me', 'gpu1:/srv']],
+  ])('%s', (_what, projects, hosts, want) => expect(pickerChoices(projects, hosts, '/home/me')).toEqual(want));
 });

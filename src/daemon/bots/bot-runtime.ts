@@ -3,8 +3,9 @@ import type { LegacyTmuxSessions } from '../sessions/legacy-tmux.js';
 import { literalChatText } from '../../shared/chat-text.js';
 import { botLocale, type BotConfig } from '../../shared/config.js';
 import { t, type Translate } from '../../shared/i18n.js';
-import type { HostConfig } from '../../shared/host-config.js';
-import { hostPickerEntries, placeLabel, readPlace } from '../../shared/session-place.js';
+import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
+import { formatPlace, hostPickerEntries, pickerChoices, placeLabel, readPlace } from '../../shared/session-place.js';
+import { newSessionDir } from '../sessions/session-placement.js';
 import { imageWaitFor, typedForTurn, type TypedTurn } from '../inbound/attachment-turn.js';
 import type { ImageWait } from '../inbound/image-wait.js';
 import type { BackendKind } from '../../shared/ipc.js';
@@ -270,7 +271,9 @@ export class BotRuntime implements BotRuntimeHandle {
     let session = this.sessions.getByKey(decision.sessionKey);
     if (!isOpenSession(session)) {
       // This machine's folders, then each host's roots as host:dir (a chosen value is read back by readPlace).
-      const projects = [...this.bot.projects.map((p) => expandHome(p)), ...hostPickerEntries(this.hosts).map((e) => e.path)];
+      const host = this.bot.host ?? LOCAL_HOST;
+      const botFolder = formatPlace({ host, dir: newSessionDir(this.bot, this.hosts, host) });
+      const projects = pickerChoices(this.bot.projects.map((p) => expandHome(p)), hostPickerEntries(this.hosts).map((e) => e.path), botFolder);
       // A topic opened with a form (the console) names its folder already: no picker.
       chosenCwd ??= msg.newSession?.cwd;
       if (!chosenCwd && projects.length > 1) {
