@@ -48,6 +48,13 @@ describe('schedule commands', () => {
     expect(replies[0]).toMatch(new RegExp(`^Scheduled \\(${s!.id}\\): next run \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}.* \\(Asia/Shanghai\\)\\.$`));
   });
 
+  it('a schedule made in a topic placed on another host keeps that host (its session is made again there)', async () => {
+    const { c, rig } = ctx();
+    (c as { currentSession: () => unknown }).currentSession = () => ({ cwd: '/srv/app', host: 'gpu1' });
+    await dispatchCommand('in', '30m check', c);
+    expect(rig.scheduler.inTopic(`om_root::${APP}`)[0]).toMatchObject({ cwd: '/srv/app', host: 'gpu1' });
+  });
+
   it('a talker (allowed chat, not an operator) may not create one', async () => {
     const { c, rig, replies } = ctx('ou_talker');
     expect(await dispatchCommand('in', '5m x', c)).toMatchObject({ ok: false, code: 'denied' });

@@ -13,6 +13,7 @@ async function create(ctx: CommandContext, text: string, parse: Parse, usage: st
   const parsed = parse(text, ctx.now, tz);
   if (!parsed.ok) return ctx.reply(ctx.t('cmd.usageWhy', { usage, why: ctx.t(parsed.error) }));
   const { anchor } = ctx;
+  const host = ctx.currentSession()?.host;
   const s = ctx.schedules.add({
     sessionKey: anchor.sessionKey,
     anchorId: anchor.anchorId,
@@ -20,6 +21,8 @@ async function create(ctx: CommandContext, text: string, parse: Parse, usage: st
     chatId: anchor.place.chatId,
     chatType: anchor.place.chatType,
     cwd: ctx.currentSession()?.cwd ?? ctx.bot.workingDir,
+    // A topic placed on another host runs its schedules there; without a session, in the bot's folder here (as before).
+    ...(host ? { host } : {}),
     creatorId: ctx.invoker.userId,
     ...(ctx.invoker.name ? { creatorName: ctx.invoker.name } : {}),
     prompt: parsed.value.prompt,
