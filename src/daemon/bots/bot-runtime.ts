@@ -20,7 +20,7 @@ import { BotState } from '../ground/pairing.js';
 import { mayTypeIntoSelections } from '../ground/permissions.js';
 import { orderKeyOf, routeMessage, routeRejected, type RouterBot } from '../inbound/router.js';
 import type { Anchor } from '../ground/anchor.js';
-import { isOpenSession, type SessionCore } from '../ground/session-core.js';
+import { isOpenSession, sessionHost, type SessionCore } from '../ground/session-core.js';
 import { SessionService } from '../sessions/session-service.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
 import { BotCommandContext } from './bot-command-context.js';
@@ -295,7 +295,9 @@ export class BotRuntime implements BotRuntimeHandle {
       return;
     }
     // What the CLI gets depends on what it does with text: a shell runs it, so a quote never goes there (typed-prompt.ts).
-    const typed = decision.kind === 'prompt' ? await this.typedFor(session, decision.text, msg) : null;
+    // A session on another host keeps its files there: none is saved into a same-named folder on this machine (the
+    // transport that copies them to the host is not in this build; the turn's card says the host cannot run it).
+    const typed = decision.kind === 'prompt' && sessionHost(session) === LOCAL_HOST ? await this.typedFor(session, decision.text, msg) : null;
     // Text stays text: control characters become visible symbols, never keys (chat-text.ts).
     const literal = literalChatText(typed?.text ?? decision.text);
     const notices = [typed?.savedAs.length ? this.t('attachments.savedAs', { list: typed.savedAs.join('\n') }) : '', typed?.quoteLeftOut ? this.t('attachments.quoteNotTyped') : '', literal.replaced ? this.t('security.controlChars', { count: literal.replaced }) : ''].filter(Boolean);
