@@ -42,7 +42,7 @@ function fake(opts: { cli?: CommandBot['cli']; scan?: AdoptScan; user?: string; 
   );
   const f: Fake = {
     replies: [], cards: [], keys: [], calls: [], session: s, hurryOutcome: { kind: 'act', how: 'steer' },
-    bot: { name: 'claude', appId: APP, cli: opts.cli ?? 'claude-code', workingDir: '/w', host: opts.host ?? 'local', hosts: opts.hosts ?? [], projects: [], allowedUsers: ['ou_admin'], allowedChats: [] },
+    bot: { name: 'claude', appId: APP, cli: opts.cli ?? 'claude-code', workingDir: '/w', host: opts.host ?? 'local', hosts: opts.hosts ?? [], defaultPlace: { host: opts.host ?? 'local', dir: opts.host && opts.host !== 'local' ? '/srv' : '/w' }, projects: [], allowedUsers: ['ou_admin'], allowedChats: [] },
     invoker: { userId: opts.user ?? 'ou_admin' },
     anchor,
     grants: opts.grants ?? NO_GRANTS,
@@ -227,6 +227,11 @@ describe('commands', () => {
     await dispatchCommand('cd', arg, f);
     expect(f.calls).toEqual(placed ? [`cwd:${placed}`] : []);
     expect(f.replies).toEqual([reply]);
+  });
+  it('/status without a session says where the next one starts: the bot\'s default host and folder there', async () => {
+    const f = fake({ session: null, host: 'gpu1', hosts: [{ name: 'gpu1', workingDirs: ['/srv'] }] });
+    await dispatchCommand('status', '', f);
+    expect(f.replies[0]).toContain('in gpu1:/srv.');
   });
   it('/status and /sessions name the host of a session that is not on this machine', async () => {
     const f = fake();

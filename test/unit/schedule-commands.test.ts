@@ -19,7 +19,7 @@ function ctx(user = 'ou_admin', locale: 'en' | 'zh-CN' = 'en') {
   const cards: CardModel[] = [];
   const updated: CardModel[] = [];
   const partial = {
-    bot: { name: 'claude', appId: APP, cli: 'shell', workingDir: '/w', projects: [], allowedUsers: ['ou_admin'], allowedChats: ['oc_chat'] },
+    bot: { name: 'claude', appId: APP, cli: 'shell', workingDir: '/w', defaultPlace: { host: 'local', dir: '/w' }, projects: [], allowedUsers: ['ou_admin'], allowedChats: ['oc_chat'] },
     invoker: { userId: user },
     anchor: { anchorId: 'om_root', scope: 'thread', sessionKey: `om_root::${APP}`, place: { chatId: 'oc_chat', chatType: 'group', rootId: 'om_root' }, replyTo: 'om_1' },
     grants: NO_GRANTS,

@@ -14,6 +14,7 @@ import { isOpenSession, type SessionCore } from '../ground/session-core.js';
 import { delivered, type SendOutcome } from '../workers/session-worker.js';
 import { expandHome } from '../../platform/paths.js';
 import { LOCAL_HOST } from '../../shared/host-config.js';
+import { newSessionDir } from '../sessions/session-placement.js';
 import { hostPickerEntries, readPlace } from '../../shared/session-place.js';
 import { adoptPane, rememberOffer, scanForBot, type AdoptOutcome } from '../sessions/adopt.js';
 import type { AdoptScan } from '../panes/adoptable-panes.js';
@@ -44,6 +45,7 @@ export class BotCommandContext implements CommandContext {
       workingDir: expandHome(b.workingDir),
       host: b.host ?? LOCAL_HOST,
       hosts: rt.hosts,
+      defaultPlace: { host: b.host ?? LOCAL_HOST, dir: newSessionDir(b, rt.hosts, b.host ?? LOCAL_HOST) },
       projects: b.projects.map((p) => expandHome(p)),
       allowedUsers: b.allowedUsers,
       allowedChats: b.allowedChats,

@@ -23,6 +23,7 @@ function baseFor(ctx: CommandContext, host: string): string | undefined {
   const s = ctx.currentSession();
   if (s && sessionHost(s) === host) return s.cwd;
   if (host === LOCAL_HOST) return ctx.bot.workingDir;
+  if (ctx.bot.defaultPlace.host === host && ctx.bot.defaultPlace.dir.startsWith('/')) return ctx.bot.defaultPlace.dir;
   return ctx.bot.hosts.find((h) => h.name === host)?.workingDirs?.find((r) => r.startsWith('/'));
 }
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Parsed, ParsedSchedule } from '../../shared/schedule.js';
 import { formatWhen, parseAt, parseEvery, parseIn } from '../../shared/schedule.js';
 import type { MessageKey } from '../../shared/i18n.js';
+import { LOCAL_HOST } from '../../shared/host-config.js';
 import { defineCommand, type Command, type CommandContext } from './types.js';
 
 type Parse = (text: string, now: number, tz: string) => Parsed<ParsedSchedule>;
@@ -13,16 +14,17 @@ async function create(ctx: CommandContext, text: string, parse: Parse, usage: st
   const parsed = parse(text, ctx.now, tz);
   if (!parsed.ok) return ctx.reply(ctx.t('cmd.usageWhy', { usage, why: ctx.t(parsed.error) }));
   const { anchor } = ctx;
-  const host = ctx.currentSession()?.host;
+  // Where the topic's session runs, or where a new one would start: a schedule re-creates its session there.
+  const session = ctx.currentSession();
+  const place = session ? { host: session.host ?? LOCAL_HOST, dir: session.cwd } : ctx.bot.defaultPlace;
   const s = ctx.schedules.add({
     sessionKey: anchor.sessionKey,
     anchorId: anchor.anchorId,
     scope: anchor.scope,
     chatId: anchor.place.chatId,
     chatType: anchor.place.chatType,
-    cwd: ctx.currentSession()?.cwd ?? ctx.bot.workingDir,
-    // A topic placed on another host runs its schedules there; without a session, in the bot's folder here (as before).
-    ...(host ? { host } : {}),
+    cwd: place.dir,
+    ...(place.host === LOCAL_HOST ? {} : { host: place.host }),
     creatorId: ctx.invoker.userId,
     ...(ctx.invoker.name ? { creatorName: ctx.invoker.name } : {}),
     prompt: parsed.value.prompt,

@@ -3,6 +3,7 @@ import { statusLabel } from '../../shared/card-model.js';
 import { plural, type Translate } from '../../shared/i18n.js';
 import { sessionHost, type SessionLifecycle } from '../ground/session-core.js';
 import { LOCAL_HOST } from '../../shared/host-config.js';
+import { formatPlace } from '../../shared/session-place.js';
 import { defineCommand, type CommandContext } from './types.js';
 
 function cliName(ctx: CommandContext, cli: CommandContext['bot']['cli']): string {
@@ -33,7 +34,7 @@ export const statusCommand = defineCommand({
     const s = ctx.currentSession();
     const { t } = ctx;
     const footer = t(plural('cmd.status.footer', open), { bot: ctx.bot.name, count: open });
-    if (!s) return ctx.reply(`${t('cmd.status.noSession', { cli: cliName(ctx, ctx.bot.cli), dir: ctx.bot.workingDir })}\n${footer}`);
+    if (!s) return ctx.reply(`${t('cmd.status.noSession', { cli: cliName(ctx, ctx.bot.cli), dir: formatPlace(ctx.bot.defaultPlace) })}\n${footer}`);
     const rt = ctx.sessionRuntime(s.id);
     const cli = cliName(ctx, s.cli);
     const lines = [

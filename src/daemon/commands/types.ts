@@ -11,7 +11,7 @@ import type { Grants, PermissionLevel } from '../ground/permissions.js';
 import type { Anchor } from '../ground/anchor.js';
 import type { SessionCore } from '../ground/session-core.js';
 import type { Project } from './projects.js';
-import type { PlaceHost } from '../../shared/session-place.js';
+import type { Place, PlaceHost } from '../../shared/session-place.js';
 import type { GrantTarget } from '../ground/pairing.js';
 import type { AdoptOutcome } from '../sessions/adopt.js';
 import type { AdoptScan } from '../panes/adoptable-panes.js';
@@ -30,6 +30,8 @@ export interface CommandBot {
   host: string;
   /** The configured hosts and their roots (`local` is never listed). */
   hosts: readonly PlaceHost[];
+  /** Where a new session starts when nobody placed it: the default host and the bot's folder there. */
+  defaultPlace: Place;
   projects: readonly string[];
   allowedUsers: readonly string[];
   allowedChats: readonly string[];
