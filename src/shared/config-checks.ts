@@ -4,6 +4,7 @@
 // config-file.ts.
 import { fieldName } from './config-issues.js';
 import { shownValue } from './config-value.js';
+import { LOCAL_HOST } from './host-config.js';
 
 /** Custom-CLI fields that are regular expressions: `$` and `{` mean regex things there, not environment references. */
 const REGEX_KEYS: ReadonlySet<string> = new Set(['readyPattern', 'busyPattern']);
@@ -42,6 +43,12 @@ function looseBots(raw: unknown): { bot: Loose; index: number }[] {
   return Array.isArray(bots) ? bots.flatMap((bot, index) => (isObject(bot) ? [{ bot, index }] : [])) : [];
 }
 
+/** The names of the configured hosts, as far as the raw file has them. */
+function looseHostNames(raw: unknown): string[] {
+  const hosts = isObject(raw) ? raw.hosts : undefined;
+  return Array.isArray(hosts) ? hosts.flatMap((h) => (isObject(h) && typeof h.name === 'string' ? [h.name] : [])) : [];
+}
+
 /** Each bot's entry and then the console's (when it is an object), with the field prefix that names it in a message. */
 export function looseOwners(raw: unknown): { prefix: string; entry: Loose }[] {
   const owners = looseBots(raw).map(({ bot, index }) => ({ prefix: `bots[${index}]`, entry: bot }));
@@ -72,11 +79,15 @@ export function botProblems(raw: unknown): string[] {
   const errors: string[] = [];
   const names = new Set<unknown>();
   const ids = new Set<unknown>();
+  const hostNames = looseHostNames(raw);
   for (const { bot: b, index: i } of looseBots(raw)) {
     if (typeof b.name === 'string' && names.has(b.name)) errors.push(`bots[${i}].name: ${shownValue(['name'], b.name)} is used by another bot; give each bot its own name`);
     if (typeof b.appId === 'string' && ids.has(b.appId)) errors.push(`bots[${i}].appId: ${shownValue(['appId'], b.appId)} appears twice; one entry per app`);
     names.add(b.name);
     ids.add(b.appId);
+    if (typeof b.host === 'string' && b.host !== LOCAL_HOST && !hostNames.includes(b.host)) {
+      errors.push(`bots[${i}].host: ${shownValue(['host'], b.host)} is not a configured host; known hosts: ${[LOCAL_HOST, ...hostNames].join(', ')} (add it under "hosts", or remove the bot's "host")`);
+    }
     if (b.events === 'webhook' && !b.encryptKey && !b.verificationToken) {
       errors.push(
         `bots[${i}]: events is "webhook" but neither encryptKey nor verificationToken is set, so anyone who finds the URL could post events; ` +

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ENV_REF, botProblems, envRefProblem, regexProblems } from './config-checks.js';
 import { describeIssues, fieldName, type SettingSchema } from './config-issues.js';
 import { LocaleSchema, defaultLocale, type Locale } from './i18n.js';
-import { HostsSchema } from './host-config.js';
+import { HOST_NAME_RE, HostsSchema } from './host-config.js';
 
 // The CLI spec lives in its own module so that browser code (the console page, through ipc.ts) never loads this file.
 export * from './cli-spec.js';
@@ -31,7 +31,8 @@ export const BotConfigSchema = z.strictObject({
   webhookPath: z.string().regex(/^\/[A-Za-z0-9_./-]*$/, 'a URL path starting with /').default('/lark/events').describe('Webhook only: path of the event and card callback endpoint'),
   cli: CliSpecSchema.default('claude-code').describe('claude-code, codex, gemini, shell, or { command, args, readyPattern, busyPattern }'),
   workingDir: z.string().min(1).default('~').describe('Folder new sessions start in'),
-  projects: z.array(z.string().min(1)).default([]).describe('Folders offered by the project picker'),
+  host: z.string().regex(HOST_NAME_RE, 'a host name from "hosts", or "local"').optional().describe('Host a new session of this bot runs on unless `/cd host:dir` names another: "local" (this machine, the default) or a name from `hosts`'),
+  projects: z.array(z.string().min(1)).default([]).describe('Folders offered by the project picker (the picker also offers each host\'s workingDirs as host:dir)'),
   allowedUsers: z.array(z.string().min(1)).default([]).describe('open_ids who may talk and operate'),
   allowedChats: z.array(z.string().min(1)).default([]).describe('chat_ids whose members may talk'),
   startupDialogs: z.enum(['auto', 'ask']).default('auto').describe("CLI startup dialogs (theme, trust this folder, API key): auto = answered by each adapter's safe default, ask = shown to the person as a card"),

@@ -94,6 +94,8 @@ export const SessionSummarySchema = z.object({
   bot: z.string(),
   cli: z.string(),
   cwd: z.string(),
+  /** The host the session is placed on, when it is not this machine (DESIGN §12). */
+  host: z.string().optional(),
   status: SessionStatusSchema,
   lifecycle: z.string(),
   worker: z.boolean(),

@@ -24,8 +24,8 @@ export const HostConfigSchema = z.strictObject({
   port: z.number().int().min(1).max(65535).optional().describe('sshd port on the host (default 22)'),
   identityFile: z.string().min(1).optional().describe('Private key file for this host (then only this key is offered); default: ssh\'s own keys and agent'),
   workingDirs: z.array(z.string().min(1)).optional().describe('Roots on the host that sessions may work in; `larkmux hosts check` says which are missing'),
-  maxLiveWorkers: z.number().int().min(1).max(1000).optional().describe('Worker processes kept alive on this host (for sessions placed there, not available yet)'),
-  maxLiveClis: z.number().int().min(1).max(1000).optional().describe('CLIs kept running on this host (for sessions placed there, not available yet)'),
+  maxLiveWorkers: z.number().int().min(1).max(1000).optional().describe('Worker processes kept alive on this host, for every bot\'s sessions placed there (default 30); a full host never holds up sessions elsewhere'),
+  maxLiveClis: z.number().int().min(1).max(1000).optional().describe('CLIs kept running on this host, for every bot\'s sessions placed there (default 20)'),
 });
 export type HostConfig = z.infer<typeof HostConfigSchema>;
 
@@ -40,4 +40,4 @@ export const HostsSchema = z
     });
   })
   .default([])
-  .describe('Other machines reached over OpenSSH (`larkmux hosts add|check|list`); placing sessions on them is not available yet');
+  .describe('Other machines reached over OpenSSH (`larkmux hosts add|check|list`); `/cd host:dir` places a session there (running it there needs the SSH transport, not in this build yet)');

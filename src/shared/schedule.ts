@@ -3,6 +3,7 @@
 import { Cron } from 'croner';
 import { z } from 'zod';
 import type { MessageKey } from './i18n.js';
+import { HOST_NAME_RE } from './host-config.js';
 import type { CatchUp } from './schedule-settings.js';
 
 /** The `format` field of a sessions-<appId>.schedules.json file. */
@@ -53,6 +54,8 @@ export const ScheduleSchema = z.strictObject({
   chatId: id,
   chatType: z.enum(['p2p', 'group']),
   cwd: z.string().min(1),
+  /** The host of the topic's session when the schedule was made, if not this machine (older schedules: this machine). */
+  host: z.string().regex(HOST_NAME_RE).optional(),
   creatorId: id,
   creatorName: z.string().max(256).optional(),
   prompt: z.string().min(1).max(SCHEDULE_LIMITS.maxPromptChars),

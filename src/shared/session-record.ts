@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { CliSpecSchema } from './config.js';
 import { BackendKindSchema, SessionStatusSchema } from './ipc.js';
+import { HOST_NAME_RE } from './host-config.js';
 import { SESSION_ID_RE, sessionKey, tmuxSessionName } from './session-key.js';
 
 /** The `format` field of a sessions-<appId>.json file. */
@@ -32,6 +33,8 @@ export const SessionCoreSchema = z
     chatType: z.enum(['p2p', 'group']),
     cli: CliSpecSchema,
     cwd: z.string().min(1).max(4096),
+    /** The host the session runs on (DESIGN §12, a configured host's name); absent = this machine (older records too). */
+    host: z.string().regex(HOST_NAME_RE).optional(),
     backend: BackendKindSchema,
     tmuxName: z.string().regex(/^lmx-[0-9a-f]{8}$/),
     nativeSessionId: z.string().min(1).max(256).optional(),

@@ -132,3 +132,15 @@ describe('every error at once (doctor and start read the file through checkConfi
     expect(errors.some((e) => e.startsWith('bots[0].cli.readyPattern: not a valid regular expression'))).toBe(true);
   });
 });
+
+describe("a bot's default host must be a configured one", () => {
+  const hosts = [{ name: 'gpu1', ssh: 'me@gpu1.example' }];
+  it.each<[string, unknown, string[] | null]>([
+    ['a configured host', { hosts, bots: [{ ...bot, host: 'gpu1' }] }, null],
+    ['local, always there', { bots: [{ ...bot, host: 'local' }] }, null],
+    ['an unknown host', { hosts, bots: [{ ...bot, host: 'gpu2' }] }, ['bots[0].host: "gpu2" is not a configured host; known hosts: local, gpu1 (add it under "hosts", or remove the bot\'s "host")']],
+  ])('%s', (_what, raw, errors) => {
+    const res = parseConfig(raw, {});
+    expect(res.ok ? null : res.errors).toEqual(errors);
+  });
+});

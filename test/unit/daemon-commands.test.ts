@@ -34,7 +34,7 @@ interface Fake extends CommandContext {
   session?: SessionCore;
 }
 
-function fake(opts: { cli?: CommandBot['cli']; scan?: AdoptScan; user?: string; grants?: Grants; session?: SessionCore | null; dirs?: string[]; projects?: { label: string; path: string }[]; locale?: Locale; diff?: 'posted' | 'none' | 'not_git' | 'no_turn' } = {}): Fake {
+function fake(opts: { cli?: CommandBot['cli']; scan?: AdoptScan; user?: string; grants?: Grants; session?: SessionCore | null; dirs?: string[]; projects?: { label: string; path: string }[]; locale?: Locale; diff?: 'posted' | 'none' | 'not_git' | 'no_turn'; host?: string; hosts?: CommandBot['hosts'] } = {}): Fake {
   const s = opts.session === null ? undefined : (opts.session ?? newSessionCore({ appId: APP, anchorId: 'oc_chat', scope: 'chat', chatId: 'oc_chat', chatType: 'p2p', cli: 'claude-code', cwd: '/w/app', ownerId: 'ou_admin', now: NOW - 90_000 }));
   const anchor = anchorOf(
     { kind: 'message', appId: APP, messageId: 'om_1', place: { chatId: 'oc_chat', chatType: 'p2p' }, senderId: opts.user ?? 'ou_admin', senderType: 'user', text: '', mentionsBot: false, createTime: 0 },
@@ -42,7 +42,7 @@ function fake(opts: { cli?: CommandBot['cli']; scan?: AdoptScan; user?: string; 
   );
   const f: Fake = {
     replies: [], cards: [], keys: [], calls: [], session: s, hurryOutcome: { kind: 'act', how: 'steer' },
-    bot: { name: 'claude', appId: APP, cli: opts.cli ?? 'claude-code', workingDir: '/w', projects: [], allowedUsers: ['ou_admin'], allowedChats: [] },
+    bot: { name: 'claude', appId: APP, cli: opts.cli ?? 'claude-code', workingDir: '/w', host: opts.host ?? 'local', hosts: opts.hosts ?? [], defaultPlace: { host: opts.host ?? 'local', dir: opts.host && opts.host !== 'local' ? '/srv' : '/w' }, projects: [], allowedUsers: ['ou_admin'], allowedChats: [] },
     invoker: { userId: opts.user ?? 'ou_admin' },
     anchor,
     grants: opts.grants ?? NO_GRANTS,
@@ -163,7 +163,7 @@ describe('commands', () => {
     const f = fake({ user: 'ou_guest', grants: GUEST });
     await dispatchCommand('help', '', f);
     const text = f.replies[0]!;
-    for (const c of ['/status', '/close', '/cd <folder>', '/repo', '/display', '/screen', '/term', '/grant', '/revoke', '/revoke-term', '/sessions', '/stop']) expect(text).toContain(c);
+    for (const c of ['/status', '/close', '/cd [host:]<folder>', '/repo', '/display', '/screen', '/term', '/grant', '/revoke', '/revoke-term', '/sessions', '/stop']) expect(text).toContain(c);
     expect(text).toContain('the CLI owns /status here, use /lmx status');
     expect(text).toMatch(/\/close — .*\[not for you\]/);
     expect(text).toMatch(/Passed to the CLI: .*\/compact/);
@@ -215,6 +215,35 @@ describe('commands', () => {
     await dispatchCommand('cd', '/nope', f);
     expect(f.calls).toEqual([]);
     expect(f.replies[0]).toBe('/nope is not a folder on this machine.');
+  });
+  it.each([
+    // [what, /cd argument, the bot's default host, the place set (none: refused), the reply]
+    ['a host:dir places the session there, unchecked on this machine', 'gpu1:/srv/app/../app2', 'local', 'gpu1:/srv/app2', 'Folder set to gpu1:/srv/app2. The CLI was stopped; your next message starts it there.'],
+    ['a bare folder goes to the bot\'s default host', '/srv/x', 'gpu1', 'gpu1:/srv/x', 'Folder set to gpu1:/srv/x. The CLI was stopped; your next message starts it there.'],
+    ['local: stays on this machine and is checked here', 'local:/w/lib', 'gpu1', '/w/lib', 'Folder set to /w/lib. The CLI was stopped; your next message starts it there.'],
+    ['an unknown host lists the known ones', 'nope:/x', 'local', null, 'There is no host "nope". Known hosts: local, gpu1. Write /cd host:/folder with one of them (`larkmux hosts` lists them).'],
+    ['a folder outside the host\'s roots is refused', 'gpu1:/etc', 'local', null, '/etc is outside the folders sessions may use on gpu1 (/srv); pick a folder under one of them.'],
+  ])('/cd with hosts: %s', async (_what, arg, host, placed, reply) => {
+    const f = fake({ host, hosts: [{ name: 'gpu1', workingDirs: ['/srv'] }] });
+    await dispatchCommand('cd', arg, f);
+    expect(f.calls).toEqual(placed ? [`cwd:${placed}`] : []);
+    expect(f.replies).toEqual([reply]);
+  });
+  it('/status without a session says where the next one starts: the bot\'s default host and folder there', async () => {
+    const f = fake({ session: null, host: 'gpu1', hosts: [{ name: 'gpu1', workingDirs: ['/srv'] }] });
+    await dispatchCommand('status', '', f);
+    expect(f.replies[0]).toContain('in gpu1:/srv.');
+  });
+  it('/status and /sessions name the host of a session that is not on this machine', async () => {
+    const f = fake();
+    f.session = { ...f.session!, host: 'gpu1', cwd: '/srv/app' };
+    await dispatchCommand('status', '', f);
+    expect(f.replies[0]).toContain('Host: gpu1');
+    await dispatchCommand('sessions', '', f);
+    expect(f.replies[1]).toContain('gpu1:/srv/app');
+    const local = fake();
+    await dispatchCommand('status', '', local);
+    expect(local.replies[0]).not.toContain('Host:');
   });
   it('/repo sends a picker card with the projects', async () => {
     const f = fake();
@@ -340,7 +369,7 @@ describe('commands in Simplified Chinese (a Feishu bot without a locale)', () =>
 
     const usage = fake({ locale: 'zh-CN' });
     await dispatchCommand('cd', '', usage);
-    expect(usage.replies).toEqual(['用法：/cd <folder>（需要指定目录）']);
+    expect(usage.replies).toEqual(['用法：/cd [host:]<folder>（需要指定目录）']);
 
     const none = fake({ locale: 'zh-CN', session: null });
     await dispatchCommand('term', '', none);

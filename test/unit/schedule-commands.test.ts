@@ -20,7 +20,7 @@ function ctx(user = 'ou_admin', locale: 'en' | 'zh-CN' = 'en') {
   const cards: CardModel[] = [];
   const updated: CardModel[] = [];
   const partial = {
-    bot: { name: 'claude', appId: APP, cli: 'shell', workingDir: '/w', projects: [], allowedUsers: ['ou_admin'], allowedChats: ['oc_chat'] },
+    bot: { name: 'claude', appId: APP, cli: 'shell', workingDir: '/w', defaultPlace: { host: 'local', dir: '/w' }, projects: [], allowedUsers: ['ou_admin'], allowedChats: ['oc_chat'] },
     invoker: { userId: user },
     anchor: { anchorId: 'om_root', scope: 'thread', sessionKey: `om_root::${APP}`, place: { chatId: 'oc_chat', chatType: 'group', rootId: 'om_root' }, replyTo: 'om_1' },
     grants: NO_GRANTS,
@@ -68,6 +68,13 @@ describe('schedule commands', () => {
     [3, SCHEDULE_LIMITS.maxPerBot, 'schedule.err.botFull'],
   ])('roomForSchedule(%i in the topic, %i in the bot) → %s', (topic, bot, want) => {
     expect(roomForSchedule(topic, bot)).toBe(want);
+  });
+
+  it('a schedule made in a topic placed on another host keeps that host (its session is made again there)', async () => {
+    const { c, rig } = ctx();
+    (c as { currentSession: () => unknown }).currentSession = () => ({ cwd: '/srv/app', host: 'gpu1' });
+    await dispatchCommand('in', '30m check', c);
+    expect(rig.scheduler.inTopic(`om_root::${APP}`)[0]).toMatchObject({ cwd: '/srv/app', host: 'gpu1' });
   });
 
   it('a talker (allowed chat, not an operator) may not create one', async () => {

@@ -25,7 +25,7 @@ async function list({ paths, flags, cmd, out, err }: CliContext): Promise<number
   if (!sessions.length) out('no sessions yet');
   for (const s of sessions) {
     const state = s.lifecycle === 'live' && !s.worker ? 'detached' : s.lifecycle;
-    out(`${s.id.slice(0, 8)}  ${s.bot.padEnd(10)} ${s.cli.padEnd(12)} ${s.status.padEnd(8)} ${state.padEnd(9)} ${ago(s.lastActivityAt).padEnd(8)} ${s.key.split('::')[0]}  ${s.cwd}`);
+    out(`${s.id.slice(0, 8)}  ${s.bot.padEnd(10)} ${s.cli.padEnd(12)} ${s.status.padEnd(8)} ${state.padEnd(9)} ${ago(s.lastActivityAt).padEnd(8)} ${s.key.split('::')[0]}  ${s.host ? `${s.host}:` : ''}${s.cwd}`);
   }
   return EXIT.ok;
 }

@@ -52,7 +52,7 @@ export const status: CliCommand = {
     if (st.console) out(`console: ${st.console.state}${st.console.state === 'unavailable' ? ' (nobody can open it until the web port listens)' : ''}  workers ${st.console.liveWorkers}/${st.console.maxLiveWorkers}  clis ${st.console.liveClis}/${st.console.maxLiveClis}  (${cmd} start prints its link)`);
     out(`sessions (${st.sessions.length}), live workers ${st.workers}:`);
     for (const s of st.sessions) {
-      out(`  ${s.id.slice(0, 8)}  ${s.bot.padEnd(12)} ${s.cli.padEnd(12)} ${s.status.padEnd(8)} ${s.lifecycle.padEnd(9)} ${s.cwd}`);
+      out(`  ${s.id.slice(0, 8)}  ${s.bot.padEnd(12)} ${s.cli.padEnd(12)} ${s.status.padEnd(8)} ${s.lifecycle.padEnd(9)} ${s.host ? `${s.host}:` : ''}${s.cwd}`);
     }
     return EXIT.ok;
   },

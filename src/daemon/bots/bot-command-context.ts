@@ -6,13 +6,16 @@ import { IPC_LIMITS, type DisplayMode, type HurryHow, type Requester } from '../
 import type { TapOutcome } from '../sessions/busy-message.js';
 import type { KeyName } from '../../shared/keys.js';
 import type { BotRuntimeHandle } from './bot-runtime-handle.js';
-import { isDirectory, listProjects, type Project } from '../commands/projects.js';
+import { isDirectory, listProjects, PROJECT_SCAN, type Project } from '../commands/projects.js';
 import type { CommandBot, CommandContext, CommandResult, GrantTarget, SessionProcessInfo } from '../commands/types.js';
 import type { Grants } from '../ground/permissions.js';
 import type { Anchor } from '../ground/anchor.js';
 import { isOpenSession, type SessionCore } from '../ground/session-core.js';
 import { delivered, type SendOutcome } from '../workers/session-worker.js';
 import { expandHome } from '../../platform/paths.js';
+import { LOCAL_HOST } from '../../shared/host-config.js';
+import { newSessionDir } from '../sessions/session-placement.js';
+import { hostPickerEntries, readPlace } from '../../shared/session-place.js';
 import { adoptPane, rememberOffer, scanForBot, type AdoptOutcome } from '../sessions/adopt.js';
 import type { AdoptScan } from '../panes/adoptable-panes.js';
 import type { UsageEntry } from '../../shared/usage-ledger.js';
@@ -41,6 +44,9 @@ export class BotCommandContext implements CommandContext {
       appId: b.appId,
       cli: b.cli,
       workingDir: expandHome(b.workingDir),
+      host: b.host ?? LOCAL_HOST,
+      hosts: rt.hosts,
+      defaultPlace: { host: b.host ?? LOCAL_HOST, dir: newSessionDir(b, rt.hosts, b.host ?? LOCAL_HOST) },
       projects: b.projects.map((p) => expandHome(p)),
       allowedUsers: b.allowedUsers,
       allowedChats: b.allowedChats,
@@ -103,13 +109,19 @@ export class BotCommandContext implements CommandContext {
     if (!s) {
       // No session yet: the next one starts there (the picker is skipped).
       if (await this.answerPicker(path)) return { ok: true, appliesTo: 'next_session' };
-      this.rt.sessions.create(this.anchor, this.invoker.userId, path);
+      this.create(path);
       return { ok: true, appliesTo: 'next_session' };
     }
     // A CLI cannot change its folder: end this one; the next message starts a new session there.
     await this.rt.sessions.close(s.id);
-    this.rt.sessions.create(this.anchor, this.invoker.userId, path);
+    this.create(path);
     return { ok: true, appliesTo: 'restarted' };
+  }
+
+  /** A new session at this anchor, at the place `path` names (readPlace). */
+  private create(path: string): void {
+    const place = readPlace(path, this.rt.hosts.map((h) => h.name));
+    this.rt.sessions.create(this.anchor, this.invoker.userId, place.dir, undefined, place.host);
   }
 
   isDirectory(path: string): Promise<boolean> {
@@ -117,7 +129,7 @@ export class BotCommandContext implements CommandContext {
   }
 
   listProjects(): Promise<Project[]> {
-    return listProjects(this.bot.workingDir, this.bot.projects);
+    return listProjects(this.bot.workingDir, this.bot.projects).then((local) => [...local, ...hostPickerEntries(this.rt.hosts)].slice(0, PROJECT_SCAN.maxProjects));
   }
 
   async setDisplay(sessionId: string, mode: DisplayMode): Promise<CommandResult> {

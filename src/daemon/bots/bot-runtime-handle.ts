@@ -2,6 +2,7 @@
 // BotRuntime class, so bot-runtime.ts imports them without them importing it back (no cycle), and the list below is
 // the whole surface they reach: sessions go through their one owner, SessionService.
 import type { BotConfig } from '../../shared/config.js';
+import type { HostConfig } from '../../shared/host-config.js';
 import type { Translate } from '../../shared/i18n.js';
 import type { Logger } from '../../platform/log.js';
 import type { ImAdapter, InboundMessage } from '../im/types.js';
@@ -25,6 +26,8 @@ export interface BotRuntimeHandle {
   readonly im: ImAdapter;
   readonly web?: WebAccess;
   readonly tmuxSocket: string | null;
+  /** The configured hosts (config `hosts`): where /cd and the picker may place a session. */
+  readonly hosts: readonly HostConfig[];
   /** The one owner of the bot's sessions (session-service.ts). */
   readonly sessions: SessionService;
   readonly state: BotState;

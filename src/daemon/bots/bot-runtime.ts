@@ -3,6 +3,9 @@ import type { LegacyTmuxSessions } from '../sessions/legacy-tmux.js';
 import { literalChatText } from '../../shared/chat-text.js';
 import { botLocale, type BotConfig } from '../../shared/config.js';
 import { t, type Translate } from '../../shared/i18n.js';
+import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
+import { formatPlace, hostPickerEntries, pickerChoices, placeLabel, readPlace } from '../../shared/session-place.js';
+import { newSessionDir } from '../sessions/session-placement.js';
 import { imageWaitFor, typedForTurn, type TypedTurn } from '../inbound/attachment-turn.js';
 import type { ImageWait } from '../inbound/image-wait.js';
 import type { BackendKind } from '../../shared/ipc.js';
@@ -17,7 +20,7 @@ import { BotState } from '../ground/pairing.js';
 import { mayTypeIntoSelections } from '../ground/permissions.js';
 import { orderKeyOf, routeMessage, routeRejected, type RouterBot } from '../inbound/router.js';
 import type { Anchor } from '../ground/anchor.js';
-import { isOpenSession, type SessionCore } from '../ground/session-core.js';
+import { isOpenSession, sessionHost, type SessionCore } from '../ground/session-core.js';
 import { SessionService } from '../sessions/session-service.js';
 import type { WorkerPool } from '../workers/worker-pool.js';
 import { BotCommandContext } from './bot-command-context.js';
@@ -45,6 +48,8 @@ export interface BotRuntimeOptions {
   capacity: CapacityKeeper;
   /** The daemon's one render process: workers send screens, card pictures are drawn here. */
   frames: FrameRenderer;
+  /** The configured hosts (config `hosts`); none: every session runs on this machine. */
+  hosts?: readonly HostConfig[];
 }
 
 export class BotRuntime implements BotRuntimeHandle {
@@ -72,7 +77,7 @@ export class BotRuntime implements BotRuntimeHandle {
     this.t = (key, params) => t(botLocale(this.bot), key, params);
     this.sessions = new SessionService({
       bot, home: paths.home, log: this.log, t: this.t, im: opts.im, workers: opts.pool, tmuxSocket: opts.tmuxSocket,
-      ...(opts.legacyTmux ? { legacyTmux: opts.legacyTmux } : {}), backend: opts.backend, ...(opts.web ? { web: opts.web } : {}), capacity: opts.capacity, frames: opts.frames,
+      ...(opts.legacyTmux ? { legacyTmux: opts.legacyTmux } : {}), backend: opts.backend, ...(opts.web ? { web: opts.web } : {}), capacity: opts.capacity, frames: opts.frames, hosts: this.hosts,
       holdOptions: { owner: () => this.state.grants().ownerId },
     });
     this.state = new BotState({ home: paths.home, appId: bot.appId, log: this.log });
@@ -105,6 +110,14 @@ export class BotRuntime implements BotRuntimeHandle {
 
   get web(): WebAccess | undefined {
     return this.opts.web;
+  }
+
+  get hosts(): readonly HostConfig[] {
+    return this.opts.hosts ?? [];
+  }
+
+  private hostNames(): string[] {
+    return this.hosts.map((h) => h.name);
   }
 
   get tmuxSocket(): string | null {
@@ -260,19 +273,24 @@ export class BotRuntime implements BotRuntimeHandle {
   private async deliver(decision: PickerWait['decision'], msg: InboundMessage, chosenCwd?: string): Promise<void> {
     let session = this.sessions.getByKey(decision.sessionKey);
     if (!isOpenSession(session)) {
-      const projects = this.bot.projects.map((p) => expandHome(p));
+      // This machine's folders, then each host's roots as host:dir (a chosen value is read back by readPlace).
+      const host = this.bot.host ?? LOCAL_HOST;
+      const botFolder = formatPlace({ host, dir: newSessionDir(this.bot, this.hosts, host) });
+      const projects = pickerChoices(this.bot.projects.map((p) => expandHome(p)), hostPickerEntries(this.hosts).map((e) => e.path), botFolder);
       // A topic opened with a form (the console) names its folder already: no picker.
       chosenCwd ??= msg.newSession?.cwd;
       if (!chosenCwd && projects.length > 1) {
         this.pickerWaits.set(decision.sessionKey, { decision, msg });
         await this.opts.im.sendCard(
           decision.anchor.place,
-          { kind: 'picker', anchorKey: decision.sessionKey, title: this.t('session.pickProject'), projects: projects.map((p) => ({ label: p.split('/').filter(Boolean).pop() ?? p, path: p })) },
+          { kind: 'picker', anchorKey: decision.sessionKey, title: this.t('session.pickProject'), projects: projects.map((p) => ({ label: placeLabel(readPlace(p, this.hostNames())), path: p })) },
           decision.anchor.replyTo,
         );
         return;
       }
-      session = this.sessions.create(decision.anchor, msg.senderId, chosenCwd ?? (projects.length === 1 ? projects[0] : undefined), msg.newSession?.cli);
+      const chosen = chosenCwd ?? (projects.length === 1 ? projects[0] : undefined);
+      const place = chosen === undefined ? undefined : readPlace(chosen, this.hostNames());
+      session = this.sessions.create(decision.anchor, msg.senderId, place?.dir, msg.newSession?.cli, place?.host);
     }
     // Someone else's pending choice is not answered by typing into the topic (issue 13 finding 8).
     if (!mayTypeIntoSelections(this.sessions.openSelectionRequesters(session.id), this.routerBot(), { chatId: decision.anchor.place.chatId }, { userId: msg.senderId }, this.grants())) {
@@ -280,7 +298,9 @@ export class BotRuntime implements BotRuntimeHandle {
       return;
     }
     // What the CLI gets depends on what it does with text: a shell runs it, so a quote never goes there (typed-prompt.ts).
-    const typed = decision.kind === 'prompt' ? await this.typedFor(session, decision.text, msg) : null;
+    // A session on another host keeps its files there: none is saved into a same-named folder on this machine (the
+    // transport that copies them to the host is not in this build; the turn's card says the host cannot run it).
+    const typed = decision.kind === 'prompt' && sessionHost(session) === LOCAL_HOST ? await this.typedFor(session, decision.text, msg) : null;
     // Text stays text: control characters become visible symbols, never keys (chat-text.ts).
     const literal = literalChatText(typed?.text ?? decision.text);
     const notices = [typed?.savedAs.length ? this.t('attachments.savedAs', { list: typed.savedAs.join('\n') }) : '', typed?.quoteLeftOut ? this.t('attachments.quoteNotTyped') : '', literal.replaced ? this.t('security.controlChars', { count: literal.replaced }) : ''].filter(Boolean);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Parsed, ParsedSchedule } from '../../shared/schedule.js';
 import { SCHEDULE_LIMITS, formatWhen, parseAt, parseEvery, parseIn, roomForSchedule } from '../../shared/schedule.js';
 import type { MessageKey } from '../../shared/i18n.js';
+import { LOCAL_HOST } from '../../shared/host-config.js';
 import { defineCommand, type Command, type CommandContext } from './types.js';
 
 type Parse = (text: string, now: number, tz: string) => Parsed<ParsedSchedule>;
@@ -16,13 +17,17 @@ async function create(ctx: CommandContext, text: string, parse: Parse, usage: st
   const pending = ctx.schedules.pending(anchor.sessionKey);
   const full = roomForSchedule(pending.topic, pending.bot);
   if (full) return ctx.reply(ctx.t(full, { max: full === 'schedule.err.topicFull' ? SCHEDULE_LIMITS.maxPerTopic : SCHEDULE_LIMITS.maxPerBot }));
+  // Where the topic's session runs, or where a new one would start: a schedule re-creates its session there.
+  const session = ctx.currentSession();
+  const place = session ? { host: session.host ?? LOCAL_HOST, dir: session.cwd } : ctx.bot.defaultPlace;
   const s = ctx.schedules.add({
     sessionKey: anchor.sessionKey,
     anchorId: anchor.anchorId,
     scope: anchor.scope,
     chatId: anchor.place.chatId,
     chatType: anchor.place.chatType,
-    cwd: ctx.currentSession()?.cwd ?? ctx.bot.workingDir,
+    cwd: place.dir,
+    ...(place.host === LOCAL_HOST ? {} : { host: place.host }),
     creatorId: ctx.invoker.userId,
     ...(ctx.invoker.name ? { creatorName: ctx.invoker.name } : {}),
     prompt: parsed.value.prompt,

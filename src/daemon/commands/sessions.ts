@@ -4,6 +4,8 @@ import { statusLabel } from '../../shared/card-model.js';
 import { plural } from '../../shared/i18n.js';
 import { ago, lifecycleLabel } from './status.js';
 import { defineCommand } from './types.js';
+import { formatPlace } from '../../shared/session-place.js';
+import { sessionHost } from '../ground/session-core.js';
 
 /** A chat message longer than this scrolls off a phone screen; `larkmux sessions` shows everything. */
 export const SESSIONS_LIST_MAX = 20;
@@ -20,7 +22,7 @@ export const sessionsCommand = defineCommand({
     const here = ctx.currentSession()?.id;
     const lines = open.slice(0, SESSIONS_LIST_MAX).map((s) => {
       const mark = s.id === here ? ctx.t('cmd.sessions.here') : '';
-      return `${s.id.slice(0, 8)} ${statusLabel(s.status, ctx.t)} · ${lifecycleLabel(s.lifecycle, ctx.t)} · ${s.cwd} · ${ago(ctx.now - s.lastActivityAt, ctx.t)}${mark}`;
+      return `${s.id.slice(0, 8)} ${statusLabel(s.status, ctx.t)} · ${lifecycleLabel(s.lifecycle, ctx.t)} · ${formatPlace({ host: sessionHost(s), dir: s.cwd })} · ${ago(ctx.now - s.lastActivityAt, ctx.t)}${mark}`;
     });
     if (open.length > SESSIONS_LIST_MAX) lines.push(ctx.t('cmd.sessions.more', { count: open.length - SESSIONS_LIST_MAX, cmd: larkmuxCommand() }));
     await ctx.reply(`${ctx.t(plural('cmd.sessions.header', open.length), { count: open.length })}\n${lines.join('\n')}`);

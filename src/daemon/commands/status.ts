@@ -1,7 +1,9 @@
 // /status: what the session at this anchor is doing, and how many sessions the bot has.
 import { statusLabel } from '../../shared/card-model.js';
 import { plural, type Translate } from '../../shared/i18n.js';
-import type { SessionLifecycle } from '../ground/session-core.js';
+import { sessionHost, type SessionLifecycle } from '../ground/session-core.js';
+import { LOCAL_HOST } from '../../shared/host-config.js';
+import { formatPlace } from '../../shared/session-place.js';
 import { defineCommand, type CommandContext } from './types.js';
 
 function cliName(ctx: CommandContext, cli: CommandContext['bot']['cli']): string {
@@ -32,12 +34,13 @@ export const statusCommand = defineCommand({
     const s = ctx.currentSession();
     const { t } = ctx;
     const footer = t(plural('cmd.status.footer', open), { bot: ctx.bot.name, count: open });
-    if (!s) return ctx.reply(`${t('cmd.status.noSession', { cli: cliName(ctx, ctx.bot.cli), dir: ctx.bot.workingDir })}\n${footer}`);
+    if (!s) return ctx.reply(`${t('cmd.status.noSession', { cli: cliName(ctx, ctx.bot.cli), dir: formatPlace(ctx.bot.defaultPlace) })}\n${footer}`);
     const rt = ctx.sessionRuntime(s.id);
     const cli = cliName(ctx, s.cli);
     const lines = [
       t('cmd.status.session', { id: s.id.slice(0, 8), status: statusLabel(s.status, t) }),
       s.nativeSessionId ? t('cmd.status.cliConversation', { cli, conversation: s.nativeSessionId }) : t('cmd.status.cli', { cli }),
+      ...(sessionHost(s) === LOCAL_HOST ? [] : [t('cmd.status.host', { host: sessionHost(s) })]),
       t('cmd.status.folder', { path: s.cwd }),
       t(rt ? (rt.workerLive ? 'cmd.status.processObserved' : 'cmd.status.processNotObserved') : 'cmd.status.process', { lifecycle: lifecycleLabel(s.lifecycle, t) }),
       t('cmd.status.lastActivity', { ago: ago(ctx.now - s.lastActivityAt, t) }),

@@ -11,6 +11,7 @@ import type { Grants, PermissionLevel } from '../ground/permissions.js';
 import type { Anchor } from '../ground/anchor.js';
 import type { SessionCore } from '../ground/session-core.js';
 import type { Project } from './projects.js';
+import type { Place, PlaceHost } from '../../shared/session-place.js';
 import type { GrantTarget } from '../ground/pairing.js';
 import type { AdoptOutcome } from '../sessions/adopt.js';
 import type { AdoptScan } from '../panes/adoptable-panes.js';
@@ -26,6 +27,12 @@ export interface CommandBot {
   appId: string;
   cli: CliSpec;
   workingDir: string;
+  /** The host a bare folder after /cd goes to (config `host`; `local` = this machine). */
+  host: string;
+  /** The configured hosts and their roots (`local` is never listed). */
+  hosts: readonly PlaceHost[];
+  /** Where a new session starts when nobody placed it: the default host and the bot's folder there. */
+  defaultPlace: Place;
   projects: readonly string[];
   allowedUsers: readonly string[];
   allowedChats: readonly string[];
@@ -68,8 +75,9 @@ export interface CommandContext {
   pressKey(sessionId: string, key: KeyName): Promise<CommandResult>;
 
   /**
-   * Sets the working folder for this anchor. With an open session, its CLI is stopped and the next message
-   * starts it there (`restarted`); otherwise the next session starts there (`next_session`).
+   * Sets the working folder for this anchor: `path` is a place as formatPlace writes it (`gpu1:/srv/app`, or a folder
+   * on this machine). With an open session, its CLI is stopped and the next message starts it there (`restarted`);
+   * otherwise the next session starts there (`next_session`).
    */
   setWorkingDir(path: string): Promise<{ ok: true; appliesTo: 'restarted' | 'next_session' } | { ok: false; code: string; message: string }>;
   isDirectory(path: string): Promise<boolean>;

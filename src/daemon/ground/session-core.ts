@@ -5,6 +5,7 @@ import { newSessionId, sessionKey, tmuxSessionName, type SessionScope } from '..
 import type { BackendKind } from '../../shared/ipc.js';
 import type { CliSpec } from '../../shared/config.js';
 import type { Anchor } from './anchor.js';
+import { LOCAL_HOST } from '../../shared/host-config.js';
 
 export type SessionCore = z.infer<typeof SessionCoreSchema>;
 export type SessionLifecycle = SessionCore['lifecycle'];
@@ -17,6 +18,8 @@ export interface NewSessionInput {
   chatType: 'p2p' | 'group';
   cli: CliSpec;
   cwd: string;
+  /** A configured host's name; absent or `local` = this machine (the record then has no `host`). */
+  host?: string;
   ownerId: string;
   backend?: BackendKind;
   now: number;
@@ -37,6 +40,7 @@ export function newSessionCore(input: NewSessionInput): SessionCore {
     chatType: input.chatType,
     cli: input.cli,
     cwd: input.cwd,
+    ...(input.host && input.host !== LOCAL_HOST ? { host: input.host } : {}),
     backend: input.backend ?? 'tmux',
     tmuxName: tmuxSessionName(sid),
     status: 'starting',
@@ -61,4 +65,9 @@ export function sessionPlace(s: Pick<SessionCore, 'scope' | 'chatId' | 'chatType
 /** A session's topic as an anchor, answering `replyTo` (a card tap acts there). */
 export function sessionAnchor(s: SessionCore, replyTo: string): Anchor {
   return { anchorId: s.anchorId, scope: s.scope, sessionKey: s.key, place: sessionPlace(s), replyTo };
+}
+
+/** The host a session runs on: its record's `host`, or `local` (this machine) when it has none. */
+export function sessionHost(s: Pick<SessionCore, 'host'>): string {
+  return s.host ?? LOCAL_HOST;
 }

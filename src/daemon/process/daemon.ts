@@ -70,7 +70,7 @@ export class Daemon {
     this.remoteHosts = new RemoteHosts({ hosts: config.hosts, paths, log });
     this.pool = new WorkerPool({ log, env: { LARKMUX_HOME: paths.home }, remoteHost: (name) => this.remoteHosts.get(name) });
     this.restoring = new Restoring(log);
-    this.capacity = new CapacityKeeper({ groups: () => this.bots.map((b) => b.sessions), log });
+    this.capacity = new CapacityKeeper({ groups: () => this.bots.map((b) => b.sessions), hosts: () => config.hosts, log });
     this.web = new DaemonWeb(config.web, {
       session: (id) => this.botOf(id)?.sessions.get(id),
       locale: (id) => {
@@ -100,7 +100,7 @@ export class Daemon {
           ...(bot.events === 'webhook' ? { webhook: { port: bot.webhookPort, path: bot.webhookPath } } : {}),
         });
       });
-      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames }));
+      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames, hosts: config.hosts }));
     }
     const consoleCfg = consoleSettings(config);
     if (consoleCfg) {
@@ -114,7 +114,7 @@ export class Daemon {
         },
       });
       this.web.mount(this.console.server);
-      this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames }));
+      this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames, hosts: config.hosts }));
     }
     this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, paths.home, log);
     this.notice = nextStepNotice(config, opts.configExists, paths.config, larkmuxCommand());
@@ -226,6 +226,7 @@ export class Daemon {
         bot: b.bot.name,
         cli: typeof s.cli === 'string' ? s.cli : s.cli.command,
         cwd: s.cwd,
+        ...(s.host ? { host: s.host } : {}),
         status: s.status,
         lifecycle: s.lifecycle,
         worker: this.pool.has(s.id),

@@ -3,6 +3,7 @@
 // creator — who must still be allowed to operate the bot, else the schedule stops with a notice.
 import { literalChatText } from '../../shared/chat-text.js';
 import type { Translate } from '../../shared/i18n.js';
+import { LOCAL_HOST } from '../../shared/host-config.js';
 import { formatWhen, type Schedule } from '../../shared/schedule.js';
 import type { Logger } from '../../platform/log.js';
 import type { Anchor } from '../ground/anchor.js';
@@ -51,7 +52,7 @@ export async function fireScheduled(deps: ScheduledTurnDeps, s: Schedule, due: n
   await deps.sessions.inSessionOrder(s.sessionKey, async () => {
     let session = deps.sessions.getByKey(s.sessionKey);
     // A session closed since: a new one in the same topic and folder, started by the schedule's creator.
-    if (!isOpenSession(session)) session = deps.sessions.create(scheduleAnchor(s, messageId), s.creatorId, s.cwd);
+    if (!isOpenSession(session)) session = deps.sessions.create(scheduleAnchor(s, messageId), s.creatorId, s.cwd, undefined, s.host ?? LOCAL_HOST);
     await deps.sessions.submit(session, {
       messageId,
       requester: { userId: s.creatorId, ...(s.creatorName ? { name: s.creatorName } : {}) },

@@ -4,8 +4,9 @@
 // A timer wakes it when a session's idle time (idleDetachMinutes) runs out, so idle workers go without polling.
 import type { SessionStatus } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
-import { CAPACITY, nextIdleDetachAt, planCapacity, type CapacityAction, type Caps, type HostSession } from './capacity.js';
-import type { SessionCore } from '../ground/session-core.js';
+import { CAPACITY, capacityGroup, groupCaps, nextIdleDetachAt, planCapacity, type CapacityAction, type Caps, type HostSession } from './capacity.js';
+import { sessionHost, type SessionCore } from '../ground/session-core.js';
+import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
 
 /** One bot's sessions as the keeper sees them (SessionService satisfies it): facts to plan with, actions to run. */
 export interface CapacityGroup {
@@ -26,6 +27,8 @@ export interface CapacityGroup {
 
 export interface CapacityKeeperOptions {
   groups: () => readonly CapacityGroup[];
+  /** The configured hosts: sessions placed on one count against its caps, not their bot's (capacity.ts groupCaps). */
+  hosts?: () => readonly HostConfig[];
   log: Logger;
 }
 
@@ -61,7 +64,7 @@ export class CapacityKeeper {
     const queuedTimer = onQueued ? setTimeout(onQueued, CAPACITY.queuedNoticeAfterMs) : null;
     try {
       return await new Promise<boolean>((resolve) => {
-        this.waiting.push({ id: session.id, group: rt.bot.appId, since: Date.now(), resolve });
+        this.waiting.push({ id: session.id, group: capacityGroup(rt.bot.appId, sessionHost(session)), since: Date.now(), resolve });
         this.schedule();
       });
     } finally {
@@ -114,7 +117,8 @@ export class CapacityKeeper {
         const under = this.underway.get(s.id);
         sessions.push({
           id: s.id,
-          group: rt.bot.appId,
+          group: capacityGroup(rt.bot.appId, sessionHost(s)),
+          ...(sessionHost(s) === LOCAL_HOST ? {} : { idleDetachMs: (rt.bot.idleDetachMinutes ?? 0) * 60_000 }),
           status: rt.statusOf(s),
           lastActivityAt: s.lastActivityAt,
           worker: rt.workerLive(s.id),
@@ -128,8 +132,9 @@ export class CapacityKeeper {
     }
     // A waiter whose session vanished (closed meanwhile) is told so.
     for (const w of [...this.waiting]) if (!owner.has(w.id)) this.settle(w, false);
-    const caps = new Map<string, Caps>(bots.map((b) => [b.bot.appId, { maxLiveWorkers: b.bot.maxLiveWorkers, maxLiveClis: b.bot.maxLiveClis, idleDetachMs: (b.bot.idleDetachMinutes ?? 0) * 60_000 }]));
-    const host = { sessions, waiting: this.waiting, caps: (g: string) => caps.get(g) ?? { maxLiveWorkers: Infinity, maxLiveClis: Infinity }, now };
+    const botCaps = bots.map((b) => b.bot);
+    const hosts = this.opts.hosts?.() ?? [];
+    const host = { sessions, waiting: this.waiting, caps: (g: string) => groupCaps(g, botCaps, hosts), now };
     const actions = planCapacity(host);
     let room = CAPACITY.maxConcurrentActions - this.underway.size;
     for (const a of actions) {

@@ -1,8 +1,11 @@
-// Capacity planning (pure): from the host's sessions and the launches waiting for a slot, which actions to take now —
+// Capacity planning (pure): from every session and the launches waiting for a slot, which actions to take now —
 // launch a waiting session, detach an idle worker, stop an idle CLI (through its worker, or through tmux when it has
-// none) — so that every bot stays within maxLiveWorkers / maxLiveClis and busy sessions are never touched; and detach
-// the worker of a session that has been idle for the bot's idleDetachMinutes (its CLI keeps running in tmux).
+// none) — so that every group stays within maxLiveWorkers / maxLiveClis and busy sessions are never touched; and detach
+// the worker of a session that has been idle for its bot's idleDetachMinutes (its CLI keeps running in tmux). A group is
+// a bot's sessions on this machine (its own caps, as before hosts), or all sessions on another host (that host's caps,
+// DESIGN §12): groups are planned apart, so a full host never blocks sessions anywhere else.
 import type { SessionStatus } from '../../shared/ipc.js';
+import { LOCAL_HOST } from '../../shared/host-config.js';
 
 export const CAPACITY = {
   /**
@@ -26,6 +29,31 @@ export const CAPACITY = {
   watchedRecheckMs: 60_000,
 } as const;
 
+/**
+ * Caps of another host whose config names none: the bot defaults (config.ts), so a host is no roomier than this machine
+ * unless its entry says so.
+ */
+export const HOST_CAP_DEFAULTS = { maxLiveWorkers: 30, maxLiveClis: 20 } as const;
+
+/** The group a session's caps count in: its bot's on this machine, its host's elsewhere (every bot's sessions there). */
+export function capacityGroup(appId: string, host: string): string {
+  return host === LOCAL_HOST ? appId : `host:${host}`;
+}
+
+/** A group's caps: a bot's own (this machine), or a host's `maxLiveWorkers` / `maxLiveClis` (defaults above). */
+export function groupCaps(
+  group: string,
+  bots: readonly { appId: string; maxLiveWorkers: number; maxLiveClis: number; idleDetachMinutes?: number }[],
+  hosts: readonly { name: string; maxLiveWorkers?: number; maxLiveClis?: number }[],
+): Caps {
+  if (group.startsWith('host:')) {
+    const h = hosts.find((x) => `host:${x.name}` === group);
+    return { maxLiveWorkers: h?.maxLiveWorkers ?? HOST_CAP_DEFAULTS.maxLiveWorkers, maxLiveClis: h?.maxLiveClis ?? HOST_CAP_DEFAULTS.maxLiveClis };
+  }
+  const b = bots.find((x) => x.appId === group);
+  return b ? { maxLiveWorkers: b.maxLiveWorkers, maxLiveClis: b.maxLiveClis, idleDetachMs: (b.idleDetachMinutes ?? 0) * 60_000 } : { maxLiveWorkers: Infinity, maxLiveClis: Infinity };
+}
+
 export interface Caps {
   maxLiveWorkers: number;
   maxLiveClis: number;
@@ -36,8 +64,10 @@ export interface Caps {
 /** One session of the host as the planner sees it. */
 export interface HostSession {
   id: string;
-  /** The bot it belongs to: caps are per bot. */
+  /** Where its caps count (capacityGroup): its bot on this machine, its host elsewhere. */
   group: string;
+  /** Its bot's idle rule, when its group mixes bots (another host); absent: the group's caps say. */
+  idleDetachMs?: number;
   status: SessionStatus;
   lastActivityAt: number;
   /** A worker process runs for it (also while it is being stopped). */
@@ -114,7 +144,7 @@ export function nextIdleDetachAt(host: HostState): number | null {
   const waitingIds = new Set(host.waiting.map((w) => w.id));
   let next: number | null = null;
   for (const s of host.sessions) {
-    const idleMs = host.caps(s.group).idleDetachMs;
+    const idleMs = s.idleDetachMs ?? host.caps(s.group).idleDetachMs;
     if (!idleMs || !idleCandidate({ ...s, watched: false }, waitingIds)) continue;
     let due = s.lastActivityAt + idleMs;
     if (s.watched) due = Math.max(due, (host.now ?? 0) + CAPACITY.watchedRecheckMs);
@@ -163,9 +193,10 @@ function planGroup(sessions: readonly HostSession[], waiting: readonly WaitingLa
     wantWorkers--;
   }
   // Idle for long enough: the worker goes whatever the caps (an idle session then costs no process of larkmux's).
-  if (caps.idleDetachMs && now !== undefined) {
+  if (now !== undefined) {
     for (const s of sessions) {
-      if (chosen.has(s.id) || !idleCandidate(s, waitingIds) || now - s.lastActivityAt < caps.idleDetachMs) continue;
+      const idleMs = s.idleDetachMs ?? caps.idleDetachMs;
+      if (!idleMs || chosen.has(s.id) || !idleCandidate(s, waitingIds) || now - s.lastActivityAt < idleMs) continue;
       actions.push({ kind: 'detach', id: s.id, idle: true });
     }
   }

@@ -4,40 +4,28 @@
 // the live session's reports (live-session.ts persists it), read here by the capacity keeper.
 import type { BotConfig, CliSpec } from '../../shared/config.js';
 import type { Translate } from '../../shared/i18n.js';
-import type { BackendKind, DaemonToWorker, DisplayMode, HurryHow, Requester, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
+import type { BackendKind, DisplayMode, HurryHow, Requester, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import type { FrameRenderer } from '../../platform/render-process.js';
-import { expandHome } from '../../platform/paths.js';
 import type { Anchor } from '../ground/anchor.js';
 import type { ImAdapter } from '../im/types.js';
 import type { LegacyTmuxSessions } from './legacy-tmux.js';
 import { killTmuxSessions } from '../../platform/tmux-sessions.js';
 import type { WebAccess } from '../web/web-access.js';
-import { SessionWorker, type SendOutcome, type WorkerChannel } from '../workers/session-worker.js';
+import { SessionWorker, type SendOutcome } from '../workers/session-worker.js';
 import type { WorkerPoolEvents } from '../workers/worker-pool.js';
+import type { CapacityEvents, WorkerControl } from './session-ports.js';
+import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
+import { newSessionDir, noWorkerNotice } from './session-placement.js';
 import type { LiveSession } from './live-session.js';
 import type { ChangeSet } from '../changes/change-tracker.js';
-import { newSessionCore, type SessionCore } from '../ground/session-core.js';
+import { newSessionCore, sessionHost, type SessionCore } from '../ground/session-core.js';
 import { newLiveSession, newSessionHolds, workerInit } from './session-wiring.js';
 import { RenderStateStore, SessionStore } from '../ground/store.js';
 import { hurryWaiting, type TapOutcome } from './busy-message.js';
 import type { SessionHolds } from './session-holds.js';
 
-/** The worker pool as the session owner uses it (WorkerPool satisfies it; unit tests use a small real class). */
-export interface WorkerControl extends WorkerChannel {
-  /** Forks the worker; what it says and its exit go to `events` (this owner), not through a lookup. */
-  start(sessionId: string, init: Extract<DaemonToWorker, { type: 'init' }>, events: WorkerPoolEvents): boolean;
-  stop(sessionId: string, mode: 'kill' | 'detach'): Promise<void>;
-}
-
-/** The capacity keeper as the owner uses it: launches within the caps, told of starts and turns (CapacityKeeper satisfies it). */
-export interface CapacityEvents {
-  /** Resolves once the session's worker runs within the caps (false: it could not start, or the daemon stops). */
-  launch(group: SessionService, session: SessionCore, onQueued?: () => void): Promise<boolean>;
-  schedule(): void;
-  turnDone(sessionId: string): void;
-  workerGone(sessionId: string): void;
-}
+export type { CapacityEvents, WorkerControl } from './session-ports.js';
 
 export interface SessionServiceOptions {
   bot: BotConfig;
@@ -51,6 +39,8 @@ export interface SessionServiceOptions {
   backend: BackendKind;
   web?: WebAccess;
   capacity: CapacityEvents;
+  /** The configured hosts (config `hosts`): where a session of this bot may be placed. */
+  hosts?: readonly HostConfig[];
   /** Draws the screens workers send into card pictures (the daemon's one render process). */
   frames: FrameRenderer;
   /** Ends detached CLIs through tmux (orphans.ts); replaceable where no tmux server is involved. */
@@ -141,7 +131,8 @@ export class SessionService {
     return this.records.put(session);
   }
 
-  create(anchor: Anchor, ownerId: string, cwd?: string, cli: CliSpec = this.bot.cli): SessionCore {
+  /** A new session at `host` (default: the bot's `host`, else this machine) in `cwd` (default: the bot's folder there). */
+  create(anchor: Anchor, ownerId: string, cwd?: string, cli: CliSpec = this.bot.cli, host: string = this.bot.host ?? LOCAL_HOST): SessionCore {
     const core = newSessionCore({
       appId: this.bot.appId,
       anchorId: anchor.anchorId,
@@ -149,13 +140,14 @@ export class SessionService {
       chatId: anchor.place.chatId,
       chatType: anchor.place.chatType,
       cli,
-      cwd: cwd ?? expandHome(this.bot.workingDir),
+      cwd: cwd ?? newSessionDir(this.bot, this.opts.hosts ?? [], host),
+      host,
       ownerId,
       backend: this.opts.backend,
       now: Date.now(),
     });
     this.fresh.add(core.id);
-    this.log.info({ session: core.id.slice(0, 8), key: core.key, cwd: core.cwd }, 'session created');
+    this.log.info({ session: core.id.slice(0, 8), key: core.key, host, cwd: core.cwd }, 'session created');
     return this.records.put(core);
   }
 
@@ -189,12 +181,13 @@ export class SessionService {
     // Within the caps: waits for a stop under way on this session and for a free slot (capacity-keeper.ts).
     const queued = () => void live.cards.setNotice(this.opts.t('capacity.queued', { busy: this.counts().liveWorkers, max: this.bot.maxLiveWorkers }));
     await this.opts.capacity.launch(this, session, queued);
-    await live.changes.begin();
+    // The folder of a session on another host is there, not here: a same-named folder here is not its change set.
+    if (sessionHost(session) === LOCAL_HOST) await live.changes.begin();
     const worker = this.worker(session);
     const sent = turn.kind === 'prompt' ? worker.input(turn.messageId, turn.text, turn.requester) : worker.rawInput(turn.messageId, turn.text);
     await card;
     if (turn.notices.length) await live.cards.setNotice(turn.notices.join('\n'));
-    if (sent !== 'sent') await live.cards.setNotice(this.opts.t('notice.workerDown'));
+    if (sent !== 'sent') await live.cards.setNotice(noWorkerNotice((p) => this.opts.workers.placementProblem?.(p), sessionHost(session), this.opts.t));
   }
 
   /** A tap on a waiting message's card: busy-message.ts decides, the worker's queue has the last word. */
@@ -308,7 +301,7 @@ export class SessionService {
       fresh: this.fresh.has(session.id),
       display: this.live.get(session.id)?.cards.display ?? this.renders.get(session.id)?.display ?? 'screenshot',
       ...(webSecret ? { webSecret } : {}),
-    }), this.workerEvents);
+    }), this.workerEvents, { host: sessionHost(session) });
     if (ok) {
       this.fresh.delete(session.id);
       // Waking a worker (a message, a key, a web visit) is activity: its idle time starts again.

@@ -13,7 +13,8 @@ import { sendAnswerFiles, sessionFileAccess } from '../outbound/answer-files.js'
 import { sessionTopic } from '../outbound/post-items.js';
 import { CARD_PACING, SessionCards } from './session-cards.js';
 import { usageEntryOf, usageLedgerFor } from './usage-recorder.js';
-import type { SessionCore } from '../ground/session-core.js';
+import { sessionHost, type SessionCore } from '../ground/session-core.js';
+import { placeLabel } from '../../shared/session-place.js';
 import type { RenderStateStore, SessionStore } from '../ground/store.js';
 import type { WebAccess } from '../web/web-access.js';
 import { hostTimezone } from '../../shared/schedule-settings.js';
@@ -56,7 +57,8 @@ export function newLiveSession(deps: SessionWiringDeps, session: SessionCore): L
     im,
     place,
     ...replyTo,
-    title: `${bot.name} · ${session.cwd.split('/').filter(Boolean).pop() ?? session.cwd}`,
+    // A session on another host says so in its card's header (`gpu1:app`); one on this machine shows just the folder.
+    title: `${bot.name} · ${placeLabel({ host: sessionHost(session), dir: session.cwd })}`,
     log,
     t,
     frames: deps.frames,

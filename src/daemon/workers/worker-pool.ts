@@ -204,6 +204,16 @@ export class WorkerPool {
     });
   }
 
+  /**
+   * Why a worker cannot start at `placement` (undefined: it can): a host that is not configured here (its sessions' topic
+   * is told so by the session's owner). A configured host that is down is not a problem decided here: its agent's
+   * start reports the link as lost, and the session waits for it.
+   */
+  placementProblem(placement?: WorkerPlacement): 'remote_unavailable' | undefined {
+    if (!placement || placement.host === LOCAL_HOST) return undefined;
+    return this.opts.remoteHost?.(placement.host) ? undefined : 'remote_unavailable';
+  }
+
   /** Sends a message; false when the worker is gone or its channel is closed (the caller decides what to do). */
   send(sessionId: string, msg: DaemonToWorker): boolean {
     const w = this.workers.get(sessionId);

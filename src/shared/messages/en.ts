@@ -54,6 +54,11 @@ export const en = {
   'cmd.grant.badTarget': 'expected an open id (ou_…) or "chat"',
   'cmd.cd.notFolder': '{path} is not a folder on this machine.',
   'cmd.cd.failed': 'Could not change folder: {reason}',
+  'cmd.cd.unknownHost': 'There is no host "{host}". Known hosts: {known}. Write /cd host:/folder with one of them (`larkmux hosts` lists them).',
+  'cmd.cd.driveLetter': '{input} looks like a Windows drive; larkmux hosts use Unix folders: write /cd /folder or /cd host:/folder.',
+  'cmd.cd.outsideRoots': '{path} is outside the folders sessions may use on {host} ({roots}); pick a folder under one of them.',
+  'cmd.cd.needsAbsolute': 'On {host} write a full folder starting with / (for example /cd {host}:/srv/app); "{input}" cannot be resolved from here.',
+  'cmd.status.host': 'Host: {host}',
   'cmd.cd.restarted': 'Folder set to {path}. The CLI was stopped; your next message starts it there.',
   'cmd.cd.next': 'Folder set to {path}. Your next message starts the CLI there.',
   'cmd.close.failed': 'Could not close session {id}: {reason}',
@@ -151,6 +156,7 @@ export const en = {
 
   // ── i18n: notices on a session's card (src/daemon/live-session.ts, session-cards.ts, bot-runtime.ts) ──
   'notice.workerDown': 'The session worker is not running; send the message again.',
+  'notice.hostUnavailable': 'host {host}: remote sessions are not available in this build; place the session on this machine with /cd local:<folder>.',
   'notice.inputFailed': 'Your message did not reach the CLI: {reason}. Send it again, or open the web terminal.',
   'notice.resumed': 'The CLI had stopped (restart or reboot): resumed your earlier conversation.',
   'notice.startedFresh': 'The CLI had stopped and was started fresh: {reason}.',

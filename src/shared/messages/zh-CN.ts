@@ -55,6 +55,11 @@ export const zhCN: Record<keyof typeof en, string> = {
   'cmd.grant.badTarget': '需要 open id（ou_…）或 "chat"',
   'cmd.cd.notFolder': '{path} 在这台机器上不是目录。',
   'cmd.cd.failed': '切换目录失败：{reason}',
+  'cmd.cd.unknownHost': '没有名为“{host}”的主机。已知主机：{known}。请用其中之一写 /cd 主机:/目录（`larkmux hosts` 会列出它们）。',
+  'cmd.cd.driveLetter': '{input} 看起来是 Windows 盘符；larkmux 的主机使用 Unix 目录：请写 /cd /目录 或 /cd 主机:/目录。',
+  'cmd.cd.outsideRoots': '{path} 不在 {host} 上允许会话使用的目录（{roots}）之内；请选其中某个目录下的文件夹。',
+  'cmd.cd.needsAbsolute': '在 {host} 上请写以 / 开头的完整目录（例如 /cd {host}:/srv/app）；这里无法解析“{input}”。',
+  'cmd.status.host': '主机：{host}',
   'cmd.cd.restarted': '目录已设为 {path}。CLI 已停止，你的下一条消息会在那里启动它。',
   'cmd.cd.next': '目录已设为 {path}。你的下一条消息会在那里启动 CLI。',
   'cmd.close.failed': '关闭会话 {id} 失败：{reason}',
@@ -152,6 +157,7 @@ export const zhCN: Record<keyof typeof en, string> = {
 
   // ── i18n: notices on a session's card (src/daemon/live-session.ts, session-cards.ts, bot-runtime.ts) ──
   'notice.workerDown': '会话进程没在运行，请重新发送消息。',
+  'notice.hostUnavailable': '主机 {host}：此版本尚不支持远程会话；请用 /cd local:<目录> 把会话放在本机。',
   'notice.inputFailed': '你的消息没有送达 CLI：{reason}。请重新发送，或打开网页终端。',
   'notice.resumed': 'CLI 之前停止了（重启或开机），已恢复你之前的对话。',
   'notice.startedFresh': 'CLI 之前停止了，已重新启动新对话：{reason}。',

@@ -1,0 +1,18 @@
+// Where a new session of a bot runs (its host and folder), and what its topic is told when that host cannot take a
+// worker: the two placement decisions of the session's owner (session-service.ts), kept apart so it stays small.
+import type { BotConfig } from '../../shared/config.js';
+import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
+import type { Translate } from '../../shared/i18n.js';
+import { defaultRemoteDir } from '../../shared/session-place.js';
+import { expandHome } from '../../platform/paths.js';
+import type { WorkerPlacement } from '../workers/worker-pool.js';
+
+/** The folder of a new session at `host` when none was named: the bot's folder there (this machine: `~` expanded). */
+export function newSessionDir(bot: Pick<BotConfig, 'workingDir'>, hosts: readonly HostConfig[], host: string): string {
+  return host === LOCAL_HOST ? expandHome(bot.workingDir) : defaultRemoteDir(bot.workingDir, hosts.find((h) => h.name === host));
+}
+
+/** The card notice of a turn that found no worker: the host's reason when the pool has one, else the usual. */
+export function noWorkerNotice(problem: ((p: WorkerPlacement) => string | undefined) | undefined, host: string, t: Translate): string {
+  return problem?.({ host }) === 'remote_unavailable' ? t('notice.hostUnavailable', { host }) : t('notice.workerDown');
+}
