@@ -85,6 +85,16 @@ describe('Claude Code transcript', () => {
 });
 
 describe('Codex rollout', () => {
+  it('a message typed while Codex worked (0.171) is absorbed into the running turn: same turn_id, one task_complete', () => {
+    const ev = parseAll(new CodexTranscriptParser(), records('codex-rollout-steered.jsonl'));
+    const said = ev.flatMap((e) => (e.kind === 'identity' ? [] : [e.kind === 'turn_end' ? `end: ${e.finalText}` : `${e.kind}: ${e.text}`]));
+    expect(said).toEqual([
+      'user_turn: RUN_TOOL: timeout 40 tail -f /dev/null',
+      'absorbed_prompt: codex steer 你好 $(echo hi) "q"',
+      'end: FAKE-REPLY: codex steer 你好 $(echo hi) "q"',
+    ]);
+  });
+
   it('four turns ended by task_complete; tool steps in between are not ends', () => {
     const ev = parseAll(new CodexTranscriptParser(), records('codex-rollout.jsonl'));
     expect(ev[0]).toEqual({ kind: 'identity', nativeSessionId: '01a22b7b-ef3f-7cd0-ac25-100038391bf1' });
