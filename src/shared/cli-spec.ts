@@ -38,15 +38,16 @@ export function cliInputOf(spec: CliSpec): CliInput {
 
 /**
  * Whether text typed (and Entered) while the CLI works reaches the model without ending the turn, with a transcript
- * record that proves it. Claude Code (2.1.332, measured) queues it ("Queued · ctrl+x ctrl+s to send now") and hands
- * it to the model beside the next tool result, recording a `queued_command` attachment with the exact text; with no
- * tool call left it runs as the next prompt, an ordinary user record (transcript/claude-code.ts reads both). Codex was
- * never tried on the real CLI, Gemini drops or merges it, and a shell or a custom program would run it as a command:
- * they offer only "Interrupt and send" on a waiting message (issue 30 item 4).
+ * record that proves it (measured; docs/architecture.md "CLI facts"). Claude Code 2.1.332 queues it ("Queued · ctrl+x
+ * ctrl+s to send now") and hands it to the model beside the next tool result, recording a `queued_command` attachment
+ * with the exact text; with no tool call left it runs as the next prompt, an ordinary user record. Codex 0.171 holds it
+ * ("Messages to be submitted after next tool call") and submits it after the next tool output as a UserMessage of the
+ * running turn. transcript/ reads both as proofs. Gemini drops or merges it, and a shell or a custom program would run
+ * it as a command: they offer only "Interrupt and send" on a waiting message (issue 30 item 4).
  */
 export const CLI_STEERS = {
   'claude-code': true,
-  codex: false,
+  codex: true,
   gemini: false,
   shell: false,
 } as const satisfies Record<KnownCliId, boolean>;

@@ -17,9 +17,9 @@ const ZH = translator('zh-CN');
 
 describe('the choices a waiting message offers, per CLI', () => {
   it.each([
-    // Only where a transcript proves a steered prompt arrived (cli-spec.ts CLI_STEERS): Claude Code, not yet Codex.
+    // Only where a transcript proves a steered prompt arrived (cli-spec.ts CLI_STEERS): Claude Code and Codex.
     { cli: 'claude-code' as CliSpec, choices: ['steer', 'interrupt'] },
-    { cli: 'codex' as CliSpec, choices: ['interrupt'] },
+    { cli: 'codex' as CliSpec, choices: ['steer', 'interrupt'] },
     { cli: 'gemini' as CliSpec, choices: ['interrupt'] },
     { cli: 'shell' as CliSpec, choices: ['interrupt'] },
     { cli: CUSTOM, choices: ['interrupt'] },
@@ -73,7 +73,7 @@ describe('what a tap does, by queue state', () => {
     { how: 'interrupt', queue: 'unknown', cli: 'claude-code', out: { kind: 'gone' } },
     // A steer tap on a CLI that never offered it (a stale or forged value): refused whatever the queue holds.
     { how: 'steer', queue: 'queued', cli: 'gemini', out: { kind: 'not_offered' } },
-    { how: 'steer', queue: 'sent', cli: 'codex', out: { kind: 'not_offered' } },
+    { how: 'steer', queue: 'sent', cli: 'codex', out: { kind: 'already_sent' } },
     { how: 'steer', queue: 'queued', cli: 'shell', out: { kind: 'not_offered' } },
   ] as { how: HurryHow; queue: QueueState; cli: CliSpec; out: unknown }[])('$how on a $queue message ($cli) → $out.kind', ({ how, queue, cli, out }) => {
     expect(busyTapOutcome(how, queue, cli)).toEqual(out);
@@ -88,7 +88,7 @@ describe('what a tap does, by queue state', () => {
     expect(hurryWaiting('queued', 'claude-code', 'interrupt', send('sent'))).toEqual({ kind: 'act', how: 'interrupt' });
     expect(hurryWaiting('sent', 'claude-code', 'interrupt', send('sent'))).toEqual({ kind: 'already_sent' });
     expect(hurryWaiting('queued', 'claude-code', 'steer', send('sent'))).toEqual({ kind: 'act', how: 'steer' });
-    expect(hurryWaiting('queued', 'codex', 'steer', send('sent'))).toEqual({ kind: 'not_offered' });
+    expect(hurryWaiting('queued', 'gemini', 'steer', send('sent'))).toEqual({ kind: 'not_offered' });
     expect(hurryWaiting('queued', 'claude-code', 'interrupt', send('skipped'))).toEqual({ kind: 'gone' });
     expect(sends).toEqual(['sent', 'sent', 'skipped']);
   });
