@@ -37,18 +37,17 @@ export function cliInputOf(spec: CliSpec): CliInput {
 }
 
 /**
- * Whether text typed (and Entered) while the CLI works reaches the model as its own prompt without ending the turn:
- * Claude Code queues it ("Queued · ctrl+x ctrl+s to send now") and hands it to the model at its next step; Codex
- * takes it as a message for the running task. Gemini drops or merges it; a shell or a custom program would run it as
- * a command. Only these CLIs would offer "Steer now" on a message that waits (issue 30 item 4) — but none does yet:
- * in a real Claude Code run the steered text never showed up as a user record in its transcript within 240 s, so its
- * delivery cannot be proved (the card would say "failed" for a prompt the model may have read), and Codex's was never
- * tried on the real CLI. The chat is told the truth: until a transcript proves it, a waiting message offers only
- * "Interrupt and send". The steer path stays tested below the table (input-machine, delivery).
+ * Whether text typed (and Entered) while the CLI works reaches the model without ending the turn, with a transcript
+ * record that proves it (measured; docs/architecture.md "CLI facts"). Claude Code 2.1.332 queues it ("Queued · ctrl+x
+ * ctrl+s to send now") and hands it to the model beside the next tool result, recording a `queued_command` attachment
+ * with the exact text; with no tool call left it runs as the next prompt, an ordinary user record. Codex 0.171 holds it
+ * ("Messages to be submitted after next tool call") and submits it after the next tool output as a UserMessage of the
+ * running turn. transcript/ reads both as proofs. Gemini drops or merges it, and a shell or a custom program would run
+ * it as a command: they offer only "Interrupt and send" on a waiting message (issue 30 item 4).
  */
 export const CLI_STEERS = {
-  'claude-code': false,
-  codex: false,
+  'claude-code': true,
+  codex: true,
   gemini: false,
   shell: false,
 } as const satisfies Record<KnownCliId, boolean>;

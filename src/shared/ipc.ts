@@ -9,7 +9,7 @@ import { TurnUsageSchema } from './usage.js';
 // A version and a table of caps, as webterm-protocol.ts has for its frames: the two protocols have different peers (a
 // worker, a browser page) that go stale apart, so each keeps its own number and its own limits.
 /** Bumped whenever a message changes shape; a worker refuses an `init` of another version. */
-export const IPC_PROTOCOL_VERSION = 6;
+export const IPC_PROTOCOL_VERSION = 7;
 
 /** Caps keep one bad message from eating memory; 1 MiB of text is far above any chat message. */
 export const IPC_LIMITS = {
@@ -143,7 +143,10 @@ export const InputDeliveredMsg = z.strictObject({
 /** `reason` is English for logs; `failure` lets the daemon say it in the bot's language. */
 export const InputFailedMsg = z.strictObject({ type: z.literal('input_failed'), turnId: id, reason: z.string().max(1024), failure: FailureSchema.optional() });
 /** `usage`: what the turn's model calls cost, read from the CLI's transcript (absent for a CLI that writes none). */
-export const FinalOutputMsg = z.strictObject({ type: z.literal('final_output'), turnId: id.optional(), text, usage: TurnUsageSchema.optional() });
+/** `joined`: turns steered into this one while the CLI worked (it answered them in this turn); they end with it. */
+export const FinalOutputMsg = z.strictObject({
+  type: z.literal('final_output'), turnId: id.optional(), joined: z.array(id).max(IPC_LIMITS.options).optional(), text, usage: TurnUsageSchema.optional(),
+});
 export const CliIdentityMsg = z.strictObject({
   type: z.literal('cli_identity'),
   nativeSessionId: z.string().min(1).max(IPC_LIMITS.id),

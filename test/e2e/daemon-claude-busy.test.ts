@@ -1,48 +1,18 @@
 // The real daemon, the fake Feishu and the real Claude Code (issue 30 item 4): a message sent while Claude works waits
 // by default and goes once the turn ends; "Interrupt and send" on its card stops the running turn (a Bash command that
-// would run for minutes) and delivers it next. Claude's own transcript proves each prompt reached it exactly once: the
-// interrupted prompt Claude puts back in its input box is cleared, never sent again.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// would run for minutes) and delivers it next; "Steer now" types it into the working Claude, which hands it to the
+// model beside the next tool result, within the same turn. Claude's own transcript proves each prompt reached it
+// exactly once: the interrupted prompt Claude puts back in its input box is cleared, never sent again; the steered one
+// is recorded as a `queued_command` attachment, never as a prompt of its own, and the turn ends once for both.
 import { afterEach, describe, expect, it } from 'vitest';
-import { buttons, cardsFor, headerColour, markdownText, textsIn } from '../support/cards.js';
+import { buttons, markdownText, textsIn } from '../support/cards.js';
+import { absorbedPrompts, BASH_ALLOWED, busyTurn, claudeInManualMode, claudeRecords, transcriptPrompts, waitingCard } from '../support/claude-busy.js';
 import { disposeClaudeWorld, startClaudeWorld, type ClaudeWorld } from '../support/claude-world.js';
 import { skipWithoutCli } from '../support/clis.js';
 import { until } from '../support/until.js';
 
-/** The prompts a person typed, as Claude recorded them (~/.claude/projects/<cwd>/<session>.jsonl), oldest first. */
-function transcriptPrompts(home: string): string[] {
-  const root = join(home, '.claude', 'projects');
-  const out: string[] = [];
-  for (const dir of readdirSync(root)) {
-    for (const f of readdirSync(join(root, dir)).filter((n) => n.endsWith('.jsonl'))) {
-      for (const line of readFileSync(join(root, dir, f), 'utf8').split('\n')) {
-        if (!line.trim()) continue;
-        const rec = JSON.parse(line) as { type?: string; isMeta?: boolean; message?: { content?: unknown } };
-        if (rec.type !== 'user' || rec.isMeta) continue;
-        const content = rec.message?.content;
-        if (typeof content === 'string') out.push(content);
-        else if (Array.isArray(content)) for (const b of content as { type?: string; text?: string }[]) if (b.type === 'text' && b.text) out.push(b.text);
-      }
-    }
-  }
-  return out;
-}
-
-/** Bash allowed outright: auto mode's server-side safety check cannot run against the fake model. */
-const BASH_ALLOWED = { permissions: { defaultMode: 'default', allow: ['Bash'] } };
-
-/** Starts the daemon and Claude with a first message, and answers Claude's auto-mode offer: keep manual mode. */
-async function claudeInManualMode(rig: ClaudeWorld['rig']): Promise<{ fake: ClaudeWorld['rig']['fake']; appId: string; chatId: string }> {
-  await rig.start();
-  const { fake } = rig;
-  const { chatId } = await fake.injectMessage({ chatType: 'p2p', text: 'hello' });
-  const manual = (labels: string[]) => labels.find((b) => /keep manual mode/i.test(b));
-  const offer = await fake.waitFor(() => fake.messages.find((m) => m.chatId === chatId && m.msgType === 'interactive' && manual(buttons(m.content))), 90_000, 'mode offer card');
-  await fake.tapButton(offer.messageId, manual(buttons(offer.content))!);
-  await fake.waitFor(() => markdownText(offer.content).includes('Answered by'), 20_000, 'offer answered');
-  return { fake, appId: rig.appIds[0]!, chatId };
-}
+/** CJK, a command substitution and both quotes: none of it may be run, split or re-quoted on the way. */
+const STEERED = `steer 你好，世界 $(echo pwned) "double" 'single' — read this now`;
 
 describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: a message while Claude works', () => {
   let world: ClaudeWorld | undefined;
@@ -51,38 +21,29 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: a message 
     await disposeClaudeWorld(world);
     world = undefined;
   });
+  /** Claude in manual mode with Bash allowed, its first turn ("hello") sent. */
+  const claudeAtWork = async () => {
+    world = await startClaudeWorld({ askPermissions: false, settings: BASH_ALLOWED });
+    return { home: world.home, chat: await claudeInManualMode(world.rig) };
+  };
 
   it('waits by default and goes after the turn; "Interrupt and send" stops the turn and delivers it once', async () => {
-    world = await startClaudeWorld({ askPermissions: false, settings: BASH_ALLOWED });
-    const { rig, home } = world;
-    const { fake, appId, chatId } = await claudeInManualMode(rig);
+    const { home, chat } = await claudeAtWork();
+    const { fake, appId, chatId } = chat;
 
-    /** Sends a turn whose tool call keeps Claude working, and waits until its card shows it working. */
-    const busyTurn = async (seconds: number): Promise<string> => {
-      // Not `sleep`: Claude Code refuses a long foreground sleep. Its Bash tool ends a command at 2 minutes anyway.
-      const text = `RUN_TOOL: timeout ${seconds} tail -f /dev/null`;
-      const m = await fake.injectMessage({ chatType: 'p2p', chatId, text });
-      await fake.waitFor(() => cardsFor(fake, appId, m.messageId).some((c) => headerColour(c.content) === 'orange'), 120_000, `working on ${text}`);
-      return text;
-    };
-    const waitingCard = async (messageId: string) =>
-      fake.waitFor(() => cardsFor(fake, appId, messageId).find((c) => buttons(c.content).includes('Interrupt and send')), 60_000, 'the waiting card');
-
-    // Wait (the default): the message goes once the turn ended, and its card says so. Only "Interrupt and send" is
-    // offered: no CLI steers until a transcript proves the steered prompt arrived (cli-spec.ts CLI_STEERS).
-    const shortTurn = await busyTurn(25);
+    // Wait (the default): the message goes once the turn ended, and its card says so; both choices were offered.
+    const shortTurn = await busyTurn(chat, 25);
     const waited = await fake.injectMessage({ chatType: 'p2p', chatId, text: 'waited for the turn' });
-    const waitedCard = await waitingCard(waited.messageId);
-    expect(buttons(waitedCard.content)).toContain('Interrupt and send');
-    expect(buttons(waitedCard.content)).not.toContain('Steer now');
+    const waitedCard = await waitingCard(chat, waited.messageId);
+    expect(buttons(waitedCard.content)).toEqual(expect.arrayContaining(['Steer now', 'Interrupt and send']));
     await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('FAKE-REPLY: waited for the turn')), 180_000, 'the answer to the waiting message');
     expect(markdownText(waitedCard.content)).toContain('Sent after the turn ended');
     expect(buttons(waitedCard.content)).not.toContain('Interrupt and send');
 
     // Interrupt and send: the command would run for minutes; the tap stops it and the message goes next.
-    const longTurn = await busyTurn(600);
+    const longTurn = await busyTurn(chat, 600);
     const urgent = await fake.injectMessage({ chatType: 'p2p', chatId, text: 'stop and read this' });
-    const urgentCard = await waitingCard(urgent.messageId);
+    const urgentCard = await waitingCard(chat, urgent.messageId);
     await fake.tapButton(urgentCard.messageId, 'Interrupt and send');
     // The next turn: Claude records the message, and answers (the fake model answers the rejected tool call first).
     await until('the urgent message in the transcript', () => transcriptPrompts(home).some((p) => p.trim() === 'stop and read this'), 120_000);
@@ -92,5 +53,41 @@ describe.skipIf(skipWithoutCli('claude'))('daemon + real Claude Code: a message 
     // Transcript proof: each prompt reached Claude exactly once, in order, the interrupted one not again.
     const prompts = transcriptPrompts(home).filter((p) => [shortTurn, 'waited for the turn', longTurn, 'stop and read this'].includes(p.trim()));
     expect(prompts.map((p) => p.trim())).toEqual([shortTurn, 'waited for the turn', longTurn, 'stop and read this']);
+  }, 600_000);
+
+  it('types the waiting message into the working Claude, which reads it within the running turn; the card says steered', async () => {
+    const { home, chat } = await claudeAtWork();
+    const { fake, appId, chatId } = chat;
+
+    const running = await busyTurn(chat, 40);
+    const steer = await fake.injectMessage({ chatType: 'p2p', chatId, text: STEERED });
+    const card = await waitingCard(chat, steer.messageId);
+    expect(buttons(card.content)).toEqual(expect.arrayContaining(['Steer now', 'Interrupt and send']));
+    await fake.tapButton(card.messageId, 'Steer now');
+    await fake.waitFor(() => markdownText(card.content).includes('Steered'), 30_000, 'the card says steered');
+
+    // Delivered only on the transcript's word: the delivered reaction comes once Claude recorded exactly this text.
+    await fake.waitFor(() => fake.reactions.some((r) => r.messageId === steer.messageId), 150_000, 'delivered reaction on the steered message');
+    expect(absorbedPrompts(home)).toEqual([STEERED]);
+    const absorbed = claudeRecords(home).find((r) => r.type === 'queue-operation' && r.operation === 'remove');
+    expect(absorbed).toMatchObject({ reason: 'absorbed_mid_turn', content: STEERED });
+
+    // The model read it beside the tool result, in the running turn (the fake says back what it was handed).
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('FAKE-READ-BESIDE')), 120_000, 'the answer of the steered turn');
+    const answers = textsIn(fake, appId, chatId).filter((t) => t.includes('FAKE-READ-BESIDE'));
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toContain('FAKE-REPLY: tool said: Exit code 124');
+    expect(answers[0]).toContain('你好，世界 $(echo pwned) "double" \'single\'');
+    expect(markdownText(card.content)).toContain('Steered');
+    expect(markdownText(card.content)).not.toContain('Sent after the turn ended');
+    expect(buttons(card.content)).not.toContain('Steer now');
+
+    // Steered in, not sent again as a prompt of its own; the next message is a turn of its own with its own answer.
+    const after = await fake.injectMessage({ chatType: 'p2p', chatId, text: 'after the steer' });
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('FAKE-REPLY: after the steer')), 120_000, 'the answer to the next message');
+    await fake.waitFor(() => fake.reactions.some((r) => r.messageId === after.messageId), 30_000, 'delivered reaction on the next message');
+    const prompts = transcriptPrompts(home).map((p) => p.trim()).filter((p) => [running, STEERED, 'after the steer'].includes(p));
+    expect(prompts).toEqual([running, 'after the steer']);
+    expect(textsIn(fake, appId, chatId).filter((t) => t.includes('FAKE-READ-BESIDE'))).toHaveLength(1);
   }, 600_000);
 });

@@ -31,6 +31,8 @@ export interface ClaudeWorld {
 const WORLD_CLIS = {
   claude: { adapter: 'claude-code', fake: 'anthropic', env: (url: string) => ({ ANTHROPIC_BASE_URL: url, ANTHROPIC_AUTH_TOKEN: 'sk-fake', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' }) },
   gemini: { adapter: 'gemini', fake: 'gemini', env: (url: string) => ({ GOOGLE_GEMINI_BASE_URL: url, GEMINI_API_KEY: 'fake-key' }) },
+  // The endpoint is in the seeded $HOME/.codex/config.toml.
+  codex: { adapter: 'codex', fake: 'openai', env: () => ({ FAKE_OPENAI_API_KEY: 'sk-fake' }) },
 } as const;
 
 interface WorldOptions {
@@ -84,6 +86,11 @@ export async function startGeminiWorld(opts: { trusted: boolean; bot?: Record<st
     writeFileSync(bin, `#!/bin/sh\n${requireTestCli('gemini').map((a) => `'${a}'`).join(' ')} "$@"\nsleep ${opts.lingerS}\n`, { mode: 0o755 });
   }
   return world;
+}
+
+/** Codex with its sign-in, model endpoint and folder trust seeded (in $HOME/.codex). */
+export function startCodexWorld(opts: { bot?: Record<string, unknown> } = {}): Promise<ClaudeWorld> {
+  return startWorld({ cli: 'codex', seed: () => true, ...(opts.bot ? { bot: opts.bot } : {}) });
 }
 
 /** Ends everything a world started: tmux server and panes, the daemon, the fake model, the temp folders. */

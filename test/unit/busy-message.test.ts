@@ -17,9 +17,9 @@ const ZH = translator('zh-CN');
 
 describe('the choices a waiting message offers, per CLI', () => {
   it.each([
-    // No CLI offers "Steer now" until a transcript proves a steered prompt arrived (cli-spec.ts CLI_STEERS).
-    { cli: 'claude-code' as CliSpec, choices: ['interrupt'] },
-    { cli: 'codex' as CliSpec, choices: ['interrupt'] },
+    // Only where a transcript proves a steered prompt arrived (cli-spec.ts CLI_STEERS): Claude Code and Codex.
+    { cli: 'claude-code' as CliSpec, choices: ['steer', 'interrupt'] },
+    { cli: 'codex' as CliSpec, choices: ['steer', 'interrupt'] },
     { cli: 'gemini' as CliSpec, choices: ['interrupt'] },
     { cli: 'shell' as CliSpec, choices: ['interrupt'] },
     { cli: CUSTOM, choices: ['interrupt'] },
@@ -32,8 +32,8 @@ describe('the choices a waiting message offers, per CLI', () => {
   });
 
   it('labels the buttons in both languages', () => {
-    expect(busyButtons('s1', 't', 'claude-code', EN).map((b) => b.label)).toEqual(['Interrupt and send']);
-    expect(busyButtons('s1', 't', 'claude-code', ZH).map((b) => b.label)).toEqual(['打断并发送']);
+    expect(busyButtons('s1', 't', 'claude-code', EN).map((b) => b.label)).toEqual(['Steer now', 'Interrupt and send']);
+    expect(busyButtons('s1', 't', 'claude-code', ZH).map((b) => b.label)).toEqual(['立即插话', '打断并发送']);
   });
 
   it.each([
@@ -63,16 +63,17 @@ describe('who may tap them (the router, the command table)', () => {
 
 describe('what a tap does, by queue state', () => {
   it.each([
+    { how: 'steer', queue: 'queued', cli: 'claude-code', out: { kind: 'act', how: 'steer' } },
     { how: 'interrupt', queue: 'queued', cli: 'claude-code', out: { kind: 'act', how: 'interrupt' } },
     { how: 'interrupt', queue: 'queued', cli: 'gemini', out: { kind: 'act', how: 'interrupt' } },
     { how: 'interrupt', queue: 'queued', cli: 'shell', out: { kind: 'act', how: 'interrupt' } },
     // The turn ended meanwhile and the message went: nothing twice.
+    { how: 'steer', queue: 'sent', cli: 'claude-code', out: { kind: 'already_sent' } },
     { how: 'interrupt', queue: 'sent', cli: 'claude-code', out: { kind: 'already_sent' } },
     { how: 'interrupt', queue: 'unknown', cli: 'claude-code', out: { kind: 'gone' } },
     // A steer tap on a CLI that never offered it (a stale or forged value): refused whatever the queue holds.
     { how: 'steer', queue: 'queued', cli: 'gemini', out: { kind: 'not_offered' } },
-    { how: 'steer', queue: 'queued', cli: 'claude-code', out: { kind: 'not_offered' } },
-    { how: 'steer', queue: 'sent', cli: 'codex', out: { kind: 'not_offered' } },
+    { how: 'steer', queue: 'sent', cli: 'codex', out: { kind: 'already_sent' } },
     { how: 'steer', queue: 'queued', cli: 'shell', out: { kind: 'not_offered' } },
   ] as { how: HurryHow; queue: QueueState; cli: CliSpec; out: unknown }[])('$how on a $queue message ($cli) → $out.kind', ({ how, queue, cli, out }) => {
     expect(busyTapOutcome(how, queue, cli)).toEqual(out);
@@ -86,9 +87,10 @@ describe('what a tap does, by queue state', () => {
     };
     expect(hurryWaiting('queued', 'claude-code', 'interrupt', send('sent'))).toEqual({ kind: 'act', how: 'interrupt' });
     expect(hurryWaiting('sent', 'claude-code', 'interrupt', send('sent'))).toEqual({ kind: 'already_sent' });
-    expect(hurryWaiting('queued', 'claude-code', 'steer', send('sent'))).toEqual({ kind: 'not_offered' });
+    expect(hurryWaiting('queued', 'claude-code', 'steer', send('sent'))).toEqual({ kind: 'act', how: 'steer' });
+    expect(hurryWaiting('queued', 'gemini', 'steer', send('sent'))).toEqual({ kind: 'not_offered' });
     expect(hurryWaiting('queued', 'claude-code', 'interrupt', send('skipped'))).toEqual({ kind: 'gone' });
-    expect(sends).toEqual(['sent', 'skipped']);
+    expect(sends).toEqual(['sent', 'sent', 'skipped']);
   });
 
   it('says every refusal and every worker answer in both languages', () => {

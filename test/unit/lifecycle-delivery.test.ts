@@ -33,7 +33,8 @@ describe('judgeDelivery', () => {
     { name: 'transcript: busy too long without a record: failed', obs: o({ screen: { kind: 'busy' }, composer: '', totalMs: T.transcriptGiveUpMs }), verdict: 'failed', detail: 'did not record' },
     // Steered into a working CLI (issue 30.4): it sits in the CLI's own queue until its next step; never resent.
     { name: 'steered: the CLI still works long after, box empty: wait (no give-up, no resend)', obs: o({ screen: { kind: 'busy' }, composer: '', totalMs: 10 * T.transcriptGiveUpMs, steered: true }), verdict: 'wait' },
-    { name: 'steered: the CLI stopped working without a record: failed', obs: o({ screen: { kind: 'ready' }, composer: '', totalMs: T.transcriptGiveUpMs, steered: true }), verdict: 'failed', detail: 'did not record' },
+    { name: 'steered: the CLI stopped working just now (its record may still be unwritten): wait', obs: o({ screen: { kind: 'ready' }, composer: '', totalMs: T.transcriptGiveUpMs, steered: true, sinceBusyMs: T.transcriptProofMs - 1 }), verdict: 'wait' },
+    { name: 'steered: the CLI stopped working a while ago without a record: failed', obs: o({ screen: { kind: 'ready' }, composer: '', totalMs: T.transcriptGiveUpMs, steered: true, sinceBusyMs: T.transcriptProofMs }), verdict: 'failed', detail: 'did not record' },
     { name: 'steered: recorded', obs: o({ screen: { kind: 'busy' }, composer: '', userTurnSeen: true, steered: true }), verdict: 'delivered', detail: 'transcript' },
     { name: 'transcript: a dialog instead of the record is not sent into again', obs: o({ screen: trust, composer: null, totalMs: T.transcriptProofMs }), verdict: 'failed', detail: 'a dialog is showing' },
     { name: 'text still there, too early to re-press', obs: o({}), verdict: 'wait' },

@@ -55,6 +55,26 @@ describe('Claude Code transcript', () => {
     expect(users.some((u) => u.startsWith('[Request interrupted'))).toBe(false);
   });
 
+  it('steered prompts (2.1.332): taken in at a tool result they are absorbed, not turns; with no tool left, a prompt of their own', () => {
+    // Typed + Enter while Claude worked: during a 60 s Bash call; during a slow answer; during a 40 s Bash call
+    // followed by ctrl+x ctrl+s (the call went to the background and the prompt to the model at once).
+    // (The backgrounded call's end then comes as a <task-notification> prompt of its own: not looked at here.)
+    const ev = parseAll(new ClaudeTranscriptParser(), records('claude-steered.jsonl'));
+    const said = ev.flatMap((e) => (e.kind === 'identity' ? [] : [e.kind === 'turn_end' ? `end: ${e.finalText}` : `${e.kind}: ${e.text}`])).slice(0, 10);
+    expect(said).toEqual([
+      'user_turn: RUN_TOOL: timeout 60 tail -f /dev/null',
+      `absorbed_prompt: steer 你好 $(echo hi) "q" it's`,
+      'end: FAKE-REPLY: tool said: Exit code 124',
+      'user_turn: SLOW answer please',
+      'end: FAKE-REPLY: SLOW answer please',
+      'user_turn: second 世界 $(id) "x"',
+      'end: FAKE-REPLY: second 世界 $(id) "x"',
+      'user_turn: RUN_TOOL: timeout 40 tail -f /dev/null',
+      'absorbed_prompt: now 三 please',
+      expect.stringMatching(/^end: FAKE-REPLY: tool said: Command was moved to the background/),
+    ]);
+  });
+
   it('an assistant record that stops for tool_use is not a turn end', () => {
     const p = new ClaudeTranscriptParser();
     const lines = records('claude-session.jsonl');
@@ -65,6 +85,16 @@ describe('Claude Code transcript', () => {
 });
 
 describe('Codex rollout', () => {
+  it('a message typed while Codex worked (0.171) is absorbed into the running turn: same turn_id, one task_complete', () => {
+    const ev = parseAll(new CodexTranscriptParser(), records('codex-rollout-steered.jsonl'));
+    const said = ev.flatMap((e) => (e.kind === 'identity' ? [] : [e.kind === 'turn_end' ? `end: ${e.finalText}` : `${e.kind}: ${e.text}`]));
+    expect(said).toEqual([
+      'user_turn: RUN_TOOL: timeout 40 tail -f /dev/null',
+      'absorbed_prompt: codex steer 你好 $(echo hi) "q"',
+      'end: FAKE-REPLY: codex steer 你好 $(echo hi) "q"',
+    ]);
+  });
+
   it('four turns ended by task_complete; tool steps in between are not ends', () => {
     const ev = parseAll(new CodexTranscriptParser(), records('codex-rollout.jsonl'));
     expect(ev[0]).toEqual({ kind: 'identity', nativeSessionId: '01a22b7b-ef3f-7cd0-ac25-100038391bf1' });

@@ -204,6 +204,11 @@ export class LiveSession {
         const turn = msg.turnId ? this.turns.get(msg.turnId) : undefined;
         if (msg.turnId) this.turns.delete(msg.turnId);
         if (msg.turnId) this.hooks.turnOver?.(msg.turnId);
+        // Steered in and answered within this turn: no answer of their own comes, and the hold counts them as over.
+        for (const joined of msg.joined ?? []) {
+          this.turns.delete(joined);
+          this.hooks.turnOver?.(joined);
+        }
         this.hooks.onTurnEnd?.({ ...(turn ? { userId: turn.requester.userId } : {}), ...(turn?.startedAt !== undefined ? { startedAt: turn.startedAt } : {}), ...(msg.usage ? { usage: msg.usage } : {}) });
         if (msg.usage) await this.cards.setFooter(usageFooter(msg.usage, msg.usage.elapsedMs ?? (turn?.startedAt !== undefined ? Date.now() - turn.startedAt : undefined), this.t));
         await this.cards.sendFinal(msg.text);

@@ -51,6 +51,8 @@ export interface DeliveryObservation {
    * records it only then, after a long tool call too), so no give-up while the CLI still works.
    */
   steered?: boolean;
+  /** Since the screen last showed the CLI working (or since Enter): a steered message's proof may follow its turn's end. */
+  sinceBusyMs?: number;
 }
 
 export type DeliveryVerdict =
@@ -87,7 +89,12 @@ function judgeByTranscript(o: DeliveryObservation, timing: DeliveryTiming): Deli
   if (shouldRepress(o, timing)) return { verdict: 'press_enter_again' };
   const sends = o.sends ?? 1;
   const overall = o.overallMs ?? o.totalMs;
-  if (o.steered && o.screen.kind === 'busy' && !textIsLeft(o)) return { verdict: 'wait' };
+  if (o.steered) {
+    if (o.screen.kind === 'busy' && !textIsLeft(o)) return { verdict: 'wait' };
+    // Claude records a steered prompt when it hands it to the model, and flushes that with the turn's end: the screen
+    // may show the turn over before the record lands. The proof gets its usual time from when the CLI stopped working.
+    if ((o.sinceBusyMs ?? 0) < timing.transcriptProofMs) return { verdict: 'wait' };
+  }
   if (overall >= timing.transcriptGiveUpMs) return because('failed', noProof(o, failure('not_recorded')));
   if (o.totalMs < timing.transcriptProofMs) return { verdict: 'wait' };
   // A busy CLI may be working on it and write the record late: sending again could run it twice.

@@ -115,6 +115,7 @@ export async function deliver(deps: DelivererDeps, message: QueuedMessage): Prom
   async function confirm(sends: number): Promise<DeliveryResult | 'resend'> {
     const sendAt = Date.now();
     let lastEnterAt = sendAt;
+    let lastBusyAt = sendAt;
     let enterRetries = 0;
     const enter = await deps.backend.sendKey('enter');
     if (!enter.ok) return failed(failure('enter_failed', enter.message));
@@ -127,6 +128,7 @@ export async function deliver(deps: DelivererDeps, message: QueuedMessage): Prom
         continue;
       }
       const now = Date.now();
+      if (look.look.screen.kind === 'busy') lastBusyAt = now;
       const verdict = judgeDelivery({
         sinceEnterMs: now - lastEnterAt,
         totalMs: now - sendAt,
@@ -138,7 +140,7 @@ export async function deliver(deps: DelivererDeps, message: QueuedMessage): Prom
         hasTranscript,
         sends,
         newlineAfterEnter,
-        ...(message.steered ? { steered: true } : {}),
+        ...(message.steered ? { steered: true, sinceBusyMs: now - lastBusyAt } : {}),
       }, timing);
       switch (verdict.verdict) {
         case 'delivered':

@@ -1,4 +1,5 @@
 // What the monitor keeps for each turn in flight, and the limits of what it reads and keeps.
+import { transcriptShowsText } from '../cli/literal-text.js';
 
 export const MONITOR_LIMITS = {
   /** Scrollback read for a shell's final output: enough for a long command listing, cheap to capture. */
@@ -27,4 +28,27 @@ export interface OpenTurn {
   confirmed: boolean;
   /** When the delivery proved it (Date.now()). */
   confirmedAt?: number;
+  /** The CLI took it into the turn it was working on (steered in): that turn's end is this one's end too. */
+  joined?: boolean;
+}
+
+/**
+ * The transcript says the CLI took `text` into its running turn: the newest open turn with that text joins the turn
+ * in progress (the steered message is the latest sent; an earlier one with the same text is the running turn itself).
+ */
+export function joinAbsorbed(turns: OpenTurn[], text: string): void {
+  for (let i = turns.length - 1; i >= 0; i--) {
+    const t = turns[i]!;
+    if (t.joined || !transcriptShowsText(text, t.text)) continue;
+    t.joined = true;
+    return;
+  }
+}
+
+/** A turn ended: the oldest open turn takes its output, and the turns taken into it end with it. */
+export function takeEndedTurns(turns: OpenTurn[]): { turn: OpenTurn | undefined; joined: string[] } {
+  const turn = turns.shift();
+  const joined: string[] = [];
+  while (turns[0]?.joined) joined.push(turns.shift()!.turnId);
+  return { turn, joined };
 }

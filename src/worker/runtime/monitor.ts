@@ -16,7 +16,7 @@ import { PANE_DIED } from './gate-runner.js';
 import { lookAt, type PaneLook } from './pane.js';
 import { PanePidWatch } from './pane-pid-watch.js';
 import { runPromptEffects } from './prompt-effects.js';
-import { MONITOR_LIMITS, type OpenTurn } from './monitor-turns.js';
+import { joinAbsorbed, MONITOR_LIMITS, takeEndedTurns, type OpenTurn } from './monitor-turns.js';
 import type { StatusReporter } from './status-reporter.js';
 
 export interface MonitorDeps {
@@ -194,17 +194,21 @@ export class Monitor {
       case 'identity':
         this.reportIdentity(ev.nativeSessionId, this.follower?.path ?? undefined);
         return;
+      case 'absorbed_prompt':
       case 'user_turn':
+        // Either proves delivery; an absorbed prompt ends with the turn it was taken into.
+        if (ev.kind === 'absorbed_prompt') joinAbsorbed(this.openTurns, ev.text);
         this.userTurns += 1;
         this.userTurnTexts.push(ev.text);
         if (this.userTurnTexts.length > MONITOR_LIMITS.userTurnTextsKept) this.userTurnTexts.shift();
         return;
       case 'turn_end': {
-        const turn = this.openTurns.shift();
+        const { turn, joined } = takeEndedTurns(this.openTurns);
         this.turnEndRecorded = this.openTurns.length === 0;
         this.deps.send({
           type: 'final_output',
           ...(turn ? { turnId: turn.turnId } : {}),
+          ...(joined.length > 0 ? { joined } : {}),
           text: ev.finalText.slice(0, IPC_LIMITS.text),
           ...(ev.usage ? { usage: ev.usage } : {}),
         });

@@ -21,6 +21,18 @@ export function claudePromptText(rec: Record<string, unknown>): string | null {
 }
 
 /**
+ * A prompt typed while Claude worked and taken into the running turn at its next tool result (2.1.332: an `attachment`
+ * record of type `queued_command`, written when the model is handed it, with a `queue-operation` `remove` whose reason
+ * is `absorbed_mid_turn`). One still queued when the turn ends is dequeued and recorded as an ordinary `user` prompt.
+ */
+export function claudeAbsorbedPrompt(rec: Record<string, unknown>): string | null {
+  if (rec.type !== 'attachment' || rec.isSidechain === true) return null;
+  const a = rec.attachment;
+  if (!isRecord(a) || a.type !== 'queued_command' || typeof a.prompt !== 'string') return null;
+  return a.commandMode === undefined || a.commandMode === 'prompt' ? a.prompt : null;
+}
+
+/**
  * Each content block of one API message is its own `assistant` record sharing `message.id`; the final answer
  * is the text of the last message that had any text, taken when `turn_duration` closes the turn.
  */
@@ -42,6 +54,11 @@ export class ClaudeTranscriptParser implements TranscriptParser {
     if (prompt !== null) {
       this.resetTurn();
       out.push({ kind: 'user_turn', text: prompt });
+      return out;
+    }
+    const absorbed = claudeAbsorbedPrompt(record);
+    if (absorbed !== null) {
+      out.push({ kind: 'absorbed_prompt', text: absorbed });
       return out;
     }
     if (record.type === 'assistant' && record.isSidechain !== true && isRecord(record.message)) {

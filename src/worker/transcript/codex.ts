@@ -59,6 +59,8 @@ export class CodexTranscriptParser implements TranscriptParser {
   /** The model of the latest `turn_context`, and the running token total of the latest token_count (to skip repeats). */
   private model: string | undefined;
   private lastTotal = -1;
+  /** The `turn_id` of the open turn's prompt: a second prompt of that turn was typed while Codex worked. */
+  private promptTurnId: string | undefined;
 
   push(record: unknown): TranscriptEvent[] {
     if (!isRecord(record) || !isRecord(record.payload)) return [];
@@ -84,7 +86,7 @@ export class CodexTranscriptParser implements TranscriptParser {
       case 'item_completed': {
         const item = p.item;
         if (!isRecord(item)) return [];
-        if (item.type === 'UserMessage') return this.userTurn(itemText(item.content));
+        if (item.type === 'UserMessage') return this.userTurn(itemText(item.content), str(p.turn_id));
         if (item.type === 'AgentMessage') this.lastAgentText = itemText(item.content);
         return [];
       }
@@ -133,8 +135,15 @@ export class CodexTranscriptParser implements TranscriptParser {
     return Boolean(turn && root && turn !== root);
   }
 
-  private userTurn(text: string): TranscriptEvent[] {
+  /**
+   * Codex 0.171 holds a message typed while it works ("Messages to be submitted after next tool call") and submits it
+   * after the next tool output, in the same turn: its UserMessage carries the running turn's `turn_id`, and one
+   * `task_complete` ends both. That one is absorbed into the turn, not a turn of its own.
+   */
+  private userTurn(text: string, turnId?: string): TranscriptEvent[] {
+    if (turnId !== undefined && turnId === this.promptTurnId) return [{ kind: 'absorbed_prompt', text }];
     this.resetTurn();
+    this.promptTurnId = turnId;
     return [{ kind: 'user_turn', text }];
   }
 
@@ -145,6 +154,7 @@ export class CodexTranscriptParser implements TranscriptParser {
   }
 
   private resetTurn(): void {
+    this.promptTurnId = undefined;
     this.usage.reset();
     this.lastAgentText = '';
     this.callCommands.clear();

@@ -6,6 +6,11 @@ export type TranscriptEvent =
   /** A prompt a person (or the bridge) submitted; tool results and harness notes are not user turns. */
   | { kind: 'user_turn'; text: string }
   /**
+   * A prompt typed while the CLI worked that it took into the running turn instead of as a turn of its own (Claude
+   * Code hands it to the model beside the next tool result): proof the CLI received it; the running turn's end is its end.
+   */
+  | { kind: 'absorbed_prompt'; text: string }
+  /**
    * The CLI finished answering; `finalText` is the assistant's visible text for that turn ('' when it wrote none);
    * `usage` is what the turn's model calls reported (absent when none did).
    */

@@ -13,16 +13,19 @@ function blockText(content: unknown): string {
   return '';
 }
 
-/** The newest user message: its prompt text (system reminders dropped) or its tool result. */
-export function anthropicLastUser(body: unknown): { text: string; toolResult: string | null } {
+/**
+ * The newest user message: its prompt text (system reminders dropped) or its tool result, and with a tool result the
+ * text beside it (Claude Code puts a message typed while it worked there: "The user sent a new message while …").
+ */
+export function anthropicLastUser(body: unknown): { text: string; toolResult: string | null; beside?: string } {
   const messages = ((body as { messages?: Msg[] })?.messages ?? []).filter((m) => m.role === 'user');
   const last = messages[messages.length - 1];
   if (!last) return { text: '', toolResult: null };
   if (typeof last.content === 'string') return { text: last.content, toolResult: null };
   const blocks = last.content ?? [];
   const tool = blocks.find((b) => b.type === 'tool_result');
-  if (tool) return { text: '', toolResult: blockText(tool.content) };
   const texts = blocks.filter((b) => b.type === 'text' && typeof b.text === 'string' && !b.text.startsWith('<system-reminder>')).map((b) => b.text!);
+  if (tool) return { text: '', toolResult: blockText(tool.content), ...(texts.length > 0 ? { beside: texts.join('\n') } : {}) };
   return { text: texts[texts.length - 1] ?? '', toolResult: null };
 }
 
@@ -80,9 +83,11 @@ export function startFakeAnthropic(opts: FakeModelOptions = {}, onRequest?: Para
     if (url.pathname !== '/v1/messages' || req.method !== 'POST') return sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: `fake has no ${url.pathname}` } });
     const b = (body ?? {}) as { model?: string; stream?: boolean; output_config?: { format?: { type?: string } } };
     const model = b.model ?? 'claude-fake';
-    const { text, toolResult } = anthropicLastUser(body);
+    const { text, toolResult, beside } = anthropicLastUser(body);
     // The session-title side request asks for JSON output.
     const action: FakeAction = b.output_config?.format?.type === 'json_schema' ? { kind: 'json', value: { title: 'Fake title' } } : (askQuestion(text, toolResult) ?? scriptedAction(text, toolResult));
+    // What the model was handed beside a tool result is said back whole, so a test sees the model itself read it.
+    if (beside !== undefined && action.kind === 'text') action.text += `\nFAKE-READ-BESIDE: ${beside}`;
     await sleep(delayFor(text, opts));
     if (b.stream) streamAction(res, model, action);
     else jsonAction(res, model, action);
