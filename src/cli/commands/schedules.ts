@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readConfigFile } from '../../platform/config-file.js';
 import { parseRecordEnvelope } from '../../platform/durable-file.js';
-import { SCHEDULE_STORE_FORMAT, ScheduleSchema, formatWhen, type Schedule } from '../../shared/schedule.js';
+import { SCHEDULE_STORE_FORMAT, ScheduleSchema, formatWhen, type Schedule } from '../../shared/schedule-record.js';
 import { EXIT, type CliCommand } from '../types.js';
 
 const SCHEDULES_FILE = /^sessions-(.+)\.schedules\.json$/;
