@@ -1,0 +1,54 @@
+// When the worker tells the daemon about a usage limit (issue 30.3): once per change of state, not per frame; with the
+// turn that hit it; `clear` once a later turn went through. Pure: events in, the state and at most one message out.
+import type { UsageLimitSeen } from '../cli/usage-limit.js';
+
+export type LimitReportState = {
+  /** What the daemon was last told; null before any limit was seen. */
+  told: 'limited' | 'throttled' | 'clear' | null;
+  untilMs?: number;
+  /** The turn the limit was reported for. */
+  turnId?: string;
+  /** The reported limit's words, digits dropped (they tick: "retrying in 12s"). */
+  words?: string;
+  /** After a clear: the limit's words (digits dropped) still on screen, so they are not reported again. */
+  stale?: string;
+};
+
+export type LimitEvent =
+  /** A look at the screen: the limit it shows (null: none), and the latest turn sent to the CLI. */
+  | { type: 'screen'; seen: UsageLimitSeen | null; turnId?: string }
+  /** A turn ended: its final text (empty when the CLI wrote no answer), and whether that text is itself a limit. */
+  | { type: 'turn_end'; turnId?: string; finalText: string; limitInText: boolean };
+
+export type LimitReport = { state: 'limited' | 'throttled' | 'clear'; untilMs?: number; excerpt: string; turnId?: string };
+
+/**
+ * A reset moving by less than this is the same limit: Claude re-reads the reset on each retry, and a window that
+ * rolls by a minute is not news for the daemon.
+ */
+export const SAME_RESET_MS = 5 * 60_000;
+
+const wordsOf = (excerpt: string): string => excerpt.replace(/\d+/g, '#');
+
+export function limitReportStep(state: LimitReportState, ev: LimitEvent): { state: LimitReportState; report: LimitReport | null } {
+  if (ev.type === 'screen') {
+    const seen = ev.seen;
+    if (!seen) {
+      if (state.stale === undefined) return { state, report: null };
+      const { stale: _gone, ...rest } = state;
+      return { state: rest, report: null };
+    }
+    if (state.stale !== undefined && wordsOf(seen.excerpt) === state.stale) return { state, report: null };
+    // A later frame that no longer names the reset (Claude's final "API Error … (429)") keeps the one already told.
+    const sameReset = seen.untilMs === undefined || (state.untilMs !== undefined && Math.abs(seen.untilMs - state.untilMs) < SAME_RESET_MS);
+    if (state.told === seen.state && sameReset) return { state, report: null };
+    const report: LimitReport = { state: seen.state, excerpt: seen.excerpt, ...(seen.untilMs !== undefined ? { untilMs: seen.untilMs } : {}), ...(ev.turnId ? { turnId: ev.turnId } : {}) };
+    return { state: { told: seen.state, ...(seen.untilMs !== undefined ? { untilMs: seen.untilMs } : {}), ...(ev.turnId ? { turnId: ev.turnId } : {}), words: wordsOf(seen.excerpt) }, report };
+  }
+  if (state.told !== 'limited' && state.told !== 'throttled') return { state, report: null };
+  // The turn that hit the limit ending with no answer, or with the limit as its answer, is not the CLI working again.
+  const sameTurn = ev.turnId !== undefined && ev.turnId === state.turnId;
+  if (sameTurn && (ev.limitInText || ev.finalText.trim() === '')) return { state, report: null };
+  const report: LimitReport = { state: 'clear', excerpt: '', ...(ev.turnId ? { turnId: ev.turnId } : {}) };
+  return { state: { told: 'clear', ...(state.words !== undefined ? { stale: state.words } : {}) }, report };
+}
