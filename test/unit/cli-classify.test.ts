@@ -104,6 +104,8 @@ const TABLE: Record<string, ['claude-code' | 'codex' | 'gemini', Expect, string 
   'gemini-11-idle-truecolor': ['gemini', READY, ''],
   'gemini-12-typed-multiline-truecolor': ['gemini', READY, 'typed but not sent\nsecond line'],
   // Gemini's quota dialog ("Usage limit reached for <model>."): switch model or stop, a person answers.
+  // Then for the main model: "Usage limit reached for all Pro models." with Keep trying / Stop.
+  'gemini-14-limit-all-pro': ['gemini', { kind: 'selection', selectionKind: 'menu', title: '/model to switch models.', options: ['1. Keep trying', '2. Stop'], defaultIndex: 0 }, null],
   'gemini-13-usage-limit': ['gemini', { kind: 'selection', selectionKind: 'menu', title: '/model to switch models.', options: ['1. Switch to gemini-3.1-pro-preview-customtools', '2. Stop'], defaultIndex: 0 }, null],
 };
 

@@ -7,7 +7,7 @@ import { limitReportStep, type LimitEvent, type LimitReport, type LimitReportSta
 const H = 3_600_000;
 const limited = (excerpt: string, untilMs?: number): UsageLimitSeen => ({ state: 'limited', excerpt, ...(untilMs !== undefined ? { untilMs } : {}) });
 const throttled = (excerpt: string, untilMs?: number): UsageLimitSeen => ({ state: 'throttled', excerpt, ...(untilMs !== undefined ? { untilMs } : {}) });
-const look = (seen: UsageLimitSeen | null, turnId = 't1'): LimitEvent => ({ type: 'screen', seen, turnId });
+const look = (seen: UsageLimitSeen | null, turnId = 't1'): LimitEvent => ({ type: 'screen', seen, turnId, now: 8 * H });
 const end = (turnId: string, finalText: string, limitInText = false): LimitEvent => ({ type: 'turn_end', turnId, finalText, limitInText });
 
 function run(events: LimitEvent[]): (LimitReport | null)[] {
@@ -29,6 +29,11 @@ const CASES: { name: string; events: LimitEvent[]; want: (Partial<LimitReport> |
     name: 'a later frame that no longer names the reset is the same limit',
     events: [look(limited('5-hour limit reached (10pm)', 10 * H)), look(limited('API Error: Request rejected (429)'))],
     want: [{ state: 'limited', untilMs: 10 * H }, null],
+  },
+  {
+    name: 'a retry frame without its reset does not undo a hold still ahead; a near reset does',
+    events: [look(limited('5-hour limit reached · retrying in 1s (10pm)', 10 * H)), look(throttled('5-hour limit reached · retrying in 1')), look(throttled('retrying in 5s', 8 * H + 5_000))],
+    want: [{ state: 'limited', untilMs: 10 * H }, null, { state: 'throttled', untilMs: 8 * H + 5_000 }],
   },
   {
     name: 'a reset that moves by more than a few minutes is news',

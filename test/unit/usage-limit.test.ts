@@ -65,6 +65,7 @@ const CASES: Row[] = [
   ['codex', 'codex-05-reply.txt', '', 'UTC', null],
   ['gemini', 'gemini-13-usage-limit.txt', '', 'UTC', { state: 'limited', excerpt: /^Usage limit reached for gemini-3\.5-flash-lite\.$/ }],
   ['gemini', null, '✕ [API Error: You exceeded your current quota, please check your plan and billing details. Please retry in 30s.]', 'UTC', { state: 'throttled', untilMs: '2026-12-04T20:03:30Z', excerpt: /exceeded your current quota/ }],
+  ['gemini', 'gemini-14-limit-all-pro.txt', '', 'UTC', { state: 'limited', excerpt: /^Usage limit reached for all Pro models\.$/ }],
   ['gemini', 'gemini-05-reply.txt', '', 'UTC', null],
 ];
 const OF = { claude: claudeUsageLimitOf, codex: codexUsageLimitOf, gemini: geminiUsageLimitOf } as Record<string, typeof claudeUsageLimitOf>;

@@ -16,7 +16,7 @@ export type LimitReportState = {
 
 export type LimitEvent =
   /** A look at the screen: the limit it shows (null: none), and the latest turn sent to the CLI. */
-  | { type: 'screen'; seen: UsageLimitSeen | null; turnId?: string }
+  | { type: 'screen'; seen: UsageLimitSeen | null; turnId?: string; now: number }
   /** A turn ended: its final text (empty when the CLI wrote no answer), and whether that text is itself a limit. */
   | { type: 'turn_end'; turnId?: string; finalText: string; limitInText: boolean };
 
@@ -42,6 +42,9 @@ export function limitReportStep(state: LimitReportState, ev: LimitEvent): { stat
     // A later frame that no longer names the reset (Claude's final "API Error … (429)") keeps the one already told.
     const sameReset = seen.untilMs === undefined || (state.untilMs !== undefined && Math.abs(seen.untilMs - state.untilMs) < SAME_RESET_MS);
     if (state.told === seen.state && sameReset) return { state, report: null };
+    // A retry line that lost its reset for a frame (Claude redraws it every second) does not undo a hold whose reset
+    // is still ahead: only a reset named near, or a clear, does.
+    if (state.told === 'limited' && seen.state === 'throttled' && seen.untilMs === undefined && (state.untilMs ?? Infinity) > ev.now) return { state, report: null };
     const report: LimitReport = { state: seen.state, excerpt: seen.excerpt, ...(seen.untilMs !== undefined ? { untilMs: seen.untilMs } : {}), ...(ev.turnId ? { turnId: ev.turnId } : {}) };
     return { state: { told: seen.state, ...(seen.untilMs !== undefined ? { untilMs: seen.untilMs } : {}), ...(ev.turnId ? { turnId: ev.turnId } : {}), words: wordsOf(seen.excerpt) }, report };
   }

@@ -24,7 +24,8 @@ export class UsageLimitWatch {
   screen(text: string): void {
     const of = this.deps.adapter.usageLimitOf;
     if (!of) return;
-    this.apply({ type: 'screen', seen: of(text, Date.now(), this.timeZone), ...(this.lastTurnId ? { turnId: this.lastTurnId } : {}) });
+    const now = Date.now();
+    this.apply({ type: 'screen', seen: of(text, now, this.timeZone), now, ...(this.lastTurnId ? { turnId: this.lastTurnId } : {}) });
   }
 
   turnEnded(turnId: string | undefined, finalText: string): void {
