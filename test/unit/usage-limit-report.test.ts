@@ -61,6 +61,11 @@ const CASES: { name: string; events: LimitEvent[]; want: (Partial<LimitReport> |
     want: [{ state: 'limited' }, { state: 'clear' }, null, null, { state: 'limited', turnId: 't4' }],
   },
   {
+    name: 'every wording the limit was shown in is old news after the clear (Claude: retry line, then API error)',
+    events: [look(limited('5-hour limit reached · retrying in 1s (10pm)', 10 * H)), look(limited('API Error: Request rejected (429)')), end('t2', 'ok'), look(limited('API Error: Request rejected (429)'), 't3')],
+    want: [{ state: 'limited' }, null, { state: 'clear' }, null],
+  },
+  {
     name: 'turns ending with no limit ever seen say nothing',
     events: [end('t1', 'FAKE-REPLY: a'), look(null), end('t2', '')],
     want: [null, null, null],

@@ -56,6 +56,8 @@ const CASES: Row[] = [
   ['claude', null, "You've hit your limit · resets 3pm (Asia/Shanghai)", 'UTC', { state: 'limited', untilMs: '2026-12-05T07:00:00Z', excerpt: /resets 3pm/ }],
   ['claude', null, 'Claude usage limit reached. Your limit will reset at 11pm.', 'UTC', { state: 'limited', untilMs: '2026-12-04T23:00:00Z', excerpt: /usage limit reached/ }],
   ['claude', null, '✻ 5-hour limit reached · retrying in 5s (8:04pm) · attempt 1/10', 'UTC', { state: 'throttled', untilMs: '2026-12-04T20:04:00Z', excerpt: /retrying/ }],
+  // A status on the right edge below the line is not part of the message.
+  ['claude', null, '✻ 5-hour limit reached · retrying in 1s (10:29pm) · attempt 1/10\n                                                  ◐ medium · /effort', 'UTC', { state: 'limited', untilMs: '2026-12-04T22:29:00Z', excerpt: /attempt 1\/10$/ }],
   ['claude', null, '● Context limit reached · /compact or /clear to continue', 'UTC', null],
   ['claude', 'claude-13-idle-seeded.txt', '', 'UTC', null],
   ['codex', 'codex-17-usage-limit.txt', '', 'UTC', { state: 'limited', untilMs: '2026-12-04T22:02:00Z', excerpt: /^You’ve hit your usage limit\. .* try again at 10:02 PM\.$/ }],

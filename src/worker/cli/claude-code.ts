@@ -30,7 +30,7 @@ const SPINNER = /^[·✢✳✶✻✽*] \S[^…]*…/;
 const PLACEHOLDERS = [/^Press up to edit queued messages$/, /^Try "[^"]*"$/, /^Resend your message to try again$/];
 const EXIT_TEXT = /^Resume this session with:/;
 const RESUME_ID = /claude --resume ([0-9a-fA-F-]{36})/;
-/** Not verified against a live limit (the fake never limits); wording from Claude Code's own messages. */
+/** A subscription's limit screen, in Claude Code's own words (needs a real login; the API-billed form is limit-phrases.ts). */
 const LIMITED = /Claude (?:AI )?usage limit reached|You['’]ve hit your (?:usage |session |weekly )?limit|5-hour limit reached/i;
 
 const DIALOGS: readonly DialogRule[] = [

@@ -19,7 +19,7 @@ const EXIT_TEXT = /^(?:To continue this session, run:|To reconnect, run:|Disconn
 const RESUME_ID = /codex resume ([0-9a-fA-F-]{36})/;
 /** Placeholders Codex shows dimmed in an empty composer (plain captures lose the dimness). */
 const PLACEHOLDERS = [/^Ask Codex to do anything$/];
-/** Not verified live (the fake never limits); wording from Codex's own usage-limit errors. */
+/** Codex's usage-limit line (checked against the fake's usage_limit_reached, fixture codex-17; Codex prints ’). */
 const LIMITED = /You['’]ve hit your usage limit|usage limit reached|Rate limit reached/i;
 
 const DIALOGS: readonly DialogRule[] = [

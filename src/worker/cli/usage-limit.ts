@@ -44,12 +44,13 @@ function resetOf(text: string, now: number, timeZone: string): number | undefine
 
 const clean = (line: string): string => line.replace(/^[\s│■✻✕⚠●·*└⎿]+|[\s│]+$/g, '');
 
-/** The line at `i` and, while the sentence goes on (no full stop, no blank line yet), up to `follow` wrapped lines. */
+/** The line at `i` and, while the sentence goes on (no full stop yet), up to `follow` wrapped lines. */
 function messageFrom(lines: string[], i: number, follow: number): string {
   const parts = [clean(lines[i]!)];
   for (let k = i + 1; k <= i + follow && k < lines.length && !/[.!]$/.test(parts[parts.length - 1]!); k++) {
     const next = clean(lines[k]!);
-    if (next === '') break;
+    // A blank line ends it, and so does a line pushed far right (a status on the right edge, not a wrapped sentence).
+    if (next === '' || /^\s{9}/.test(lines[k]!.replace(/^│/, ''))) break;
     parts.push(next);
   }
   return parts.join(' ');

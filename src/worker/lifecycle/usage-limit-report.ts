@@ -8,10 +8,10 @@ export type LimitReportState = {
   untilMs?: number;
   /** The turn the limit was reported for. */
   turnId?: string;
-  /** The reported limit's words, digits dropped (they tick: "retrying in 12s"). */
-  words?: string;
-  /** After a clear: the limit's words (digits dropped) still on screen, so they are not reported again. */
-  stale?: string;
+  /** Every wording the limit was seen in since it was reported, digits dropped (they tick: "retrying in 12s"). */
+  words?: string[];
+  /** After a clear: those wordings, which may stay on screen a while, so they are not reported again. */
+  stale?: string[];
 };
 
 export type LimitEvent =
@@ -29,6 +29,8 @@ export type LimitReport = { state: 'limited' | 'throttled' | 'clear'; untilMs?: 
 export const SAME_RESET_MS = 5 * 60_000;
 
 const wordsOf = (excerpt: string): string => excerpt.replace(/\d+/g, '#');
+/** Wordings of one limit remembered (Claude shows two: the retry line, then the final API error). */
+const WORDINGS_KEPT = 8;
 
 export function limitReportStep(state: LimitReportState, ev: LimitEvent): { state: LimitReportState; report: LimitReport | null } {
   if (ev.type === 'screen') {
@@ -38,15 +40,18 @@ export function limitReportStep(state: LimitReportState, ev: LimitEvent): { stat
       const { stale: _gone, ...rest } = state;
       return { state: rest, report: null };
     }
-    if (state.stale !== undefined && wordsOf(seen.excerpt) === state.stale) return { state, report: null };
+    const words = wordsOf(seen.excerpt);
+    if (state.stale?.includes(words)) return { state, report: null };
+    const known = state.words ?? [];
+    const noted = known.includes(words) || known.length >= WORDINGS_KEPT ? state : { ...state, words: [...known, words] };
     // A later frame that no longer names the reset (Claude's final "API Error … (429)") keeps the one already told.
     const sameReset = seen.untilMs === undefined || (state.untilMs !== undefined && Math.abs(seen.untilMs - state.untilMs) < SAME_RESET_MS);
-    if (state.told === seen.state && sameReset) return { state, report: null };
+    if (state.told === seen.state && sameReset) return { state: noted, report: null };
     // A retry line that lost its reset for a frame (Claude redraws it every second) does not undo a hold whose reset
     // is still ahead: only a reset named near, or a clear, does.
-    if (state.told === 'limited' && seen.state === 'throttled' && seen.untilMs === undefined && (state.untilMs ?? Infinity) > ev.now) return { state, report: null };
+    if (state.told === 'limited' && seen.state === 'throttled' && seen.untilMs === undefined && (state.untilMs ?? Infinity) > ev.now) return { state: noted, report: null };
     const report: LimitReport = { state: seen.state, excerpt: seen.excerpt, ...(seen.untilMs !== undefined ? { untilMs: seen.untilMs } : {}), ...(ev.turnId ? { turnId: ev.turnId } : {}) };
-    return { state: { told: seen.state, ...(seen.untilMs !== undefined ? { untilMs: seen.untilMs } : {}), ...(ev.turnId ? { turnId: ev.turnId } : {}), words: wordsOf(seen.excerpt) }, report };
+    return { state: { told: seen.state, ...(seen.untilMs !== undefined ? { untilMs: seen.untilMs } : {}), ...(ev.turnId ? { turnId: ev.turnId } : {}), words: [words] }, report };
   }
   if (state.told !== 'limited' && state.told !== 'throttled') return { state, report: null };
   // The turn that hit the limit ending with no answer, or with the limit as its answer, is not the CLI working again.
