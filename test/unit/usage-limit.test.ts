@@ -60,7 +60,7 @@ const CASES: Row[] = [
   ['claude', null, '✻ 5-hour limit reached · retrying in 1s (10:29pm) · attempt 1/10\n                                                  ◐ medium · /effort', 'UTC', { state: 'limited', untilMs: '2026-12-04T22:29:00Z', excerpt: /attempt 1\/10$/ }],
   ['claude', null, '● Context limit reached · /compact or /clear to continue', 'UTC', null],
   ['claude', 'claude-13-idle-seeded.txt', '', 'UTC', null],
-  ['codex', 'codex-17-usage-limit.txt', '', 'UTC', { state: 'limited', untilMs: '2026-12-04T22:02:00Z', excerpt: /^You’ve hit your usage limit\. .* try again at 10:02 PM\.$/ }],
+  ['codex', 'codex-17-usage-limit.txt', '', 'UTC', { state: 'limited', untilMs: '2026-12-04T22:35:00Z', excerpt: /^You’ve hit your usage limit\. .* try again at 10:35 PM\.$/ }],
   ['codex', null, "■ You've hit your usage limit. Try again in 2 hours 5 minutes.", 'UTC', { state: 'limited', untilMs: '2026-12-04T22:08:00Z', excerpt: /Try again in 2 hours/ }],
   ['codex', null, '■ Rate limit reached for requests. Please try again in 3s. retrying 1/5', 'UTC', { state: 'throttled', untilMs: '2026-12-04T20:03:03Z', excerpt: /Rate limit/ }],
   ['codex', 'codex-18-rate-limit-retrying.txt', '', 'UTC', { state: 'throttled', excerpt: /^Exceeded retry limit, last status: 429 Too Many Requests$/ }],
