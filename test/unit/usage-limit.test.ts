@@ -51,7 +51,7 @@ type Row = [string, string | null, string, string, { state: string; untilMs?: st
 const NOW = '2026-12-04T20:03:00Z';
 const CASES: Row[] = [
   // cli, fixture (null = the text itself), text, zone, want
-  ['claude', 'claude-29-limit-retrying.txt', '', 'UTC', { state: 'limited', untilMs: '2026-12-04T22:03:00Z', excerpt: /^5-hour limit reached · retrying in 12s \(10:03pm\) · attempt 6\/10$/ }],
+  ['claude', 'claude-29-limit-retrying.txt', '', 'UTC', { state: 'limited', untilMs: '2026-12-04T22:39:00Z', excerpt: /^5-hour limit reached · retrying in 1s \(10:39pm\) · attempt 3\/10$/ }],
   ['claude', 'claude-30-limit-gave-up.txt', '', 'UTC', { state: 'limited', excerpt: /^API Error: Request rejected \(429\) · This request would exceed your account's rate limit\. Please try again later\.$/ }],
   ['claude', null, "You've hit your limit · resets 3pm (Asia/Shanghai)", 'UTC', { state: 'limited', untilMs: '2026-12-05T07:00:00Z', excerpt: /resets 3pm/ }],
   ['claude', null, 'Claude usage limit reached. Your limit will reset at 11pm.', 'UTC', { state: 'limited', untilMs: '2026-12-04T23:00:00Z', excerpt: /usage limit reached/ }],
