@@ -61,6 +61,10 @@ const TABLE: Record<string, ['claude-code' | 'codex' | 'gemini', Expect, string 
     'Stay in auto mode (Enter)', 'Leave for accept edits mode and stop (Shift+Tab)', 'Cancel (Esc)']), null],
   'claude-28-auto-mode-asks-permission': ['claude-code', sel('permission', 'claude.permission', 'Do you want to proceed?', ['No', 'Yes']), null],
   'claude197-01-idle': ['claude-code', READY, ''],
+  // A usage limit on an API-billed Claude: it retries by itself, so the screen is busy (usage-limit.test.ts reads it).
+  'claude-29-limit-retrying': ['claude-code', BUSY, ''],
+  // Claude gave up after ten attempts: idle, with "Resend your message to try again" as the input's placeholder.
+  'claude-30-limit-gave-up': ['claude-code', READY, ''],
   'claude197-02-permission': ['claude-code', sel('permission', 'claude.permission', 'Do you want to proceed?', ['1. Yes', '2. Yes, and always allow access to work-claude/ from this project', '3. No']), null],
   'codex-00-no-config-first-run': ['codex', sel('startup', 'codex.sign-in', 'Choose how you want to use Codex.', ['1. Sign in with ChatGPT', '2. Sign in with Device Code', '3. Sign in another way']), null],
   'codex-01-first-screen': ['codex', READY, ''],
@@ -80,6 +84,10 @@ const TABLE: Record<string, ['claude-code' | 'codex' | 'gemini', Expect, string 
   'codex-13-after-approve': ['codex', READY, ''],
   'codex-14-enter-swallowed': ['codex', READY, 'after tool 3'],
   'codex-15-tool-run': ['codex', READY, ''],
+  // After "You’ve hit your usage limit" Codex offers a cheaper model: a menu a person answers.
+  'codex-17-usage-limit': ['codex', { kind: 'selection', selectionKind: 'menu', title: 'Switch to gpt-6-luna for lower credit usage?', options: ['1. Switch to gpt-6-luna                   Fast and affordable model for easier tasks.', '2. Keep current model', '3. Keep current model (never show again)  Hide future rate limit reminders about switching models'], defaultIndex: 0 }, null],
+  // A rate limit Codex retries by itself ("Server is busy, reconnecting 2/5"): busy.
+  'codex-18-rate-limit-retrying': ['codex', BUSY, ''],
   'codex-16-exit-nodaemon': ['codex', { kind: 'exited', resumeId: '01a22b7d-4f8c-7293-8f1c-abcb52c05dc0' }, null],
   'gemini-01-first-screen': ['gemini', sel('startup', 'gemini.trust', 'Do you trust the files in this folder?', ['1. Trust folder (work-gemini)', '2. Trust parent folder (probe-cli)', "3. Don't trust"]), null],
   'gemini-02-after-trust': ['gemini', sel('startup', 'gemini.auth', 'How would you like to authenticate for this project?', ['1. Sign in with Google', '2. Use Gemini API Key', '3. Vertex AI'], 1), null],
@@ -95,6 +103,10 @@ const TABLE: Record<string, ['claude-code' | 'codex' | 'gemini', Expect, string 
   // Captured by this project with COLORTERM=truecolor: the input box is framed by half-block rows.
   'gemini-11-idle-truecolor': ['gemini', READY, ''],
   'gemini-12-typed-multiline-truecolor': ['gemini', READY, 'typed but not sent\nsecond line'],
+  // Gemini's quota dialog ("Usage limit reached for <model>."): switch model or stop, a person answers.
+  // Then for the main model: "Usage limit reached for all Pro models." with Keep trying / Stop.
+  'gemini-14-limit-all-pro': ['gemini', { kind: 'selection', selectionKind: 'menu', title: '/model to switch models.', options: ['1. Keep trying', '2. Stop'], defaultIndex: 0 }, null],
+  'gemini-13-usage-limit': ['gemini', { kind: 'selection', selectionKind: 'menu', title: '/model to switch models.', options: ['1. Switch to gemini-3.1-pro-preview-customtools', '2. Stop'], defaultIndex: 0 }, null],
 };
 
 function summary(s: ScreenState): Expect {

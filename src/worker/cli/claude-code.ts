@@ -8,6 +8,7 @@ import {
 import { keyWaitSelection, type KeyWaitRule } from './key-hints.js';
 import type { CliAdapter, KeyStep, LaunchContext, CliLaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
 import { LITERAL_TEXT } from './literal-text.js';
+import { claudeUsageLimitOf } from './limit-phrases.js';
 import { CLI_INPUT } from '../../shared/cli-spec.js';
 
 /** The input line: `❯` + NO-BREAK SPACE at column 0 (history lines use a normal space). */
@@ -25,12 +26,12 @@ const QUESTION_CURSOR = /^(❯ )\d+\.\s/;
 const QUESTION_RULES: readonly DialogRule[] = [{ dialog: 'claude.question', match: /\S.*/, kind: 'menu' }];
 /** Spinner line above the composer: glyph, space, a verb ending in an ellipsis (`✻ Doodling…`). */
 const SPINNER = /^[·✢✳✶✻✽*] \S[^…]*…/;
-/** Dim placeholders shown in an empty composer (plain captures lose the dimness). */
-const PLACEHOLDERS = [/^Press up to edit queued messages$/, /^Try "[^"]*"$/];
+/** Dim placeholders shown in an empty composer (plain captures lose the dimness); the last one follows a refused request. */
+const PLACEHOLDERS = [/^Press up to edit queued messages$/, /^Try "[^"]*"$/, /^Resend your message to try again$/];
 const EXIT_TEXT = /^Resume this session with:/;
 const RESUME_ID = /claude --resume ([0-9a-fA-F-]{36})/;
-/** Not verified against a live limit (the fake never limits); wording from Claude Code's own messages. */
-const LIMITED = /Claude (?:AI )?usage limit reached|You've hit your (?:usage |session |weekly )?limit|5-hour limit reached/i;
+/** A subscription's limit screen, in Claude Code's own words (needs a real login; the API-billed form is limit-phrases.ts). */
+const LIMITED = /Claude (?:AI )?usage limit reached|You['’]ve hit your (?:usage |session |weekly )?limit|5-hour limit reached/i;
 
 const DIALOGS: readonly DialogRule[] = [
   { dialog: 'claude.theme', match: /Choose the text style that looks best with your terminal/, kind: 'startup' },
@@ -175,6 +176,7 @@ export function claudeSeedFiles(ctx: SeedContext): SeedFile[] {
 }
 
 export const claudeCodeAdapter: CliAdapter = {
+  usageLimitOf: claudeUsageLimitOf,
   id: 'claude-code',
   displayName: 'Claude Code',
   launch: claudeLaunch,

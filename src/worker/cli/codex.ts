@@ -5,6 +5,7 @@ import { CodexTranscriptParser } from '../transcript/codex.js';
 import { PANE_DEAD, arrowsThenEnter, lastIndexMatching, recognizeDialog, screenLines, type DialogRule } from './screen.js';
 import type { CliAdapter, KeyStep, LaunchContext, CliLaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
 import { LITERAL_TEXT } from './literal-text.js';
+import { codexUsageLimitOf } from './limit-phrases.js';
 import { CLI_INPUT } from '../../shared/cli-spec.js';
 
 /** Composer and history prompts both start with `› ` (U+203A) at column 0; the composer is the last one. */
@@ -18,8 +19,8 @@ const EXIT_TEXT = /^(?:To continue this session, run:|To reconnect, run:|Disconn
 const RESUME_ID = /codex resume ([0-9a-fA-F-]{36})/;
 /** Placeholders Codex shows dimmed in an empty composer (plain captures lose the dimness). */
 const PLACEHOLDERS = [/^Ask Codex to do anything$/];
-/** Not verified live (the fake never limits); wording from Codex's own usage-limit errors. */
-const LIMITED = /You've hit your usage limit|usage limit reached|Rate limit reached/i;
+/** Codex's usage-limit line (checked against the fake's usage_limit_reached, fixture codex-17; Codex prints ’). */
+const LIMITED = /You['’]ve hit your usage limit|usage limit reached|Rate limit reached/i;
 
 const DIALOGS: readonly DialogRule[] = [
   { dialog: 'codex.trust', match: /Trust this folder\?/, kind: 'startup' },
@@ -180,6 +181,7 @@ export async function locateCodexRollout(ctx: { cwd: string; home: string; env: 
 // Alike in shape to geminiAdapter (gemini.ts), on purpose: an adapter is a declaration of CliAdapter's fields, and every
 // value here is Codex's own, measured on Codex. A shared base would tie two CLIs that change apart.
 export const codexAdapter: CliAdapter = {
+  usageLimitOf: codexUsageLimitOf,
   id: 'codex',
   displayName: 'Codex',
   launch: codexLaunch,

@@ -5,6 +5,7 @@ import { GeminiTranscriptParser } from '../transcript/gemini.js';
 import { PANE_DEAD, arrowsThenEnter, isRule, lastIndexMatching, recognizeDialog, screenLines, unbox, type DialogRule } from './screen.js';
 import type { CliAdapter, KeyStep, LaunchContext, CliLaunchSpec, ScreenState, SeedContext, SeedFile, SelectionState, StartupDefault } from './types.js';
 import { LITERAL_TEXT } from './literal-text.js';
+import { geminiUsageLimitOf } from './limit-phrases.js';
 import { CLI_INPUT } from '../../shared/cli-spec.js';
 
 /** The composer: ` > ` after the last full-width rule (history echoes ` > prompt` too, but never below a rule). */
@@ -142,6 +143,7 @@ export async function locateGeminiChat(ctx: { home: string; nativeSessionId?: st
 
 // Alike in shape to codexAdapter (codex.ts), on purpose: the fields are CliAdapter's, the values Gemini's own.
 export const geminiAdapter: CliAdapter = {
+  usageLimitOf: geminiUsageLimitOf,
   id: 'gemini',
   displayName: 'Gemini CLI',
   launch: geminiLaunch,

@@ -4,6 +4,7 @@ import type { CliInput } from '../../shared/cli-spec.js';
 import type { KeyName } from '../../shared/keys.js';
 import type { TranscriptParser } from '../transcript/types.js';
 import type { LiteralTextPolicy } from './literal-text.js';
+import type { UsageLimitSeen } from './usage-limit.js';
 
 /** Every adapter id. `custom` is configured as an object (command + patterns) rather than a name. */
 export type CliId = KnownCliId | 'custom';
@@ -175,6 +176,11 @@ export interface CliAdapter {
    * never exits to apply it. Absent when the CLI asks no trust question or its config is not safe to merge into.
    */
   trustFiles?(ctx: SeedContext): SeedFile[];
+  /**
+   * Pure: the vendor's usage or rate limit as the CLI words it in `text` (screen or a transcript line), the reset read
+   * as a time in `timeZone` after `now`; null when the text shows none. Absent for programs with no vendor (shell, custom).
+   */
+  usageLimitOf?(text: string, now: number, timeZone: string): UsageLimitSeen | null;
   /** null when the program keeps no transcript (shell, custom): final output then comes from the screen. */
   readonly transcript: TranscriptLocator | null;
 }

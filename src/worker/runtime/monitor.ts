@@ -18,6 +18,7 @@ import { PanePidWatch } from './pane-pid-watch.js';
 import { runPromptEffects } from './prompt-effects.js';
 import { joinAbsorbed, MONITOR_LIMITS, takeEndedTurns, type OpenTurn } from './monitor-turns.js';
 import type { StatusReporter } from './status-reporter.js';
+import { UsageLimitWatch } from './usage-limit-watch.js';
 
 export interface MonitorDeps {
   backend: SessionBackend;
@@ -70,7 +71,10 @@ export class Monitor {
     this.schedule(0);
   });
 
+  private readonly limits: UsageLimitWatch;
+
   constructor(private readonly deps: MonitorDeps) {
+    this.limits = new UsageLimitWatch(deps);
     this.subs.push(
       deps.backend.onOutput(() => {
         this.lastOutputAt = Date.now();
@@ -137,6 +141,7 @@ export class Monitor {
       if (cap.ok) turn.before = cap.value;
     }
     this.openTurns.push(turn);
+    this.limits.noteTurn(msg.turnId);
     this.follower?.setPace('active');
     this.pidWatch.setPace('active');
   }
@@ -212,6 +217,7 @@ export class Monitor {
           text: ev.finalText.slice(0, IPC_LIMITS.text),
           ...(ev.usage ? { usage: ev.usage } : {}),
         });
+        this.limits.turnEnded(turn?.turnId, ev.finalText);
         this.schedule(0);
         return;
       }
@@ -290,6 +296,7 @@ export class Monitor {
     }
     this.liveness.record('exists');
     this.lastScreen = look.look.text;
+    this.limits.screen(look.look.text);
     if (look.look.screen.kind === 'exited' || PANE_DIED.test(look.look.text)) {
       const probe = await this.deps.backend.probe();
       this.lost('the CLI exited', probe.state === 'exists' ? probe.exitStatus : null);

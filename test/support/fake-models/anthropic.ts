@@ -1,7 +1,7 @@
 // Fake Anthropic Messages API (what Claude Code calls): SSE streaming, tool_use on cue, every request logged.
 import type { ServerResponse } from 'node:http';
 import {
-  delayFor, FAKE_CALL_USAGE, scriptedAction, sendJson, sleep, sseHeaders, startFakeServer, type FakeAction, type FakeModelOptions, type FakeModelServer,
+  delayFor, FAKE_CALL_USAGE, limitCue, scriptedAction, sendJson, sendJsonWith, sleep, sseHeaders, startFakeServer, type FakeAction, type FakeLimit, type FakeModelOptions, type FakeModelServer,
 } from './common.js';
 
 type Block = { type?: string; text?: string; content?: unknown };
@@ -66,6 +66,33 @@ function jsonAction(res: ServerResponse, model: string, action: FakeAction): voi
   });
 }
 
+/**
+ * How the Messages API refuses: 429 `rate_limit_error`. A subscription's usage limit carries the unified limiter's
+ * headers (status `rejected`, the window and its reset in epoch seconds), which is what makes Claude Code stop and show
+ * when it resets; a plain rate limit has only `retry-after` and the per-minute counters, and Claude Code retries it.
+ */
+function refuse(res: ServerResponse, limit: FakeLimit): void {
+  const resetS = Math.floor(Date.now() / 1000) + limit.resetsInS;
+  const headers: Record<string, string> = limit.kind === 'usage'
+    ? {
+      'anthropic-ratelimit-unified-status': 'rejected',
+      'anthropic-ratelimit-unified-reset': String(resetS),
+      'anthropic-ratelimit-unified-5h-status': 'rejected',
+      'anthropic-ratelimit-unified-5h-reset': String(resetS),
+      'anthropic-ratelimit-unified-5h-utilization': '1.0',
+      'anthropic-ratelimit-unified-representative-claim': 'five_hour',
+      'anthropic-ratelimit-unified-fallback': 'available',
+    }
+    : {
+      'retry-after': String(limit.resetsInS),
+      'anthropic-ratelimit-requests-limit': '50',
+      'anthropic-ratelimit-requests-remaining': '0',
+      'anthropic-ratelimit-requests-reset': new Date(resetS * 1000).toISOString(),
+    };
+  const message = limit.kind === 'usage' ? 'This request would exceed your account\'s rate limit. Please try again later.' : 'Number of requests has exceeded your per-minute rate limit';
+  sendJsonWith(res, 429, { 'request-id': `req_fake_limit_${resetS}`, ...headers }, { type: 'error', error: { type: 'rate_limit_error', message } });
+}
+
 /** `ASK-QUESTION` → Claude's AskUserQuestion tool: a question with two options (Claude adds its own free-text row). */
 function askQuestion(text: string, toolResult: string | null): FakeAction | null {
   if (toolResult !== null || !/ASK-QUESTION/.test(text)) return null;
@@ -84,6 +111,8 @@ export function startFakeAnthropic(opts: FakeModelOptions = {}, onRequest?: Para
     const b = (body ?? {}) as { model?: string; stream?: boolean; output_config?: { format?: { type?: string } } };
     const model = b.model ?? 'claude-fake';
     const { text, toolResult, beside } = anthropicLastUser(body);
+    const limit = toolResult === null ? limitCue(text) : null;
+    if (limit) return refuse(res, limit);
     // The session-title side request asks for JSON output.
     const action: FakeAction = b.output_config?.format?.type === 'json_schema' ? { kind: 'json', value: { title: 'Fake title' } } : (askQuestion(text, toolResult) ?? scriptedAction(text, toolResult));
     // What the model was handed beside a tool result is said back whole, so a test sees the model itself read it.

@@ -144,3 +144,21 @@ export async function startFakeServer(handler: Handler, opts: FakeModelOptions, 
       }),
   };
 }
+
+/**
+ * A vendor refusing work, on cue in the prompt (so a test goes limited → clear by sending a prompt without it; a CLI's
+ * own retries repeat the same prompt and stay refused):
+ * - `USAGE-LIMIT <s>` → the plan's usage limit, resetting in `s` seconds (each fake answers in its vendor's form)
+ * - `RATE-LIMIT <s>` → a short rate limit: retry after `s` seconds
+ */
+export type FakeLimit = { kind: 'usage' | 'rate'; resetsInS: number };
+
+export function limitCue(lastUserText: string): FakeLimit | null {
+  const m = /\b(USAGE|RATE)-LIMIT (\d+)\b/.exec(lastUserText);
+  return m ? { kind: m[1] === 'USAGE' ? 'usage' : 'rate', resetsInS: Number(m[2]) } : null;
+}
+
+export function sendJsonWith(res: ServerResponse, status: number, headers: Record<string, string>, value: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(value));
+}

@@ -1,7 +1,7 @@
 // Fake Gemini API (what Gemini CLI calls): streamGenerateContent SSE, JSON generateContent for its router, tool calls on cue.
 import type { ServerResponse } from 'node:http';
 import {
-  delayFor, FAKE_CALL_USAGE, scriptedAction, sendJson, sleep, startFakeServer, type FakeAction, type FakeModelOptions, type FakeModelServer,
+  delayFor, FAKE_CALL_USAGE, limitCue, scriptedAction, sendJson, sleep, startFakeServer, type FakeAction, type FakeLimit, type FakeModelOptions, type FakeModelServer,
 } from './common.js';
 
 type Part = { text?: string; functionResponse?: { response?: unknown } };
@@ -44,6 +44,23 @@ function streamSse(res: ServerResponse, action: FakeAction): void {
 /** Structured side requests (model router, next-speaker check) get one JSON object that satisfies all of them. */
 const ROUTER_JSON = { complexity_reasoning: 'fake router', complexity_score: 10, reasoning: 'fake', next_speaker: 'user', model_choice: 'flash' };
 
+/**
+ * How the Gemini API refuses: 429 `RESOURCE_EXHAUSTED` with a QuotaFailure naming the quota (per day for a usage
+ * limit, per minute for a rate limit) and a RetryInfo delay.
+ */
+function refuse(res: ServerResponse, limit: FakeLimit): void {
+  const quotaId = limit.kind === 'usage' ? 'GenerateRequestsPerDayPerProjectPerModel-FreeTier' : 'GenerateRequestsPerMinutePerProjectPerModel-FreeTier';
+  const metric = 'generativelanguage.googleapis.com/generate_content_free_tier_requests';
+  sendJson(res, 429, { error: {
+    code: 429, status: 'RESOURCE_EXHAUSTED',
+    message: `You exceeded your current quota, please check your plan and billing details. * Quota exceeded for metric: ${metric}, limit: 50\nPlease retry in ${limit.resetsInS}s.`,
+    details: [
+      { '@type': 'type.googleapis.com/google.rpc.QuotaFailure', violations: [{ quotaMetric: metric, quotaId, quotaDimensions: { location: 'global', model: 'gemini-fake' }, quotaValue: '50' }] },
+      { '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: `${limit.resetsInS}s` },
+    ],
+  } });
+}
+
 export function startFakeGemini(opts: FakeModelOptions = {}, onRequest?: Parameters<typeof startFakeServer>[2]): Promise<FakeModelServer> {
   return startFakeServer(async (req, res, body, url) => {
     const m = /\/models\/([^/:]+):(\w+)$/.exec(url.pathname);
@@ -56,6 +73,8 @@ export function startFakeGemini(opts: FakeModelOptions = {}, onRequest?: Paramet
     const b = (body ?? {}) as { generationConfig?: { responseMimeType?: string; responseJsonSchema?: unknown; responseSchema?: unknown } };
     const wantsJson = b.generationConfig?.responseMimeType === 'application/json' || !!b.generationConfig?.responseJsonSchema || !!b.generationConfig?.responseSchema;
     const { text, toolResult } = geminiLastUser(body);
+    const limit = toolResult === null ? limitCue(text) : null;
+    if (limit) return refuse(res, limit);
     const action: FakeAction = wantsJson ? { kind: 'json', value: ROUTER_JSON } : scriptedAction(text, toolResult);
     if (method === 'streamGenerateContent') {
       await sleep(delayFor(text, opts));

@@ -1,7 +1,7 @@
 // Fake OpenAI Responses API (what Codex calls): SSE streaming, exec_command on cue (escalated), every request logged.
 import type { ServerResponse } from 'node:http';
 import {
-  delayFor, FAKE_CALL_USAGE, scriptedAction, sendJson, sleep, sseHeaders, startFakeServer, type FakeAction, type FakeModelOptions, type FakeModelServer,
+  delayFor, FAKE_CALL_USAGE, limitCue, scriptedAction, sendJson, sendJsonWith, sleep, sseHeaders, startFakeServer, type FakeAction, type FakeLimit, type FakeModelOptions, type FakeModelServer,
 } from './common.js';
 
 type Item = { type?: string; role?: string; content?: Array<{ type?: string; text?: string }>; output?: unknown };
@@ -61,12 +61,31 @@ function stream(res: ServerResponse, model: string, action: FakeAction): void {
   res.end();
 }
 
+/**
+ * How the ChatGPT-backed Responses API refuses: 429 with `error.type` `usage_limit_reached` (the plan, `resets_at` in
+ * epoch seconds and `resets_in_seconds`) for a usage limit, and `rate_limit_exceeded` with "try again in Ns" plus
+ * `retry-after` for a short rate limit, which Codex retries by itself.
+ */
+function refuse(res: ServerResponse, limit: FakeLimit): void {
+  const resetsAt = Math.floor(Date.now() / 1000) + limit.resetsInS;
+  if (limit.kind === 'usage') {
+    return sendJsonWith(res, 429, { 'x-codex-primary-used-percent': '100', 'x-codex-primary-reset-after-seconds': String(limit.resetsInS), 'x-codex-primary-window-minutes': '300' }, {
+      error: { type: 'usage_limit_reached', message: 'The usage limit has been reached', plan_type: 'plus', resets_at: resetsAt, resets_in_seconds: limit.resetsInS },
+    });
+  }
+  sendJsonWith(res, 429, { 'retry-after': String(limit.resetsInS) }, {
+    error: { type: 'requests', code: 'rate_limit_exceeded', message: `Rate limit reached for requests. Please try again in ${limit.resetsInS}s.`, param: null },
+  });
+}
+
 export function startFakeOpenAI(opts: FakeModelOptions = {}, onRequest?: Parameters<typeof startFakeServer>[2]): Promise<FakeModelServer> {
   return startFakeServer(async (req, res, body, url) => {
     if (url.pathname === '/v1/models' || url.pathname === '/models') return sendJson(res, 200, { object: 'list', data: [{ id: 'fake-model', object: 'model' }], models: [] });
     if (!/\/responses$/.test(url.pathname) || req.method !== 'POST') return sendJson(res, 404, { error: { message: `fake has no ${url.pathname}` } });
     const b = (body ?? {}) as { model?: string; text?: { format?: { type?: string } } };
     const { text, toolResult } = openaiLastUser(body);
+    const limit = toolResult === null ? limitCue(text) : null;
+    if (limit) return refuse(res, limit);
     // The thread-title side request asks for a json_schema text format.
     const action: FakeAction = b.text?.format?.type === 'json_schema' ? { kind: 'json', value: { title: 'Fake title' } } : scriptedAction(text, toolResult);
     await sleep(delayFor(text, opts));
