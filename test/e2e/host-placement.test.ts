@@ -1,6 +1,8 @@
 // Placing a session on a host and running it there (issue 29 items 1, 3, 7): `/cd gpu1:<dir>` in a topic answers with
 // the place; the next message runs in gpu1's tmux (a real sshd on 127.0.0.1, test/support/sshd.ts) and its answer and
 // turn card arrive; an unknown host is answered with the known ones; a folder outside the host's workingDirs is refused.
+// A host that is down (gpu2: a port nothing listens on) makes the message wait, says so once, is tried rarely, and the
+// message runs there once when it is back.
 // Real daemon (the build: the bundle is what ships to the host), fake Feishu, shell CLI. Needs `npm run build`.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +18,8 @@ import type { FakeMessage } from '../support/fake-feishu/index.js';
 import { startTestSshd, type TestSshd } from '../support/sshd.js';
 
 let sshd: TestSshd;
+/** gpu2: down until a test starts it (its port and pinned key stay). */
+let sshd2: TestSshd;
 /** larkmux's folder on the host (LARKMUX_REMOTE_ROOT): the bundle and the workers' home there, apart from the user's. */
 let hostRoot: string;
 /** gpu1's one working root; sessions there work in it or below. */
@@ -23,6 +27,8 @@ let srv: string;
 
 beforeAll(async () => {
   sshd = await startTestSshd();
+  sshd2 = await startTestSshd();
+  await sshd2.stop();
   hostRoot = realpathSync(mkdtempSync(join(tmpdir(), 'lmx-gpu1-')));
   srv = realpathSync(mkdtempSync(join(tmpdir(), 'lmx-srv-')));
   mkdirSync(join(srv, 'app'));
@@ -30,6 +36,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await sshd?.cleanup();
+  await sshd2?.cleanup();
   for (const d of [hostRoot, srv]) if (d) rmSync(d, { recursive: true, force: true });
 });
 
@@ -57,11 +64,18 @@ async function awaitRemoteTurn(rig: E2eRig, topic: string, chatId: string, dir: 
 async function rigWithHosts(into: E2eRig[]): Promise<E2eRig> {
   const made = await startRig({ daemon: 'built' });
   into.push(made);
-  const hosts = [{ name: 'gpu1', ssh: sshd.target, port: sshd.port, identityFile: sshd.clientKey, workingDirs: [srv] }];
+  const hosts = [
+    { name: 'gpu1', ssh: sshd.target, port: sshd.port, identityFile: sshd.clientKey, workingDirs: [srv] },
+    { name: 'gpu2', ssh: sshd2.target, port: sshd2.port, identityFile: sshd2.clientKey },
+  ];
   made.home.writeConfig({ ...JSON.parse(readFileSync(made.home.paths.config, 'utf8')), hosts });
   // Pinned as `larkmux hosts add gpu1 … --accept SHA256:…` pins it: larkmux's own known_hosts.
-  const [type, blob] = readFileSync(sshd.hostKeyPub, 'utf8').trim().split(' ');
-  writeFileSync(sshPlaces(made.home.paths).knownHosts, pinInKnownHosts('', knownHostsName('127.0.0.1', sshd.port), { type: type!, blob: blob! }));
+  let knownHosts = '';
+  for (const s of [sshd, sshd2]) {
+    const [type, blob] = readFileSync(s.hostKeyPub, 'utf8').trim().split(' ');
+    knownHosts = pinInKnownHosts(knownHosts, knownHostsName('127.0.0.1', s.port), { type: type!, blob: blob! });
+  }
+  writeFileSync(sshPlaces(made.home.paths).knownHosts, knownHosts);
   made.home.env.LARKMUX_REMOTE_ROOT = hostRoot;
   await made.start();
   return made;
@@ -97,7 +111,7 @@ describe('a session placed on a host', () => {
 
     // An unknown host: the known ones are listed, and the session stays where it was.
     await fake.injectMessage({ chatType: 'group', chatId, rootId: open.messageId, text: '/cd nope:/x' });
-    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('There is no host "nope". Known hosts: local, gpu1.')), 30_000, 'the known hosts');
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('There is no host "nope". Known hosts: local, gpu1, gpu2.')), 30_000, 'the known hosts');
     // Outside gpu1's roots (after `..` is resolved): refused, and the session stays where it was.
     await fake.injectMessage({ chatType: 'group', chatId, rootId: open.messageId, text: `/cd gpu1:${srv}/../etc` });
     const outside = join(srv, '..', 'etc');
@@ -120,4 +134,40 @@ describe('a session placed on a host', () => {
     const sessions = (await rig.status()).sessions.filter((s: { key: string }) => s.key.startsWith(open.messageId));
     expect(sessions).toMatchObject([{ host: 'gpu1', cwd: srv }]);
   }, 240_000);
+
+  it('a message to a host that is down waits (told once, tried rarely, never run here) and runs there once when it is back', async () => {
+    const rig = await rigWithHosts(rigs);
+    const { fake } = rig;
+    const appId = rig.appIds[0]!;
+    const app = join(srv, 'app');
+    const open = await fake.injectMessage({ chatType: 'group', text: `/cd gpu2:${app}`, mentionBot: true });
+    const chatId = open.chatId;
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes(`Folder set to gpu2:${app}.`)), 30_000, 'the placement');
+    await fake.injectMessage({ chatType: 'group', chatId, rootId: open.messageId, text: 'echo ran-on-c-$((6*7))' });
+
+    const told = () => fake.messages.filter((m) => m.appId === appId && JSON.stringify(m.content).includes('host gpu2 unreachable since'));
+    await fake.waitFor(() => told().length > 0, 60_000, 'the topic told the host is unreachable');
+    expect(JSON.stringify(told()[0]!.content)).toMatch(/host gpu2 unreachable since \d\d:\d\d, retrying/);
+    expect(cardsFor(fake, appId, open.messageId)).toContain(told()[0]);
+
+    // A while with the host down: an upper bound on how often it is tried (the pause doubles from 2 s), never a loop.
+    const attempts = () => rig.logText().split('\n').filter((l) => l.includes('"host":"gpu2"') && l.includes('connecting to the host')).length;
+    await new Promise((r) => setTimeout(r, 20_000));
+    expect(attempts()).toBeGreaterThanOrEqual(2);
+    expect(attempts()).toBeLessThanOrEqual(6);
+    // Told once; nothing ran on this machine, and the message is still waiting (no answer anywhere).
+    expect(told()).toHaveLength(1);
+    expect(textsIn(fake, appId, chatId).some((t) => t.includes('ran-on-c-42'))).toBe(false);
+    expect((await rig.tmux.run(['list-panes', '-a', '-F', '#{pane_current_path}'])).stdout).not.toContain(app);
+
+    // The host comes back where the config points: the waiting message runs there, once.
+    await sshd2.start();
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('ran-on-c-42')), 150_000, 'the answer once gpu2 is back');
+    expect(hostPaneDirs()).toContain(app);
+    const [pane] = hostTmux(['list-panes', '-a', '-F', '#{pane_id}']).stdout.split('\n').filter(Boolean);
+    const typed = hostTmux(['capture-pane', '-p', '-S', '-', '-t', pane!]).stdout.split('\n').filter((l) => l.includes('echo ran-on-c-'));
+    expect(typed).toHaveLength(1);
+    // The notice was the turn card's (now showing the answer): no other message ever repeated it.
+    expect(told().length).toBeLessThanOrEqual(1);
+  }, 300_000);
 });

@@ -46,12 +46,12 @@ export class RemoteWorker implements WorkerLink {
   }
 
   /**
-   * The init as the host needs it: larkmux's folder there, and the tmux server that folder derives (DESIGN §11) — the
-   * daemon's socket names a server of this machine, and on a host shared with another larkmux (or this very machine
-   * reached over ssh) it would mix their sessions.
+   * The init as the host needs it: larkmux's folder there, and with no socket named (a session's owner names none for
+   * a host) the tmux server that folder derives (DESIGN §11) — the daemon's own socket names a server of this machine,
+   * and on a host shared with another larkmux (or this very machine reached over ssh) it would mix their sessions.
    */
   private frame(msg: DaemonToWorker): DaemonToAgent {
-    const hosted = msg.type === 'init' ? { ...msg, home: this.hostHome, tmuxSocket: tmuxSocketName(null, this.hostHome) } : msg;
+    const hosted = msg.type === 'init' ? { ...msg, home: this.hostHome, tmuxSocket: msg.tmuxSocket ?? tmuxSocketName(null, this.hostHome) } : msg;
     return { kind: 'msg', session: this.sessionId, msg: hosted };
   }
 
@@ -83,7 +83,9 @@ export class RemoteWorker implements WorkerLink {
   exit(exit: WorkerLinkExit): void {
     if (this.gone) return;
     this.gone = true;
+    // Never linked: what was queued never reached the host, so the session may send it again without a duplicate.
+    const unsent = exit.cause === 'link_lost' && !this.write && this.pending.length ? { unsent: this.pending } : {};
     this.pending = [];
-    this.events?.exit(exit);
+    this.events?.exit({ ...exit, ...unsent });
   }
 }
