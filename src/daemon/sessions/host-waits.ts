@@ -57,6 +57,8 @@ interface Outage {
 
 export class HostWaits {
   private readonly outages = new Map<string, Outage>();
+  /** The daemon is stopping: links dropped now are its own doing, and nothing is retried (waiting prompts are in memory only). */
+  private disposed = false;
 
   constructor(private readonly ports: HostWaitPorts) {}
 
@@ -65,6 +67,7 @@ export class HostWaits {
    * not reach the host wait in it, sent again after the pause. The topic is told once, when the first prompt waits.
    */
   hold(id: string, unsent: readonly DaemonToWorker[]): void {
+    if (this.disposed) return;
     const o: Outage = this.outages.get(id) ?? { since: Date.now(), told: false, attempts: 0, timer: null, prompts: [] };
     this.outages.set(id, o);
     const prompts = waitingPrompts(unsent);
@@ -94,6 +97,7 @@ export class HostWaits {
   }
 
   dispose(): void {
+    this.disposed = true;
     for (const id of [...this.outages.keys()]) this.recovered(id);
   }
 
