@@ -40,4 +40,4 @@ export const HostsSchema = z
     });
   })
   .default([])
-  .describe('Other machines reached over OpenSSH (`larkmux hosts add|check|list`); `/cd host:dir` places a session there (running it there needs the SSH transport, not in this build yet)');
+  .describe('Other machines reached over OpenSSH (`larkmux hosts add|check|list`); `/cd host:dir` places a session there, and its CLI runs there');

@@ -1,58 +1,109 @@
-// Placing a session on a host (issue 29 items 1, 7): `/cd gpu1:/srv/app` in a topic answers with the place, the turn's
-// card names the host, an unknown host is answered with the known ones, and a folder outside the host's workingDirs is
-// refused. Real daemon, fake Feishu, shell CLI; no SSH is involved (the transport is another piece of work).
-import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+// Placing a session on a host and running it there (issue 29 items 1, 3, 7): `/cd gpu1:<dir>` in a topic answers with
+// the place; the next message runs in gpu1's tmux (a real sshd on 127.0.0.1, test/support/sshd.ts) and its answer and
+// turn card arrive; an unknown host is answered with the known ones; a folder outside the host's workingDirs is refused.
+// A host that is down (gpu2: a port nothing listens on) makes the message wait, says so once, is tried rarely, and the
+// message runs there once when it is back.
+// Real daemon (the build: the bundle is what ships to the host), fake Feishu, shell CLI. Needs `npm run build`.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { knownHostsName, pinInKnownHosts } from '../../src/platform/ssh/known-hosts.js';
+import { sshPlaces } from '../../src/platform/ssh/ssh-run.js';
+import { tmuxSocketName } from '../../src/shared/tmux-socket.js';
 import { buttons, cardsFor, textsIn } from '../support/cards.js';
 import { startRig, type E2eRig } from '../support/e2e-daemon.js';
-import type { FakeFeishu, FakeMessage } from '../support/fake-feishu/index.js';
+import type { FakeMessage } from '../support/fake-feishu/index.js';
+import { startTestSshd, type TestSshd } from '../support/sshd.js';
 
-/** The hosts of this test: `gpu1` confined to /srv; no real machine is ever reached. */
-const HOSTS = [{ name: 'gpu1', ssh: 'ops@gpu1.example', workingDirs: ['/srv'] }];
+let sshd: TestSshd;
+/** gpu2: down until a test starts it (its port and pinned key stay). */
+let sshd2: TestSshd;
+/** larkmux's folder on the host (LARKMUX_REMOTE_ROOT): the bundle and the workers' home there, apart from the user's. */
+let hostRoot: string;
+/** gpu1's one working root; sessions there work in it or below. */
+let srv: string;
+
+beforeAll(async () => {
+  sshd = await startTestSshd();
+  sshd2 = await startTestSshd();
+  await sshd2.stop();
+  hostRoot = realpathSync(mkdtempSync(join(tmpdir(), 'lmx-gpu1-')));
+  srv = realpathSync(mkdtempSync(join(tmpdir(), 'lmx-srv-')));
+  mkdirSync(join(srv, 'app'));
+}, 60_000);
+
+afterAll(async () => {
+  await sshd?.cleanup();
+  await sshd2?.cleanup();
+  for (const d of [hostRoot, srv]) if (d) rmSync(d, { recursive: true, force: true });
+});
+
+/** The tmux server larkmux's workers use on the host: the one its folder there derives. */
+const hostTmux = (args: string[]) => spawnSync('tmux', ['-L', tmuxSocketName(null, hostRoot), ...args], { encoding: 'utf8' });
+
+/** The folders of the panes in the host's tmux. */
+const hostPaneDirs = () => hostTmux(['list-panes', '-a', '-F', '#{pane_current_path}']).stdout.split('\n').filter(Boolean);
 
 /**
- * What a message to a session placed on gpu1 shows once it is out, while this build has no SSH transport: the honest
- * refusal on the turn's card (never a run on this machine). When the transport lands, this is the one place to change:
- * wait for the answer in the topic instead.
+ * A message to a session placed on gpu1 once it is out: its answer in the topic and the turn card there, run in the
+ * host's tmux in the placed folder (never on this machine's server, the daemon's own).
  */
-async function awaitRemoteTurn(fake: FakeFeishu, appId: string, topic: string, chatId: string): Promise<FakeMessage> {
-  const said = (m: FakeMessage) => JSON.stringify(m.content).includes('host gpu1: remote sessions are not available in this build');
-  const card = await fake.waitFor(() => cardsFor(fake, appId, topic).find(said), 60_000, 'the turn card says the host cannot run it in this build');
-  // Nothing ran here: no answer of the shell reached the topic.
-  expect(textsIn(fake, appId, chatId).some((t) => t.includes('ran-here-42'))).toBe(false);
+async function awaitRemoteTurn(rig: E2eRig, topic: string, chatId: string, dir: string): Promise<FakeMessage> {
+  const { fake } = rig;
+  const appId = rig.appIds[0]!;
+  await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('ran-on-b-42')), 120_000, 'the answer from gpu1');
+  const card = await fake.waitFor(() => cardsFor(fake, appId, topic).find((m) => JSON.stringify(m.content).includes(`gpu1:${basename(dir)}`)), 60_000, 'the turn card');
+  expect(hostPaneDirs()).toContain(dir);
+  expect((await rig.tmux.run(['list-panes', '-a', '-F', '#{pane_current_path}'])).stdout).not.toContain(dir);
   return card;
 }
 
-/** A started rig whose config.json has HOSTS beside its bots (the rig writes bots only), kept in `into` to be cleaned up. */
+/** A started rig whose config.json has gpu1 (the test sshd, its key pinned) beside its bots, kept in `into`. */
 async function rigWithHosts(into: E2eRig[]): Promise<E2eRig> {
-  const made = await startRig();
+  const made = await startRig({ daemon: 'built' });
   into.push(made);
-  made.home.writeConfig({ ...JSON.parse(readFileSync(made.home.paths.config, 'utf8')), hosts: HOSTS });
+  const hosts = [
+    { name: 'gpu1', ssh: sshd.target, port: sshd.port, identityFile: sshd.clientKey, workingDirs: [srv] },
+    { name: 'gpu2', ssh: sshd2.target, port: sshd2.port, identityFile: sshd2.clientKey },
+  ];
+  made.home.writeConfig({ ...JSON.parse(readFileSync(made.home.paths.config, 'utf8')), hosts });
+  // Pinned as `larkmux hosts add gpu1 … --accept SHA256:…` pins it: larkmux's own known_hosts.
+  let knownHosts = '';
+  for (const s of [sshd, sshd2]) {
+    const [type, blob] = readFileSync(s.hostKeyPub, 'utf8').trim().split(' ');
+    knownHosts = pinInKnownHosts(knownHosts, knownHostsName('127.0.0.1', s.port), { type: type!, blob: blob! });
+  }
+  writeFileSync(sshPlaces(made.home.paths).knownHosts, knownHosts);
+  made.home.env.LARKMUX_REMOTE_ROOT = hostRoot;
   await made.start();
   return made;
 }
 
-describe('placing a session on a host', () => {
+describe('a session placed on a host', () => {
   const rigs: E2eRig[] = [];
-  afterEach(() => Promise.all(rigs.splice(0).map((r) => r.cleanup())));
+  afterEach(async () => {
+    await Promise.all(rigs.splice(0).map((r) => r.cleanup()));
+    hostTmux(['kill-server']);
+  });
 
-  it('/cd host:dir places the topic\'s session there; unknown hosts and folders outside the roots are refused', async () => {
+  it('/cd host:dir places the topic\'s session there and runs it in the host\'s tmux; unknown hosts and folders outside the roots are refused', async () => {
     const rig = await rigWithHosts(rigs);
     const { fake } = rig;
     const appId = rig.appIds[0]!;
+    const app = join(srv, 'app');
 
     // A topic opened with /cd: the reply says where the next message starts the CLI.
-    const open = await fake.injectMessage({ chatType: 'group', text: '/cd gpu1:/srv/app/../app', mentionBot: true });
+    const open = await fake.injectMessage({ chatType: 'group', text: `/cd gpu1:${app}/../app`, mentionBot: true });
     const chatId = open.chatId;
-    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('Folder set to gpu1:/srv/app.')), 30_000, 'the placement in the reply');
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes(`Folder set to gpu1:${app}.`)), 30_000, 'the placement in the reply');
 
-    // The first message of the topic: the session is on gpu1, and this build says so instead of running it here.
-    await fake.injectMessage({ chatType: 'group', chatId, rootId: open.messageId, text: 'echo ran-here-$((6*7))' });
-    const card = await awaitRemoteTurn(fake, appId, open.messageId, chatId);
-    expect(JSON.stringify(card.content)).toContain('gpu1:app');
+    // The first message of the topic runs on gpu1.
+    await fake.injectMessage({ chatType: 'group', chatId, rootId: open.messageId, text: 'echo ran-on-b-$((6*7))' });
+    await awaitRemoteTurn(rig, open.messageId, chatId, app);
     const sessions = (await rig.status()).sessions.filter((s: { key: string }) => s.key.startsWith(open.messageId));
-    expect(sessions).toMatchObject([{ host: 'gpu1', cwd: '/srv/app' }]);
+    expect(sessions).toMatchObject([{ host: 'gpu1', cwd: app }]);
 
     // /status in the topic names the host.
     await fake.injectMessage({ chatType: 'group', chatId, rootId: open.messageId, text: '/status' });
@@ -60,25 +111,63 @@ describe('placing a session on a host', () => {
 
     // An unknown host: the known ones are listed, and the session stays where it was.
     await fake.injectMessage({ chatType: 'group', chatId, rootId: open.messageId, text: '/cd nope:/x' });
-    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('There is no host "nope". Known hosts: local, gpu1.')), 30_000, 'the known hosts');
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('There is no host "nope". Known hosts: local, gpu1, gpu2.')), 30_000, 'the known hosts');
     // Outside gpu1's roots (after `..` is resolved): refused, and the session stays where it was.
-    await fake.injectMessage({ chatType: 'group', chatId, rootId: open.messageId, text: '/cd gpu1:/srv/../etc' });
-    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('/etc is outside the folders sessions may use on gpu1 (/srv)')), 30_000, 'confinement');
+    await fake.injectMessage({ chatType: 'group', chatId, rootId: open.messageId, text: `/cd gpu1:${srv}/../etc` });
+    const outside = join(srv, '..', 'etc');
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes(`${outside} is outside the folders sessions may use on gpu1 (${srv})`)), 30_000, 'confinement');
     const after = (await rig.status()).sessions.filter((s: { key: string; lifecycle: string }) => s.key.startsWith(open.messageId) && s.lifecycle !== 'closed');
-    expect(after).toMatchObject([{ host: 'gpu1', cwd: '/srv/app' }]);
-  }, 180_000);
+    expect(after).toMatchObject([{ host: 'gpu1', cwd: app }]);
+  }, 240_000);
 
   it('the folder picker of a new topic offers each host\'s roots as host:dir beside the bot\'s own folder', async () => {
     const rig = await rigWithHosts(rigs);
     const { fake } = rig;
     const appId = rig.appIds[0]!;
-    const open = await fake.injectMessage({ chatType: 'group', text: 'echo ran-here-$((6*7))', mentionBot: true });
-    const picker = await fake.waitFor(() => fake.messages.find((m) => m.appId === appId && m.chatId === open.chatId && m.msgType === 'interactive' && buttons(m.content).includes('gpu1:srv')), 60_000, 'picker card');
+    const root = `gpu1:${basename(srv)}`;
+    const open = await fake.injectMessage({ chatType: 'group', text: 'echo ran-on-b-$((6*7))', mentionBot: true });
+    const picker = await fake.waitFor(() => fake.messages.find((m) => m.appId === appId && m.chatId === open.chatId && m.msgType === 'interactive' && buttons(m.content).includes(root)), 60_000, 'picker card');
     // The bot's own folder stays the first choice: configuring a host never moves a session nobody placed.
-    expect(buttons(picker.content)).toEqual([basename(rig.home.dir), 'gpu1:srv']);
-    await fake.tapButton(picker.messageId, 'gpu1:srv');
-    await awaitRemoteTurn(fake, appId, open.messageId, open.chatId);
+    expect(buttons(picker.content)).toEqual([basename(rig.home.dir), root]);
+    await fake.tapButton(picker.messageId, root);
+    await awaitRemoteTurn(rig, open.messageId, open.chatId, srv);
     const sessions = (await rig.status()).sessions.filter((s: { key: string }) => s.key.startsWith(open.messageId));
-    expect(sessions).toMatchObject([{ host: 'gpu1', cwd: '/srv' }]);
-  }, 180_000);
+    expect(sessions).toMatchObject([{ host: 'gpu1', cwd: srv }]);
+  }, 240_000);
+
+  it('a message to a host that is down waits (told once, tried rarely, never run here) and runs there once when it is back', async () => {
+    const rig = await rigWithHosts(rigs);
+    const { fake } = rig;
+    const appId = rig.appIds[0]!;
+    const app = join(srv, 'app');
+    const open = await fake.injectMessage({ chatType: 'group', text: `/cd gpu2:${app}`, mentionBot: true });
+    const chatId = open.chatId;
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes(`Folder set to gpu2:${app}.`)), 30_000, 'the placement');
+    await fake.injectMessage({ chatType: 'group', chatId, rootId: open.messageId, text: 'echo ran-on-c-$((6*7))' });
+
+    const told = () => fake.messages.filter((m) => m.appId === appId && JSON.stringify(m.content).includes('host gpu2 unreachable since'));
+    await fake.waitFor(() => told().length > 0, 60_000, 'the topic told the host is unreachable');
+    expect(JSON.stringify(told()[0]!.content)).toMatch(/host gpu2 unreachable since \d\d:\d\d, retrying/);
+    expect(cardsFor(fake, appId, open.messageId)).toContain(told()[0]);
+
+    // A while with the host down: an upper bound on how often it is tried (the pause doubles from 2 s), never a loop.
+    const attempts = () => rig.logText().split('\n').filter((l) => l.includes('"host":"gpu2"') && l.includes('connecting to the host')).length;
+    await new Promise((r) => setTimeout(r, 20_000));
+    expect(attempts()).toBeGreaterThanOrEqual(2);
+    expect(attempts()).toBeLessThanOrEqual(6);
+    // Told once; nothing ran on this machine, and the message is still waiting (no answer anywhere).
+    expect(told()).toHaveLength(1);
+    expect(textsIn(fake, appId, chatId).some((t) => t.includes('ran-on-c-42'))).toBe(false);
+    expect((await rig.tmux.run(['list-panes', '-a', '-F', '#{pane_current_path}'])).stdout).not.toContain(app);
+
+    // The host comes back where the config points: the waiting message runs there, once.
+    await sshd2.start();
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('ran-on-c-42')), 150_000, 'the answer once gpu2 is back');
+    expect(hostPaneDirs()).toContain(app);
+    const [pane] = hostTmux(['list-panes', '-a', '-F', '#{pane_id}']).stdout.split('\n').filter(Boolean);
+    const typed = hostTmux(['capture-pane', '-p', '-S', '-', '-t', pane!]).stdout.split('\n').filter((l) => l.includes('echo ran-on-c-'));
+    expect(typed).toHaveLength(1);
+    // The notice was the turn card's (now showing the answer): no other message ever repeated it.
+    expect(told().length).toBeLessThanOrEqual(1);
+  }, 300_000);
 });

@@ -67,7 +67,8 @@ export class Daemon {
     });
     // Each start names the session's owner as the receiver of its worker's events (SessionService.ensureWorker).
     // A session placed on a configured host gets its worker there, through that host's agent (remote-host.ts).
-    this.remoteHosts = new RemoteHosts({ hosts: config.hosts, paths, log });
+    // LARKMUX_REMOTE_ROOT moves larkmux's folder on every host (tests, whose "host" is this machine's own user).
+    this.remoteHosts = new RemoteHosts({ hosts: config.hosts, paths, log, ...(process.env.LARKMUX_REMOTE_ROOT ? { remoteRoot: process.env.LARKMUX_REMOTE_ROOT } : {}) });
     this.pool = new WorkerPool({ log, env: { LARKMUX_HOME: paths.home }, remoteHost: (name) => this.remoteHosts.get(name) });
     this.restoring = new Restoring(log);
     this.capacity = new CapacityKeeper({ groups: () => this.bots.map((b) => b.sessions), hosts: () => config.hosts, log });

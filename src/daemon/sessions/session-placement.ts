@@ -16,3 +16,10 @@ export function newSessionDir(bot: Pick<BotConfig, 'workingDir'>, hosts: readonl
 export function noWorkerNotice(problem: ((p: WorkerPlacement) => string | undefined) | undefined, host: string, t: Translate): string {
   return problem?.({ host }) === 'remote_unavailable' ? t('notice.hostUnavailable', { host }) : t('notice.workerDown');
 }
+
+/** The card notice of a turn whose host could not be reached: since when (the daemon's clock, hh:mm), and that it waits. */
+export function hostUnreachableNotice(host: string, since: number, t: Translate): string {
+  const d = new Date(since);
+  const hhmm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  return t('notice.hostUnreachable', { host, since: hhmm });
+}

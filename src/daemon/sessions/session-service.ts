@@ -4,7 +4,7 @@
 // the live session's reports (live-session.ts persists it), read here by the capacity keeper.
 import type { BotConfig, CliSpec } from '../../shared/config.js';
 import type { Translate } from '../../shared/i18n.js';
-import type { BackendKind, DisplayMode, HurryHow, Requester, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
+import type { BackendKind, DaemonToWorker, DisplayMode, HurryHow, Requester, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import type { FrameRenderer } from '../../platform/render-process.js';
 import type { Anchor } from '../ground/anchor.js';
@@ -16,7 +16,7 @@ import { SessionWorker, type SendOutcome } from '../workers/session-worker.js';
 import type { WorkerPoolEvents } from '../workers/worker-pool.js';
 import type { CapacityEvents, WorkerControl } from './session-ports.js';
 import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
-import { newSessionDir, noWorkerNotice } from './session-placement.js';
+import { hostUnreachableNotice, newSessionDir, noWorkerNotice } from './session-placement.js';
 import type { LiveSession } from './live-session.js';
 import type { ChangeSet } from '../changes/change-tracker.js';
 import { newSessionCore, sessionHost, type SessionCore } from '../ground/session-core.js';
@@ -24,6 +24,7 @@ import { newLiveSession, newSessionHolds, workerInit } from './session-wiring.js
 import { RenderStateStore, SessionStore } from '../ground/store.js';
 import { hurryWaiting, type TapOutcome } from './busy-message.js';
 import type { SessionHolds } from './session-holds.js';
+import { HostWaits, sendPrompt, turnPrompt } from './host-waits.js';
 
 export type { CapacityEvents, WorkerControl } from './session-ports.js';
 
@@ -74,8 +75,11 @@ export class SessionService {
   /** What the pool reports about this owner's workers (given with each start): straight to the session. */
   private readonly workerEvents: WorkerPoolEvents = {
     onMessage: (id, msg) => this.onWorkerMessage(id, msg),
-    onExit: (exit) => this.onWorkerExit(exit.sessionId, exit.expected),
+    onExit: (exit) => this.onWorkerExit(exit.sessionId, exit.expected, exit.cause === 'link_lost' ? exit.unsent ?? [] : undefined),
   };
+  /** Prompts whose host could not be reached wait there and are sent again after a pause (host-waits.ts). */
+  private readonly hostWaits = new HostWaits({ session: (id) => this.records.get(id), inOrder: (s, job) => this.inSessionOrder(s.key, job), launch: (s) => this.opts.capacity.launch(this, s), worker: (s) => this.worker(s),
+    notify: (s, since) => void this.liveOf(s).cards.setNotice(hostUnreachableNotice(sessionHost(s), since, this.opts.t)) });
   /** Sessions created by this process that have not launched yet: their first worker starts them fresh. */
   private readonly fresh = new Set<string>();
   /** Per-session order, by the router's session key: one session's messages run one after another, others in parallel. */
@@ -93,9 +97,7 @@ export class SessionService {
   }
 
   /** The bot whose sessions these are (its caps are read by the capacity keeper). */
-  get bot(): BotConfig {
-    return this.opts.bot;
-  }
+  get bot(): BotConfig { return this.opts.bot; }
 
   /** Loads the records and card state; each problem names where a damaged file was kept aside (durable-file.ts). */
   async load(): Promise<string[]> {
@@ -110,9 +112,7 @@ export class SessionService {
 
   // ── records ────────────────────────────────────────────────────────────────
 
-  get(id: string): SessionCore | undefined {
-    return this.records.get(id);
-  }
+  get(id: string): SessionCore | undefined { return this.records.get(id); }
 
   getByKey(key: string): SessionCore | undefined {
     return this.records.getByKey(key);
@@ -183,11 +183,11 @@ export class SessionService {
     await this.opts.capacity.launch(this, session, queued);
     // The folder of a session on another host is there, not here: a same-named folder here is not its change set.
     if (sessionHost(session) === LOCAL_HOST) await live.changes.begin();
-    const worker = this.worker(session);
-    const sent = turn.kind === 'prompt' ? worker.input(turn.messageId, turn.text, turn.requester) : worker.rawInput(turn.messageId, turn.text);
+    const prompt = turnPrompt(turn);
+    const sent = sendPrompt(this.worker(session), prompt);
     await card;
     if (turn.notices.length) await live.cards.setNotice(turn.notices.join('\n'));
-    if (sent !== 'sent') await live.cards.setNotice(noWorkerNotice((p) => this.opts.workers.placementProblem?.(p), sessionHost(session), this.opts.t));
+    if (sent !== 'sent' && !this.hostWaits.join(session.id, prompt)) await live.cards.setNotice(noWorkerNotice((p) => this.opts.workers.placementProblem?.(p), sessionHost(session), this.opts.t));
   }
 
   /** A tap on a waiting message's card: busy-message.ts decides, the worker's queue has the last word. */
@@ -297,7 +297,7 @@ export class SessionService {
     const ok = this.opts.workers.start(session.id, workerInit(session, {
       bot: this.bot,
       home: this.opts.home,
-      tmuxSocket: this.opts.legacyTmux?.socketFor(session) ?? this.opts.tmuxSocket,
+      tmuxSocket: sessionHost(session) !== LOCAL_HOST ? null : (this.opts.legacyTmux?.socketFor(session) ?? this.opts.tmuxSocket),
       fresh: this.fresh.has(session.id),
       display: this.live.get(session.id)?.cards.display ?? this.renders.get(session.id)?.display ?? 'screenshot',
       ...(webSecret ? { webSecret } : {}),
@@ -314,18 +314,23 @@ export class SessionService {
   onWorkerMessage(id: string, msg: WorkerToDaemon): void {
     const session = this.records.get(id);
     if (!session) return;
-    if (msg.type === 'ready') this.worker(session).ready(msg.webPort);
+    if (msg.type === 'ready') {
+      this.worker(session).ready(msg.webPort);
+      this.hostWaits.recovered(id);
+    }
     void this.liveOf(session).handle(msg).catch((err) => this.log.error({ err, type: msg.type }, 'worker message handling failed'));
     // A turn that ended releases its session; a session that went quiet may let another launch (capacity-keeper.ts).
     if ((msg.type === 'final_output' && msg.turnId) || msg.type === 'input_failed') this.opts.capacity.turnDone(id);
     else if (msg.type === 'status') this.opts.capacity.schedule();
   }
 
-  onWorkerExit(id: string, expected: boolean): void {
+  /** `unsent`: set when the link to the worker's host was lost — the messages that never reached it (host-waits.ts). */
+  onWorkerExit(id: string, expected: boolean, unsent?: readonly DaemonToWorker[]): void {
     this.handles.get(id)?.gone();
     this.live.get(id)?.workerGone();
     this.opts.capacity.workerGone(id);
     const s = this.records.get(id);
+    if (s && unsent) this.hostWaits.hold(id, unsent);
     if (s && !expected && s.lifecycle === 'live') this.log.warn({ session: id.slice(0, 8) }, 'worker died; the next message re-attaches');
   }
 
@@ -384,6 +389,7 @@ export class SessionService {
 
   /** Lets the cards finish their last updates, then writes the stores. */
   async dispose(): Promise<void> {
+    this.hostWaits.dispose();
     for (const l of this.live.values()) {
       await l.cards.settle().catch(() => undefined);
       l.dispose();

@@ -94,6 +94,8 @@ export class RemoteHost implements RemoteWorkerStarter {
     } catch (err) {
       return this.dropAll(`the worker bundle cannot be read (run \`npm run build\`): ${(err as Error).message}`);
     }
+    // One line per attempt: how often a host that is down is tried shows in the log (host-waits.ts paces it).
+    this.log.info('connecting to the host');
     const placed = await ensureRemoteBundle(this.opts.host, this.opts.places, bundle, root, this.opts.sshEnv);
     if (!placed.ok) return this.dropAll(`the worker bundle could not be placed: ${placed.detail}`);
     this.log.info({ sha: bundle.sha.slice(0, 12), how: placed.how }, 'worker bundle on the host');

@@ -13,7 +13,8 @@ export class RemoteHosts {
   private readonly live = new Map<string, RemoteHost>();
   private bundle: BundleManifest | undefined;
 
-  constructor(private readonly opts: { hosts: readonly HostConfig[]; paths: LarkmuxPaths; log: Logger }) {}
+  /** `remoteRoot`: larkmux's folder on every host (default ~/.larkmux there). */
+  constructor(private readonly opts: { hosts: readonly HostConfig[]; paths: LarkmuxPaths; log: Logger; remoteRoot?: string }) {}
 
   /** The host's RemoteHost, or undefined when no host of that name is configured. */
   get(name: string): RemoteHost | undefined {
@@ -21,7 +22,7 @@ export class RemoteHosts {
     if (have) return have;
     const host = this.opts.hosts.find((h) => h.name === name);
     if (!host) return undefined;
-    const made = new RemoteHost({ host, places: sshPlaces(this.opts.paths), log: this.opts.log, bundle: () => this.ownBundle() });
+    const made = new RemoteHost({ host, places: sshPlaces(this.opts.paths), log: this.opts.log, bundle: () => this.ownBundle(), ...(this.opts.remoteRoot ? { remoteRoot: this.opts.remoteRoot } : {}) });
     this.live.set(name, made);
     return made;
   }

@@ -2,6 +2,7 @@
 // agent reports (started, messages, exit, the link gone) comes back through here.
 import type { DaemonToAgent } from '../../shared/host-agent-protocol.js';
 import type { DaemonToWorker } from '../../shared/ipc.js';
+import { tmuxSocketName } from '../../shared/tmux-socket.js';
 import type { WorkerLink, WorkerLinkEvents, WorkerLinkExit } from './worker-link.js';
 
 /** How a RemoteWorker reaches its agent: false when the frame could not be written (no link now). */
@@ -44,8 +45,14 @@ export class RemoteWorker implements WorkerLink {
     for (const m of this.pending.splice(0)) write(this.frame(m));
   }
 
+  /**
+   * The init as the host needs it: larkmux's folder there, and with no socket named (a session's owner names none for
+   * a host) the tmux server that folder derives (DESIGN §11) — the daemon's own socket names a server of this machine,
+   * and on a host shared with another larkmux (or this very machine reached over ssh) it would mix their sessions.
+   */
   private frame(msg: DaemonToWorker): DaemonToAgent {
-    return { kind: 'msg', session: this.sessionId, msg: msg.type === 'init' ? { ...msg, home: this.hostHome } : msg };
+    const hosted = msg.type === 'init' ? { ...msg, home: this.hostHome, tmuxSocket: msg.tmuxSocket ?? tmuxSocketName(null, this.hostHome) } : msg;
+    return { kind: 'msg', session: this.sessionId, msg: hosted };
   }
 
   send(msg: DaemonToWorker, done: (err: Error | null) => void): void {
@@ -76,7 +83,9 @@ export class RemoteWorker implements WorkerLink {
   exit(exit: WorkerLinkExit): void {
     if (this.gone) return;
     this.gone = true;
+    // Never linked: what was queued never reached the host, so the session may send it again without a duplicate.
+    const unsent = exit.cause === 'link_lost' && !this.write && this.pending.length ? { unsent: this.pending } : {};
     this.pending = [];
-    this.events?.exit(exit);
+    this.events?.exit({ ...exit, ...unsent });
   }
 }

@@ -15,6 +15,8 @@ export interface WorkerLinkExit {
   cause?: WorkerGoneCause;
   /** The worker's last stderr lines (for the crash report). */
   stderrTail?: string;
+  /** With `link_lost`: messages that never left this machine (the link was never made), so none reached the host. */
+  unsent?: readonly DaemonToWorker[];
 }
 
 export interface WorkerLinkEvents {

@@ -30,6 +30,8 @@ export interface WorkerExit {
   expected: boolean;
   /** Set when the worker is gone because its host's link dropped (its CLI is not known to have ended): not a crash. */
   cause?: WorkerGoneCause;
+  /** With `link_lost`: the messages that never reached the host (worker-link.ts); the session decides about them. */
+  unsent?: readonly DaemonToWorker[];
 }
 
 /** Where a session's worker runs: `local` (the default) or a configured host. */
@@ -163,7 +165,7 @@ export class WorkerPool {
       } catch (err) {
         log.error({ err }, 'handling a worker message failed');
       }
-    }, error: (err) => log.error({ err }, 'worker process error'), exit: ({ code, signal, cause, stderrTail }) => {
+    }, error: (err) => log.error({ err }, 'worker process error'), exit: ({ code, signal, cause, stderrTail, unsent }) => {
       if (this.workers.get(sessionId) === live) this.workers.delete(sessionId);
       live.onGone?.();
       const expected = live.expectedExit;
@@ -172,7 +174,7 @@ export class WorkerPool {
       else if (cause === 'link_lost') log.warn(fields, 'worker gone with the link to its host (its CLI keeps running there)');
       else log.error(fields, 'worker exited unexpectedly');
       try {
-        events?.onExit({ sessionId, code, signal, expected, ...(cause ? { cause } : {}) });
+        events?.onExit({ sessionId, code, signal, expected, ...(cause ? { cause } : {}), ...(unsent ? { unsent } : {}) });
       } catch (err) {
         log.error({ err }, 'handling a worker exit failed');
       }

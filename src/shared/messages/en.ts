@@ -156,7 +156,8 @@ export const en = {
 
   // ── i18n: notices on a session's card (src/daemon/live-session.ts, session-cards.ts, bot-runtime.ts) ──
   'notice.workerDown': 'The session worker is not running; send the message again.',
-  'notice.hostUnavailable': 'host {host}: remote sessions are not available in this build; place the session on this machine with /cd local:<folder>.',
+  'notice.hostUnavailable': 'host {host} is not configured here; place the session with /cd local:<folder>, or add the host (larkmux hosts add).',
+  'notice.hostUnreachable': 'host {host} unreachable since {since}, retrying; this message waits and is sent once the host answers.',
   'notice.inputFailed': 'Your message did not reach the CLI: {reason}. Send it again, or open the web terminal.',
   'notice.resumed': 'The CLI had stopped (restart or reboot): resumed your earlier conversation.',
   'notice.startedFresh': 'The CLI had stopped and was started fresh: {reason}.',

@@ -157,7 +157,8 @@ export const zhCN: Record<keyof typeof en, string> = {
 
   // ── i18n: notices on a session's card (src/daemon/live-session.ts, session-cards.ts, bot-runtime.ts) ──
   'notice.workerDown': '会话进程没在运行，请重新发送消息。',
-  'notice.hostUnavailable': '主机 {host}：此版本尚不支持远程会话；请用 /cd local:<目录> 把会话放在本机。',
+  'notice.hostUnavailable': '主机 {host} 未在此配置；请用 /cd local:<目录> 把会话放在本机，或添加该主机（larkmux hosts add）。',
+  'notice.hostUnreachable': '主机 {host} 自 {since} 起无法连接，正在重试；这条消息会等待，主机恢复后发送。',
   'notice.inputFailed': '你的消息没有送达 CLI：{reason}。请重新发送，或打开网页终端。',
   'notice.resumed': 'CLI 之前停止了（重启或开机），已恢复你之前的对话。',
   'notice.startedFresh': 'CLI 之前停止了，已重新启动新对话：{reason}。',

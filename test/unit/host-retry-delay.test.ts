@@ -1,0 +1,24 @@
+// The pause before a prompt whose host was unreachable is sent again: doubling from 2 s, never more than a minute, so
+// a host that stays down is tried about once a minute (never a tight loop).
+import { describe, expect, it } from 'vitest';
+import { hostRetryDelayMs, waitingPrompts } from '../../src/daemon/sessions/host-waits.js';
+
+describe('hostRetryDelayMs', () => {
+  it.each([
+    [0, 2_000],
+    [1, 4_000],
+    [2, 8_000],
+    [4, 32_000],
+    [5, 60_000],
+    [50, 60_000],
+    [-1, 2_000],
+  ])('attempt %i waits %i ms', (attempt, ms) => expect(hostRetryDelayMs(attempt)).toBe(ms));
+});
+
+describe('waitingPrompts', () => {
+  it('keeps the prompts among unsent messages, in order; the init and keys lose their moment', () => {
+    const input = { type: 'input', turnId: 't1', text: 'a', requester: { userId: 'ou_1' } } as const;
+    const raw = { type: 'raw_input', turnId: 't2', text: '/model' } as const;
+    expect(waitingPrompts([{ type: 'capture_now' }, input, { type: 'key', key: 'enter' }, raw])).toEqual([input, raw]);
+  });
+});
