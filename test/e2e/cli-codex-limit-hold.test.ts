@@ -42,8 +42,9 @@ describe.skipIf(skipWithoutCli('codex'))('daemon + real Codex: a usage limit hol
     expect(fake.reactions.some((r) => r.messageId === second.messageId)).toBe(false);
 
     await waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('The hold is over')), 180_000, 'the hold is over');
-    // Codex's "Switch to gpt-…?" menu came up with the limit; it is a person's to answer (a hold never answers it),
-    // and while it stands nothing released is typed. The person keeps the current model on the card.
+    // Codex's "Switch to gpt-…?" menu came up with the limit, on a selection card that mentions the asker; a hold never
+    // answers it. While it stands the released prompts wait in the worker (not typed into the menu: without the tap
+    // below nothing reaches the rollout). The person keeps the current model on the card; then they go, once each.
     const menu = fake.messages.find((m) => m.appId === appId && m.msgType === 'interactive' && markdownText(m.content).includes('Keep current model'));
     if (!menu) throw new Error('no menu card');
     expect(prompts()).not.toContain(held);
