@@ -2,31 +2,14 @@
 // working Codex types it in; Codex holds it ("Messages to be submitted after next tool call") and submits it after
 // the running tool call's output, in the same turn. Its rollout records exactly that text as a UserMessage of the
 // running turn (the delivery proof), one task_complete ends both, and the next message is a turn of its own.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { buttons, cardsFor, headerColour, markdownText, textsIn } from '../support/cards.js';
 import { waitingCard } from '../support/claude-busy.js';
 import { disposeClaudeWorld, startCodexWorld } from '../support/claude-world.js';
 import { skipWithoutCli } from '../support/clis.js';
+import { codexPrompts } from '../support/codex-rollout.js';
 
 const STEERED = `codex steer 你好，世界 $(echo pwned) "double" 'single'`;
-
-type RolloutLine = { type?: string; payload?: { type?: string; turn_id?: string; item?: { type?: string; content?: { text?: string }[] } } };
-
-/** The UserMessage texts of every rollout under `home`, each with its turn id, oldest first. */
-function codexPrompts(home: string): { text: string; turnId: string | undefined }[] {
-  const root = join(home, '.codex', 'sessions');
-  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.jsonl')).sort();
-  return files.flatMap((f) =>
-    readFileSync(join(root, f), 'utf8').split('\n').filter(Boolean).flatMap((l) => {
-      const rec = JSON.parse(l) as RolloutLine;
-      const item = rec.payload?.item;
-      if (rec.type !== 'event_msg' || rec.payload?.type !== 'item_completed' || item?.type !== 'UserMessage') return [];
-      return [{ text: (item.content ?? []).map((c) => c.text ?? '').join(''), turnId: rec.payload.turn_id }];
-    }),
-  );
-}
 
 describe.skipIf(skipWithoutCli('codex'))('daemon + real Codex: Steer now', () => {
   it('types the waiting message into the working Codex, which submits it after the tool output in the same turn', async () => {

@@ -52,6 +52,11 @@ export interface LiveSessionHooks {
 export class LiveSession {
   private readonly turns = new Map<string, Turn>();
   /**
+   * The turn answered last: Codex ends the turn a usage limit cut (an empty answer) before its limit shows on the
+   * screen, so the limit report names a turn already gone; its asker and delivery still count for the hold.
+   */
+  private lastAnswered: { turnId: string; requester: Turn['requester'] } | undefined;
+  /**
    * Messages whose delivery is not yet reported, by turn: the reaction is owed even when the final answer came first
    * (a fast turn's answer can overtake the delivery report), so this outlives the turn itself.
    */
@@ -203,6 +208,7 @@ export class LiveSession {
       case 'final_output': {
         const turn = msg.turnId ? this.turns.get(msg.turnId) : undefined;
         if (msg.turnId) this.turns.delete(msg.turnId);
+        if (msg.turnId && turn) this.lastAnswered = { turnId: msg.turnId, requester: turn.requester };
         if (msg.turnId) this.hooks.turnOver?.(msg.turnId);
         // Steered in and answered within this turn: no answer of their own comes, and the hold counts them as over.
         for (const joined of msg.joined ?? []) {
@@ -254,7 +260,7 @@ export class LiveSession {
         this.log.warn({ state: msg.state, untilMs: msg.untilMs, excerpt: msg.excerpt }, 'the CLI reports a usage limit');
         // The turn it cut: the one named, else the latest in flight. Its prompt arrived when its delivery was reported.
         const turnId = msg.turnId ?? [...this.turns.keys()].pop();
-        const turn = turnId !== undefined ? this.turns.get(turnId) : undefined;
+        const turn = turnId === undefined ? undefined : (this.turns.get(turnId) ?? (this.lastAnswered?.turnId === turnId ? this.lastAnswered : undefined));
         const cut = turnId !== undefined && turn ? { turnId, delivered: !this.awaitingDelivery.has(turnId), requester: turn.requester } : undefined;
         const notice = await this.hooks.usageLimit?.(msg, cut);
         if (notice) await this.cards.setNotice(notice);
