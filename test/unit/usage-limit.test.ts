@@ -61,6 +61,8 @@ const CASES: Row[] = [
   ['claude', null, '● Context limit reached · /compact or /clear to continue', 'UTC', null],
   ['claude', 'claude-13-idle-seeded.txt', '', 'UTC', null],
   ['codex', 'codex-17-usage-limit.txt', '', 'UTC', { state: 'limited', untilMs: '2026-12-04T22:35:00Z', excerpt: /^You’ve hit your usage limit\. .* try again at 10:35 PM\.$/ }],
+  // A reset on the next day: Codex writes the date, and the sentence wraps onto a second line (seen on the real Codex).
+  ['codex', null, '■ You’ve hit your usage limit. Upgrade to Pro (https://chatgpt.com/explore/pro), visit https://chatgpt.com/settings/\nusage to purchase more credits or try again at Dec 5th, 2026 12:32 AM.', 'UTC', { state: 'limited', untilMs: '2026-12-05T00:32:00Z', excerpt: /settings\/ usage to purchase more credits or try again at Dec 5th, 2026 12:32 AM\.$/ }],
   ['codex', null, "■ You've hit your usage limit. Try again in 2 hours 5 minutes.", 'UTC', { state: 'limited', untilMs: '2026-12-04T22:08:00Z', excerpt: /Try again in 2 hours/ }],
   ['codex', null, '■ Rate limit reached for requests. Please try again in 3s. retrying 1/5', 'UTC', { state: 'throttled', untilMs: '2026-12-04T20:03:03Z', excerpt: /Rate limit/ }],
   ['codex', 'codex-18-rate-limit-retrying.txt', '', 'UTC', { state: 'throttled', excerpt: /^Exceeded retry limit, last status: 429 Too Many Requests$/ }],
