@@ -88,6 +88,8 @@ export type HoldEvent =
   | { kind: 'retry_due' }
   | { kind: 'resume_now' }
   | { kind: 'turn_ended'; turnId: string }
+  /** The proof that the cut turn's prompt arrived came after the limit (Codex shows its limit before the transcript proof). */
+  | { kind: 'cut_delivered'; cut: { turnId: string; requester: HeldItem['requester'] } }
   | { kind: 'budget_over'; nextDayAt: number; askedBy?: string }
   | { kind: 'budget_ok' };
 
@@ -144,6 +146,10 @@ export function decideHold(state: HoldState, now: number, event: HoldEvent, rand
       return state.hold?.reason === 'limit' ? release(state, 'clear') : { state, effects: [] };
     case 'budget_ok':
       return state.hold?.reason === 'budget' ? release(state, 'budget') : { state, effects: [] };
+    case 'cut_delivered':
+      // Only while the limit still holds: after it, the person's next prompt goes on from where the CLI stopped.
+      if (state.hold?.reason !== 'limit') return { state, effects: [] };
+      return { state: { ...state, queue: withContinuation(state.queue, { ...event.cut, delivered: true }) }, effects: [] };
     case 'turn_ended': {
       if (state.inFlight !== event.turnId) return { state, effects: [] };
       const rest: HoldState = { hold: state.hold, queue: state.queue };
@@ -170,17 +176,21 @@ function limit(state: HoldState, now: number, event: Extract<HoldEvent, { kind: 
     reason: 'limit', since: prev?.since ?? now, retryAt, excerpt: event.excerpt,
     ...(event.untilMs !== undefined ? { untilMs: event.untilMs } : {}), ...(backoffMs !== undefined ? { backoffMs } : {}), ...(askedBy ? { askedBy } : {}),
   };
-  let queue = state.queue;
-  // The turn the limit cut, if its prompt arrived: one continuation, at the head (never a second one for that turn).
-  const cut = event.cut;
-  if (cut?.delivered && !queue.some((q) => q.continues === cut.turnId) && !cut.turnId.endsWith(CONTINUATION_SUFFIX)) {
-    queue = [{ id: `${cut.turnId}${CONTINUATION_SUFFIX}`, kind: 'prompt', text: CONTINUATION_PROMPT, requester: cut.requester, notices: [], continues: cut.turnId }, ...queue];
-  } else if (cut?.delivered && cut.turnId.endsWith(CONTINUATION_SUFFIX) && !queue.some((q) => q.id === cut.turnId)) {
-    // The continuation itself ran into the limit: it is the one continuation, sent again (it never got an answer).
-    queue = [{ id: cut.turnId, kind: 'prompt', text: CONTINUATION_PROMPT, requester: cut.requester, notices: [], continues: messageOfTurn(cut.turnId) }, ...queue];
-  }
+  const queue = event.cut ? withContinuation(state.queue, event.cut) : state.queue;
   // The turn that ran into the limit is over as far as the queue goes: nothing is in flight.
   return { state: { hold, queue }, effects: [{ kind: 'held', hold, again: prev !== null }, { kind: 'timer', at: retryAt }] };
+}
+
+/** The turn the limit cut, if its prompt arrived: one continuation, at the head (never a second one for that turn). */
+function withContinuation(queue: readonly HeldItem[], cut: { turnId: string; delivered: boolean; requester: HeldItem['requester'] }): HeldItem[] {
+  if (!cut.delivered) return [...queue];
+  if (!cut.turnId.endsWith(CONTINUATION_SUFFIX)) {
+    if (queue.some((q) => q.continues === cut.turnId)) return [...queue];
+    return [{ id: `${cut.turnId}${CONTINUATION_SUFFIX}`, kind: 'prompt', text: CONTINUATION_PROMPT, requester: cut.requester, notices: [], continues: cut.turnId }, ...queue];
+  }
+  // The continuation itself ran into the limit: it is the one continuation, sent again (it never got an answer).
+  if (queue.some((q) => q.id === cut.turnId)) return [...queue];
+  return [{ id: cut.turnId, kind: 'prompt', text: CONTINUATION_PROMPT, requester: cut.requester, notices: [], continues: messageOfTurn(cut.turnId) }, ...queue];
 }
 
 function release(state: HoldState, how: Extract<HoldEffect, { kind: 'resumed' }>['how']): HoldStep {

@@ -143,6 +143,23 @@ describe('the one continuation of a cut turn', () => {
     expect(r.state.queue.map((q) => q.id)).toEqual(queue);
   });
 
+  it.each([
+    { name: 'proof after the limit, while held: "continue" once, ahead of the queue', events: ['limit', 'prompt', 'proof', 'proof'], queue: ['t1:continue', 'm2'] },
+    { name: 'proof after the hold was released: nothing added (the next prompt goes on)', events: ['limit', 'prompt', 'resume', 'proof'], queue: [] },
+    { name: 'proof for a cut already continued: still one', events: ['limitDelivered', 'proof'], queue: ['t1:continue'] },
+  ])('late delivery proof of the cut turn — $name', ({ events, queue }) => {
+    const cut = { turnId: 't1', requester: ALICE };
+    const ev: Record<string, HoldEvent> = {
+      limit: { kind: 'limit', untilMs: NOW + 60_000, excerpt: '', cut: { ...cut, delivered: false } },
+      limitDelivered: { kind: 'limit', untilMs: NOW + 60_000, excerpt: '', cut: { ...cut, delivered: true } },
+      prompt: { kind: 'prompt', item: item('m2') },
+      proof: { kind: 'cut_delivered', cut },
+      resume: { kind: 'resume_now' },
+    };
+    const r = run(FREE, events.map((e, i) => [NOW + i, ev[e]!] as [number, HoldEvent]));
+    expect(r.state.queue.map((q) => q.id)).toEqual(queue);
+  });
+
   it('a continuation that itself ran into the limit is sent again, still one', () => {
     const r = run(FREE, [
       [NOW, { kind: 'limit', untilMs: NOW + 60_000, excerpt: '', cut: { turnId: 't1', delivered: true, requester: ALICE } }],

@@ -43,6 +43,8 @@ export interface LiveSessionHooks {
   attention?: AttentionKeeper;
   /** The worker's usage_limit report, with the turn it cut: the card's notice when the session is now held. */
   usageLimit?(msg: Extract<WorkerToDaemon, { type: 'usage_limit' }>, cut: CutTurn | undefined): Promise<string | undefined>;
+  /** The cut turn's prompt was proven to have arrived after its limit was reported (a late delivery proof). */
+  cutDelivered?(cut: Omit<CutTurn, 'delivered'>): Promise<void>;
   /** A turn is over (answered, failed, or its CLI gone): a hold releases its next waiting prompt. */
   turnOver?(turnId: string): void;
   /** Each ended turn, for the usage ledger: who asked and when it began (unknown for a turn typed in the pane), what the transcript reported. */
@@ -56,6 +58,8 @@ export class LiveSession {
    * screen, so the limit report names a turn already gone; its asker and delivery still count for the hold.
    */
   private lastAnswered: { turnId: string; requester: Turn['requester'] } | undefined;
+  /** A turn a limit cut while its delivery proof was still owed: when the proof comes, the hold learns it arrived. */
+  private cutAwaitingProof: Omit<CutTurn, 'delivered'> | undefined;
   /**
    * Messages whose delivery is not yet reported, by turn: the reaction is owed even when the final answer came first
    * (a fast turn's answer can overtake the delivery report), so this outlives the turn itself.
@@ -185,6 +189,11 @@ export class LiveSession {
       case 'input_delivered': {
         const messageId = this.awaitingDelivery.get(msg.turnId);
         this.awaitingDelivery.delete(msg.turnId);
+        if (this.cutAwaitingProof?.turnId === msg.turnId) {
+          const cut = this.cutAwaitingProof;
+          this.cutAwaitingProof = undefined;
+          await this.hooks.cutDelivered?.(cut);
+        }
         // Waited to the end of the turn (no tap moved it): the card's choices go. A steered one was said already.
         if (this.waiting.delete(msg.turnId)) await this.cards.endWaiting(this.t('busy.done.waited'));
         if (messageId) {
@@ -262,6 +271,7 @@ export class LiveSession {
         const turnId = msg.turnId ?? [...this.turns.keys()].pop();
         const turn = turnId === undefined ? undefined : (this.turns.get(turnId) ?? (this.lastAnswered?.turnId === turnId ? this.lastAnswered : undefined));
         const cut = turnId !== undefined && turn ? { turnId, delivered: !this.awaitingDelivery.has(turnId), requester: turn.requester } : undefined;
+        this.cutAwaitingProof = cut && !cut.delivered ? { turnId: cut.turnId, requester: cut.requester } : undefined;
         const notice = await this.hooks.usageLimit?.(msg, cut);
         if (notice) await this.cards.setNotice(notice);
         return;

@@ -104,6 +104,11 @@ export class SessionHolds {
     return held ? this.heldText(held.hold) : undefined;
   }
 
+  /** The prompt of the turn a limit cut proved to have arrived after the limit showed: it gets its one continuation. */
+  async cutDelivered(session: SessionCore, cut: Omit<CutTurn, 'delivered'>): Promise<void> {
+    await this.step(session, { kind: 'cut_delivered', cut });
+  }
+
   /** A turn ended (its answer, a failed delivery, the CLI's exit): the next released prompt may go. */
   turnEnded(sessionId: string, turnId: string): void {
     const session = this.opts.session(sessionId);

@@ -77,6 +77,7 @@ export function newLiveSession(deps: SessionWiringDeps, session: SessionCore): L
     diffUrl: () => deps.web?.diffUrl?.(session.id),
     attention: new AttentionKeeper({ im, place, ...replyTo, config: bot.attention, log, t }),
     usageLimit: (msg, cut) => deps.holds?.usageLimit(deps.sessions.get(session.id) ?? session, msg, cut) ?? Promise.resolve(undefined),
+    cutDelivered: (cut) => deps.holds?.cutDelivered(deps.sessions.get(session.id) ?? session, cut) ?? Promise.resolve(),
     turnOver: (turnId) => deps.holds?.turnEnded(session.id, turnId),
     onTurnEnd: (turn) => void usageLedgerFor(deps.home, log).append(usageEntryOf({ at: Date.now(), appId: bot.appId, bot: bot.name, sessionId: session.id, cli: session.cli, ...turn })),
   }, log, t);
