@@ -9,10 +9,14 @@
 export const MAX_FRAME_BYTES = 50 * 1024 * 1024;
 
 const HEADER_BYTES = 4;
+// One of each for every frame (a remote session's screens cross here): neither keeps state between calls without
+// `stream`, and the decoder is fatal, so bytes that are not UTF-8 drop the frame instead of turning into U+FFFD.
+const ENCODER = new TextEncoder();
+const DECODER = new TextDecoder('utf-8', { fatal: true });
 
 /** One frame: its 4-byte length and its JSON. */
 export function encodeFrame(value: unknown): Uint8Array {
-  const body = new TextEncoder().encode(JSON.stringify(value));
+  const body = ENCODER.encode(JSON.stringify(value));
   if (body.length > MAX_FRAME_BYTES) throw new RangeError(`frame of ${body.length} bytes is above the ${MAX_FRAME_BYTES}-byte limit`);
   const out = new Uint8Array(HEADER_BYTES + body.length);
   new DataView(out.buffer).setUint32(0, body.length);
@@ -80,7 +84,7 @@ export class FrameDecoder {
 
 function parseBody(body: Uint8Array): FrameEvent {
   try {
-    return { kind: 'frame', value: JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body)) as unknown };
+    return { kind: 'frame', value: JSON.parse(DECODER.decode(body)) as unknown };
   } catch {
     return { kind: 'dropped', reason: 'invalid-json', bytes: body.length };
   }

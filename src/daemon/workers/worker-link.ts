@@ -1,6 +1,6 @@
 // What the pool holds for one worker, wherever it runs: a forked child here, or one a host agent forked over ssh.
 // The pool supervises both alike; only how a message travels and how an exit is learnt differ.
-import { fork } from 'node:child_process';
+import { forkWorkerProcess } from '../../platform/worker-process.js';
 import type { DaemonToWorker } from '../../shared/ipc.js';
 
 /**
@@ -38,21 +38,9 @@ export interface WorkerLink {
   listen(events: WorkerLinkEvents): void;
 }
 
-export interface LocalWorkerSpec {
-  entry: string;
-  execArgv: string[];
-  env: NodeJS.ProcessEnv;
-}
-
-/** Forks a worker on this machine with Node's IPC (advanced serialization), stderr kept for the crash report. */
-export function forkLocalWorker(spec: LocalWorkerSpec): WorkerLink {
-  const child = fork(spec.entry, [], { serialization: 'advanced', execArgv: spec.execArgv, env: spec.env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-  // Keep the last lines of stderr for the crash report; never let the pipe fill.
-  let stderrTail = '';
-  child.stderr?.setEncoding('utf8');
-  child.stderr?.on('data', (d: string) => {
-    stderrTail = (stderrTail + d).slice(-4000);
-  });
+/** Forks a worker on this machine (platform/worker-process.ts), its environment allowlisted from the daemon's own. */
+export function forkLocalWorker(entry: string, extraEnv: NodeJS.ProcessEnv, sessionId: string): WorkerLink {
+  const { child, stderrTail } = forkWorkerProcess(entry, process.env, extraEnv, sessionId);
   return {
     get pid() {
       return child.pid;
@@ -68,7 +56,7 @@ export function forkLocalWorker(spec: LocalWorkerSpec): WorkerLink {
     listen(events) {
       child.on('message', (raw: unknown) => events.message(raw));
       child.on('error', (err) => events.error(err));
-      child.on('exit', (code, signal) => events.exit({ code, signal, ...(stderrTail ? { stderrTail } : {}) }));
+      child.on('exit', (code, signal) => events.exit({ code, signal, ...(stderrTail() ? { stderrTail: stderrTail() } : {}) }));
     },
   };
 }

@@ -4,8 +4,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../platform/log.js';
 import { HEARTBEAT_TIMING, parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon } from '../../shared/ipc.js';
-import { SMALL_PROCESS_MALLOC_ENV } from '../../platform/render-process.js';
-import { workerEnv } from '../../shared/env-policy.js';
 import { LOCAL_HOST } from '../../shared/host-config.js';
 import { forkLocalWorker, type WorkerGoneCause, type WorkerLink } from './worker-link.js';
 import { WORKER_V8_FLAGS } from '../../shared/worker-flags.js';
@@ -185,7 +183,6 @@ export class WorkerPool {
 
   /** The worker's link: forked here, or started by its host's agent; undefined for a host that is not configured. */
   private link(sessionId: string, placement: WorkerPlacement | undefined): WorkerLink | undefined {
-    // The allowlist (env-policy.ts), never the daemon's whole environment: a worker needs no secret.
     if (placement && placement.host !== LOCAL_HOST) {
       const remote = this.opts.remoteHost?.(placement.host);
       if (!remote) {
@@ -196,14 +193,7 @@ export class WorkerPool {
       // there), the malloc tuning, and LARKMUX_HOME on the host.
       return remote.startWorker(sessionId, {});
     }
-    const entry = this.opts.entry ?? defaultWorkerEntry().entry;
-    return forkLocalWorker({
-      entry,
-      // A .ts entry runs under tsx (tests, development); the built .js runs on plain node.
-      execArgv: [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), ...WORKER_V8_FLAGS],
-      // The malloc tuning gives each frame's PNG back once passed on (an idle worker after 50 frames: 51-52 → 49 MB RSS).
-      env: { ...workerEnv(process.env), ...SMALL_PROCESS_MALLOC_ENV, ...this.opts.env, LARKMUX_SESSION_ID: sessionId },
-    });
+    return forkLocalWorker(this.opts.entry ?? defaultWorkerEntry().entry, this.opts.env ?? {}, sessionId);
   }
 
   /**

@@ -1,13 +1,11 @@
 // The host agent: one process per host, on one ssh channel. It forks each session's worker with Node IPC exactly as
 // the daemon's WorkerPool does locally, and carries their messages to and from the daemon as frames tagged by session.
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { workerEnv } from '../../shared/env-policy.js';
 import { encodeFrame, FrameDecoder } from '../../shared/frame-codec.js';
 import { HOST_AGENT_PROTOCOL_VERSION, parseDaemonToAgent, type AgentToDaemon, type DaemonToAgent } from '../../shared/host-agent-protocol.js';
 import { IPC_PROTOCOL_VERSION } from '../../shared/ipc.js';
-import { WORKER_V8_FLAGS } from '../../shared/worker-flags.js';
-import { SMALL_PROCESS_MALLOC_ENV } from '../../platform/render-process.js';
+import { forkWorkerProcess } from '../../platform/worker-process.js';
 
 export const HOST_AGENT_TIMING = {
   /** After the link is lost, a worker asked to detach gets this long before SIGTERM (as the pool's close grace). */
@@ -40,7 +38,7 @@ export interface HostAgentOptions {
 
 interface HostedWorker {
   child: ChildProcess;
-  stderrTail: string;
+  stderrTail: () => string;
 }
 
 export class HostAgent {
@@ -86,26 +84,16 @@ export class HostAgent {
   private start(session: string, env: Record<string, string>): void {
     if (this.linkLost) return;
     if (this.workers.has(session)) return this.opts.log('warn', 'start for a session whose worker runs; ignored', { session: session.slice(0, 8) });
-    const entry = this.opts.workerEntry;
-    const child = fork(entry, [], {
-      serialization: 'advanced',
-      execArgv: [...(entry.endsWith('.ts') ? ['--import', 'tsx'] : []), ...WORKER_V8_FLAGS],
-      env: { ...workerEnv(this.opts.env), ...SMALL_PROCESS_MALLOC_ENV, ...env, LARKMUX_SESSION_ID: session },
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    });
-    const hosted: HostedWorker = { child, stderrTail: '' };
+    const { child, stderrTail } = forkWorkerProcess(this.opts.workerEntry, this.opts.env, env, session);
+    const hosted: HostedWorker = { child, stderrTail };
     this.workers.set(session, hosted);
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (d: string) => {
-      hosted.stderrTail = (hosted.stderrTail + d).slice(-4000);
-    });
     child.on('spawn', () => child.pid && this.write({ kind: 'started', session, pid: child.pid }));
     child.on('message', (msg: unknown) => this.fromWorker(session, msg));
     child.on('error', (err) => this.opts.log('error', 'worker process error', { session: session.slice(0, 8), err: err.message }));
     child.on('exit', (code, signal) => {
       if (this.workers.get(session) === hosted) this.workers.delete(session);
       this.heldScreens.delete(session);
-      this.write({ kind: 'exit', session, code, signal, ...(hosted.stderrTail ? { stderrTail: hosted.stderrTail.slice(-4000) } : {}) });
+      this.write({ kind: 'exit', session, code, signal, ...(hosted.stderrTail() ? { stderrTail: hosted.stderrTail() } : {}) });
       if (this.linkLost && this.workers.size === 0) this.opts.onDone();
     });
   }
