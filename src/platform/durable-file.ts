@@ -3,7 +3,7 @@
 // byte-for-byte as `<name>.corrupt-<time>` (listed by `larkmux doctor`), logged, reported to the caller, and never
 // written over — when even the move failed, writes are refused until a person looks.
 import { randomBytes } from 'node:crypto';
-import { constants as fsc } from 'node:fs';
+import { constants as fsc, readFileSync } from 'node:fs';
 import { access, mkdir, open, readFile, readdir, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from './log.js';
@@ -44,6 +44,20 @@ export function parseRecordEnvelope(raw: unknown, format: string, path: string):
   if (version > STORE_FORMAT_VERSION) return { ok: false, code: 'future_version', message: `${path} was written by a newer larkmux (format ${version})` };
   if (!Array.isArray(records)) return corrupt(`${path} has no records list`);
   return { ok: true, value: records };
+}
+
+/**
+ * A store file's records as its own load would see them, read without changing anything (the `larkmux` command's
+ * looks at the stores while the daemon may be stopped): unreadable or unparsable files are `corrupt`.
+ */
+export function readRecordEnvelope(path: string, format: string): ParseVerdict<unknown[]> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    return { ok: false, code: 'corrupt', message: `${path}: ${(e as NodeJS.ErrnoException).code ?? 'not JSON'}` };
+  }
+  return parseRecordEnvelope(raw, format, path);
 }
 
 /** `value` is null when there was no file yet. */

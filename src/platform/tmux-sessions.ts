@@ -1,7 +1,7 @@
 // Orphaned tmux sessions: `lmx-*` sessions no session record owns, and `lmx-diag-*` panes kept from failed launches.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseRecordEnvelope } from './durable-file.js';
+import { readRecordEnvelope } from './durable-file.js';
 import { isSessionStoreName } from './paths.js';
 import { runTmux } from './tmux-runner.js';
 import { SESSION_STORE_FORMAT, SessionCoreSchema } from '../shared/session-record.js';
@@ -74,12 +74,8 @@ export function ownedTmuxNamesOnDisk(home: string): { names: Set<string>; comple
  * newer larkmux's included: its records may mean something else), judged as the store's own load judges it.
  */
 function storeRecords(path: string): unknown[] | null {
-  try {
-    const verdict = parseRecordEnvelope(JSON.parse(readFileSync(path, 'utf8')), SESSION_STORE_FORMAT, path);
-    return verdict.ok ? verdict.value : null;
-  } catch {
-    return null;
-  }
+  const verdict = readRecordEnvelope(path, SESSION_STORE_FORMAT);
+  return verdict.ok ? verdict.value : null;
 }
 
 /** Store files a load moved aside because they were damaged (`*.corrupt-<time>`). */

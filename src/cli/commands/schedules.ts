@@ -1,9 +1,9 @@
 // `larkmux schedules [--json]`: every bot's schedules on this host (issue 30 item 1), read from the stores beside the
 // session stores, so it answers whether the daemon runs or not. Changing one stays in the topic (/schedules card).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readConfigFile } from '../../platform/config-file.js';
-import { parseRecordEnvelope } from '../../platform/durable-file.js';
+import { readRecordEnvelope } from '../../platform/durable-file.js';
 import { SCHEDULE_STORE_FORMAT, ScheduleSchema, formatWhen, type Schedule } from '../../shared/schedule-record.js';
 import { EXIT, type CliCommand } from '../types.js';
 
@@ -30,14 +30,8 @@ export function readScheduleFiles(home: string, botNames: ReadonlyMap<string, st
   return names.map((f) => {
     const appId = SCHEDULES_FILE.exec(f)![1]!;
     const base = { bot: botNames.get(appId) ?? appId, appId };
-    let raw: unknown;
-    try {
-      raw = JSON.parse(readFileSync(join(home, f), 'utf8'));
-    } catch (e) {
-      return { ...base, schedules: [], unreadable: 0, error: `${f}: ${(e as NodeJS.ErrnoException).code ?? 'not JSON'}` };
-    }
-    const env = parseRecordEnvelope(raw, SCHEDULE_STORE_FORMAT, join(home, f));
-    if (!env.ok) return { ...base, schedules: [], unreadable: 0, error: `${f}: not a schedules store this larkmux can read` };
+    const env = readRecordEnvelope(join(home, f), SCHEDULE_STORE_FORMAT);
+    if (!env.ok) return { ...base, schedules: [], unreadable: 0, error: `${f}: not a schedules store this larkmux can read (${env.message})` };
     const schedules: Schedule[] = [];
     let unreadable = 0;
     for (const r of env.value) {
