@@ -35,7 +35,7 @@ export interface HostAgentOptions {
   onDone: () => void;
   /** The tmux server the workers here use: the pane socket finds its callers' panes on it (null: tmux's default). */
   tmuxSocket?: string | null;
-  /** Called once when the link is lost (the pane socket stops taking requests). */
+  /** Called once when the link is lost, after waiting pane callers were answered (the pane socket closes then). */
   onLinkLost?: () => void;
   /** Overrides HOST_AGENT_TIMING.screenHoldBytes (tests). */
   screenHoldBytes?: number;
@@ -158,7 +158,8 @@ export class HostAgent {
     if (this.linkLost) return;
     this.linkLost = true;
     this.paneAsks.linkLost();
-    this.opts.onLinkLost?.();
+    // After the callers that waited got that answer (written from the microtasks linkLost set off), not before.
+    setImmediate(() => this.opts.onLinkLost?.());
     this.opts.log('info', 'link to the daemon closed; detaching the workers', { workers: this.workers.size });
     if (this.workers.size === 0) return this.opts.onDone();
     for (const { child } of this.workers.values()) {
