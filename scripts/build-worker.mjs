@@ -17,8 +17,13 @@ if (!existsSync(join(src, 'main.ts'))) process.exit(0);
 rmSync(out, { recursive: true, force: true }); // chunk names carry a hash: old ones would pile up
 await build({
   // host-agent: the one process per remote host that forks that host's workers (src/worker/host); it ships in the same
-  // folder, so a host runs exactly the daemon's worker.
-  entryPoints: { main: join(src, 'main.ts'), 'render-thread': join(src, 'render', 'render-thread.ts'), 'host-agent': join(src, 'host', 'host-agent-main.ts') },
+  // folder, so a host runs exactly the daemon's worker. larkmux-pane: the `larkmux where|send` of a host's panes.
+  entryPoints: {
+    main: join(src, 'main.ts'),
+    'render-thread': join(src, 'render', 'render-thread.ts'),
+    'host-agent': join(src, 'host', 'host-agent-main.ts'),
+    'larkmux-pane': join(root, 'src', 'cli', 'pane-main.ts'),
+  },
   bundle: true,
   // Split so a dynamic import() stays lazy (the pty backend, the browser's packages) instead of joining the main file.
   splitting: true,

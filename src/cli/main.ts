@@ -2,11 +2,9 @@
 import { larkmuxCommand } from '../platform/larkmux-command.js';
 import { larkmuxPaths, resolveHome } from '../platform/paths.js';
 import { LARKMUX_VERSION } from '../platform/version.js';
-import { translator } from '../shared/i18n.js';
-import { parseArgs } from './args.js';
-import { cliLocale } from './cli-locale.js';
 import { COMMANDS } from './commands/index.js';
-import { EXIT, type CliCommand } from './types.js';
+import { exitWith, runCommand, terminalIo } from './dispatch.js';
+import { EXIT } from './types.js';
 
 function usage(cmd: string): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
@@ -22,26 +20,10 @@ function usage(cmd: string): string {
   return lines.join('\n');
 }
 
-function commandUsage(c: CliCommand): string {
-  const flags = c.flags.map((f) => `  ${f.short ? `-${f.short}, ` : '    '}--${f.name}${f.value ? ` ${f.value}` : ''}  ${f.description}`);
-  return [`usage: larkmux ${c.name}${c.params ? ` ${c.params}` : ''}${c.flags.length ? ' [flags]' : ''}`, `${c.summary}.`, ...(flags.length ? ['', ...flags] : [])].join('\n');
-}
-
-// `larkmux start | head`: the reader may go away; the command still finishes its work (the daemon starts) and stays quiet.
-let stdoutOpen = true;
-let stderrOpen = true;
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code !== 'EPIPE') throw e;
-  stdoutOpen = false;
-});
-process.stderr.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code !== 'EPIPE') throw e;
-  stderrOpen = false;
-});
+const io = terminalIo();
 
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const out = (l: string) => void (stdoutOpen && process.stdout.write(`${l}\n`));
-  const err = (l: string) => void (stderrOpen && process.stderr.write(`${l}\n`));
+  const { out, err } = io;
   const [name, ...rest] = argv;
   if (!name || name === 'help' || name === '--help' || name === '-h') {
     out(usage(larkmuxCommand(env)));
@@ -57,31 +39,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     err(usage(larkmuxCommand(env)));
     return EXIT.usage;
   }
-  if (rest.includes('--help') || rest.includes('-h')) {
-    out(commandUsage(cmd));
-    return EXIT.ok;
-  }
-  const parsed = parseArgs(rest, cmd.flags);
-  if (!parsed.ok) {
-    err(`larkmux ${cmd.name}: ${parsed.error}\n`);
-    err(commandUsage(cmd));
-    return EXIT.usage;
-  }
-  if (!cmd.params && parsed.args.length > 0) {
-    err(`larkmux ${cmd.name}: unexpected argument "${parsed.args[0]}"\n`);
-    err(commandUsage(cmd));
-    return EXIT.usage;
-  }
-  const paths = larkmuxPaths(resolveHome(env));
-  return cmd.run({ args: parsed.args, flags: parsed.flags, paths, env, cmd: larkmuxCommand(env), t: translator(cliLocale(env)), out, err });
+  return runCommand(cmd, rest, env, larkmuxPaths(resolveHome(env)), io);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (e: unknown) => {
-    process.stderr.write(`larkmux: ${(e as Error).message}\n`);
-    process.exitCode = EXIT.failure;
-  },
-);
+exitWith(main(process.argv.slice(2)));

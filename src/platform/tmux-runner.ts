@@ -49,9 +49,13 @@ export function classifyTmuxError(stderr: string): TmuxFailureCode {
   return 'tmux_error';
 }
 
-/** The argv of one tmux invocation running `commands` in order (joined by tmux's own `;`), every argument literal. */
+/**
+ * The argv of one tmux invocation running `commands` in order (joined by tmux's own `;`), every argument literal.
+ * `-u` first: a client without a UTF-8 locale (a host's ssh session, a bare systemd unit) gets `-F` output with every
+ * tab written as `_`, and the tab-separated pane lists would parse as empty — no pane found, no caller recognised.
+ */
 export function tmuxArgv(socket: string | null, commands: readonly (readonly string[])[]): string[] {
-  const argv: string[] = socket === null ? [] : ['-L', socket];
+  const argv: string[] = socket === null ? ['-u'] : ['-u', '-L', socket];
   commands.forEach((cmd, i) => {
     if (i > 0) argv.push(';');
     for (const a of cmd) argv.push(escapeTmuxArg(a));

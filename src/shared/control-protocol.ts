@@ -49,6 +49,7 @@ export const SendOutcomeSchema = z.strictObject({
   messageId: z.string().optional(),
   error: z.string().optional(),
 });
+export type SendOutcome = z.infer<typeof SendOutcomeSchema>;
 export const SendResultSchema = z.discriminatedUnion('inPane', [
   z.strictObject({ inPane: z.literal(false) }),
   z.strictObject({ inPane: z.literal(true), session: z.string(), outcomes: z.array(SendOutcomeSchema) }),

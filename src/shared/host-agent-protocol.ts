@@ -1,10 +1,19 @@
 // The daemon ⇄ host agent protocol (DESIGN §12): one agent per host, over one ssh channel, carries the IPC of every
 // session's worker there, tagged by session, plus a few control frames. Defined once, parsed on receipt by both sides.
 import { z } from 'zod';
+import { SendItemsSchema, SendResultSchema, WhereResultSchema } from './control-protocol.js';
 import { DaemonToWorkerSchema, IPC_PROTOCOL_VERSION } from './ipc.js';
 
 /** Bumped whenever a frame changes shape; the agent's hello carries it and the daemon refuses another. */
-export const HOST_AGENT_PROTOCOL_VERSION = 1;
+export const HOST_AGENT_PROTOCOL_VERSION = 2;
+
+/**
+ * The unix socket (0600, in larkmux's folder on the host, under run/) where the agent answers `larkmux where|send`
+ * from the host's panes; named apart from the daemon's control.sock, which a home shared with a daemon would hold.
+ */
+export const HOST_PANE_SOCKET = 'pane-control.sock';
+/** What any other command run in a host's pane (or sent to that socket) is told. */
+export const HOST_PANE_ONLY = 'on a larkmux host only `larkmux where` and `larkmux send` work; run other commands where the daemon runs';
 
 const sessionId = z.string().regex(/^[0-9a-f]{32}$/);
 /** Environment for a worker process (not a CLI's secrets: those travel in init.env over the channel, never in argv). */
@@ -20,7 +29,19 @@ export const AgentSignalFrame = z.strictObject({ kind: z.literal('signal'), sess
 /** A message for the session's worker: the same union the local IPC carries. */
 export const AgentToWorkerFrame = z.strictObject({ kind: z.literal('msg'), session: sessionId, msg: DaemonToWorkerSchema });
 
-export const DaemonToAgentSchema = z.discriminatedUnion('kind', [AgentStartFrame, AgentSignalFrame, AgentToWorkerFrame]);
+/** The daemon's answer to a pane_ask: the same result `larkmux where|send` gets locally, or why there is none. */
+export const AgentPaneAnswerFrame = z.strictObject({
+  kind: z.literal('pane_answer'),
+  id: z.number().int().nonnegative(),
+  answer: z.union([
+    z.strictObject({ ok: z.literal(true), where: WhereResultSchema }),
+    z.strictObject({ ok: z.literal(true), send: SendResultSchema }),
+    z.strictObject({ ok: z.literal(false), error: z.string().max(1024) }),
+  ]),
+});
+export type AgentPaneAnswer = z.infer<typeof AgentPaneAnswerFrame>['answer'];
+
+export const DaemonToAgentSchema = z.discriminatedUnion('kind', [AgentStartFrame, AgentSignalFrame, AgentToWorkerFrame, AgentPaneAnswerFrame]);
 export type DaemonToAgent = z.infer<typeof DaemonToAgentSchema>;
 
 // ── agent → daemon ───────────────────────────────────────────────────────────
@@ -48,7 +69,20 @@ export const AgentFromWorkerFrame = z.strictObject({ kind: z.literal('msg'), ses
 /** A frame from the daemon the agent dropped (oversized, not JSON, not the schema): said back so the daemon logs it. */
 export const AgentDroppedFrame = z.strictObject({ kind: z.literal('dropped'), reason: z.string().max(1024) });
 
-export const AgentToDaemonSchema = z.discriminatedUnion('kind', [AgentHelloFrame, AgentStartedFrame, AgentExitFrame, AgentFromWorkerFrame, AgentDroppedFrame]);
+/**
+ * `larkmux where|send` from a pane on the host: the pane the agent found by the caller's controlling tty there (proof,
+ * tty, lineage checked on the host as the daemon checks a local caller). No session is named: the daemon decides which
+ * of its sessions on this host that pane is, or none.
+ */
+export const AgentPaneAskFrame = z.strictObject({
+  kind: z.literal('pane_ask'),
+  id: z.number().int().nonnegative(),
+  pane: z.strictObject({ tmuxSession: z.string().min(1).max(256), paneId: z.string().regex(/^%\d+$/), tty: z.string().min(1).max(256) }),
+  ask: z.discriminatedUnion('cmd', [z.strictObject({ cmd: z.literal('where') }), z.strictObject({ cmd: z.literal('send'), items: SendItemsSchema })]),
+});
+export type AgentPaneAsk = z.infer<typeof AgentPaneAskFrame>;
+
+export const AgentToDaemonSchema = z.discriminatedUnion('kind', [AgentHelloFrame, AgentStartedFrame, AgentExitFrame, AgentFromWorkerFrame, AgentDroppedFrame, AgentPaneAskFrame]);
 export type AgentToDaemon = z.infer<typeof AgentToDaemonSchema>;
 
 export type FrameParse<T> = { ok: true; frame: T } | { ok: false; reason: string };

@@ -1,6 +1,6 @@
 // The `larkmux` command inside a pane (issue 32): every CLI larkmux starts finds this installation under that name,
 // bound to this home, and nothing else of larkmux's in its environment (no LARKMUX_HOME, TMUX or TMUX_PANE; issue 31).
-// Pure: the daemon writes the wrapper (daemon/process/pane-command-file.ts), the worker sets the pane's environment.
+// Pure: the daemon writes the wrapper (platform/pane-command-file.ts; a host agent writes the host's), the worker sets the pane's environment.
 import { quoteShellArg } from './shell-quote.js';
 
 /**

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/platform/log.js';
 import { controlCall } from '../../src/platform/control-client.js';
-import { ControlServer, type ControlHandlers } from '../../src/daemon/process/control.js';
+import { ControlServer, type ControlHandlers } from '../../src/platform/control-server.js';
 import { until } from '../support/until.js';
 
 const never = () => new Promise<never>(() => undefined);

@@ -19,6 +19,7 @@ import { closeMaster, sshPlaces } from '../../src/platform/ssh/ssh-run.js';
 import type { SshPlaces } from '../../src/platform/ssh/ssh-argv.js';
 import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES } from '../../src/shared/frame-codec.js';
 import type { HostConfig } from '../../src/shared/host-config.js';
+import { HOST_AGENT_PROTOCOL_VERSION } from '../../src/shared/host-agent-protocol.js';
 import { IPC_PROTOCOL_VERSION, type DaemonToWorker, type WorkerToDaemon } from '../../src/shared/ipc.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { startTestSshd, type TestSshd } from '../support/sshd.js';
@@ -212,7 +213,7 @@ describe('the host agent', () => {
     const sid = randomBytes(16).toString('hex');
     try {
       const hello = await until('hello', () => frames.find((f) => f.kind === 'hello'));
-      expect(hello).toMatchObject({ protocol: 1, ipcProtocol: IPC_PROTOCOL_VERSION, sha: readBundle(BUNDLE).sha });
+      expect(hello).toMatchObject({ protocol: HOST_AGENT_PROTOCOL_VERSION, ipcProtocol: IPC_PROTOCOL_VERSION, sha: readBundle(BUNDLE).sha });
       // A session is served first; the hostile frames come while it runs.
       agent.stdin.write(encodeFrame({ kind: 'start', session: sid, env: { LARKMUX_HOME: remoteRoot } }));
       agent.stdin.write(encodeFrame({ kind: 'msg', session: sid, msg: shellInit(sid, tmux, { mode: 'new' }) }));

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { listTmuxSessions, killTmuxSessions } from '../../src/platform/tmux-sessions.js';
-import { listPanes } from '../../src/daemon/panes/tmux-panes.js';
+import { listPanes } from '../../src/platform/tmux-panes.js';
 import { linkPane, scanAdoptable } from '../../src/daemon/panes/adoptable-panes.js';
 import type { AdoptCandidate } from '../../src/daemon/panes/adopt-candidates.js';
 import { runTmux, runTmuxChain, tmuxArgv } from '../../src/platform/tmux-runner.js';
@@ -23,13 +23,25 @@ afterEach(async () => {
 const HOSTILE = ['ends in ;', 'two;;', '$(touch /tmp/lmx-pwned) `id` ${HOME}', "it's \"quoted\"", '中文 🙂 emoji', '#{session_name} ##', 'C-c', '-t', '\\;'];
 
 describe('tmuxArgv', () => {
-  it('adds -L only with a socket, joins a chain with tmux\'s own ";", escapes a trailing ";" in an argument', () => {
-    expect(tmuxArgv(null, [['list-sessions']])).toEqual(['list-sessions']);
-    expect(tmuxArgv('s', [['a', 'x;'], ['b']])).toEqual(['-L', 's', 'a', 'x\\;', ';', 'b']);
+  it('always asks for a UTF-8 client (-u), adds -L only with a socket, joins a chain with tmux\'s own ";", escapes a trailing ";" in an argument', () => {
+    expect(tmuxArgv(null, [['list-sessions']])).toEqual(['-u', 'list-sessions']);
+    expect(tmuxArgv('s', [['a', 'x;'], ['b']])).toEqual(['-u', '-L', 's', 'a', 'x\\;', ';', 'b']);
   });
 });
 
 describe('runTmux on a real server', () => {
+  it('a tab-separated pane list keeps its tabs when the environment has no UTF-8 locale (a host\'s ssh session)', async () => {
+    await tmux.run(['new-session', '-d', '-s', 'plain', '-x', '80', '-y', '24']);
+    const saved = { LANG: process.env.LANG, LC_ALL: process.env.LC_ALL, LC_CTYPE: process.env.LC_CTYPE };
+    for (const k of Object.keys(saved)) delete process.env[k];
+    try {
+      const res = await runTmux(['list-panes', '-t', 'plain', '-F', '#{session_name}\t#{pane_id}'], { socket: tmux.socket });
+      expect(res.ok && res.stdout).toMatch(/^plain\t%\d+\n$/);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) if (v !== undefined) process.env[k] = v;
+    }
+  });
+
   it('every hostile argument arrives literally (set-buffer, then show-buffer)', async () => {
     await tmux.run(['new-session', '-d', '-s', 'main', '-x', '80', '-y', '24']);
     for (const text of HOSTILE) {

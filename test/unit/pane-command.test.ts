@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { larkmuxPaths } from '../../src/platform/paths.js';
 import { PANE_FUNCTION_VAR, paneCommandEnv, paneCommandScript, pathWithFirst } from '../../src/shared/pane-command.js';
-import { writePaneCommand } from '../../src/daemon/process/pane-command-file.js';
+import { writePaneCommand } from '../../src/platform/pane-command-file.js';
 import { launcherArgv, splitByShellName } from '../../src/worker/backend/launch-file.js';
 
 /** Stands in for bin/larkmux.js: prints the home it was given and its arguments. */

@@ -13,7 +13,7 @@ import { which } from '../../platform/which.js';
 import { findPortHolder } from '../../platform/port-holder.js';
 import { webPortProblem, webProblemReason } from '../../shared/web-port-problem.js';
 import { BotRuntime } from '../bots/bot-runtime.js';
-import { ControlServer } from './control.js';
+import { ControlServer } from '../../platform/control-server.js';
 import { LazyImAdapter } from '../im/lazy-adapter.js';
 import { consoleLoginUrl, createLocalConsole, type LocalConsole } from '../im/local/index.js';
 import { defaultRenderEntry, WorkerPool } from '../workers/worker-pool.js';
@@ -23,7 +23,7 @@ import { CapacityKeeper } from '../sessions/capacity-keeper.js';
 import { Restoring } from './restoring.js';
 import { DaemonWeb } from '../web/web-terminal.js';
 import { PaneRequests } from './pane-requests.js';
-import { writePaneCommand } from './pane-command-file.js';
+import { writePaneCommand } from '../../platform/pane-command-file.js';
 import { talkWiderThanOperate } from '../../shared/talk-scope.js';
 import { classifyTmuxSessions, killTmuxSessions, listTmuxSessions, type OrphanReport } from '../../platform/tmux-sessions.js';
 
@@ -68,7 +68,11 @@ export class Daemon {
     // Each start names the session's owner as the receiver of its worker's events (SessionService.ensureWorker).
     // A session placed on a configured host gets its worker there, through that host's agent (remote-host.ts).
     // LARKMUX_REMOTE_ROOT moves larkmux's folder on every host (tests, whose "host" is this machine's own user).
-    this.remoteHosts = new RemoteHosts({ hosts: config.hosts, paths, log, ...(process.env.LARKMUX_REMOTE_ROOT ? { remoteRoot: process.env.LARKMUX_REMOTE_ROOT } : {}) });
+    // `larkmux where|send` in a host's pane reach PaneRequests through that host's agent.
+    this.remoteHosts = new RemoteHosts({
+      hosts: config.hosts, paths, log, answerPane: (host, ask) => this.panes.fromHost(host, ask),
+      ...(process.env.LARKMUX_REMOTE_ROOT ? { remoteRoot: process.env.LARKMUX_REMOTE_ROOT } : {}),
+    });
     this.pool = new WorkerPool({ log, env: { LARKMUX_HOME: paths.home }, remoteHost: (name) => this.remoteHosts.get(name) });
     this.restoring = new Restoring(log);
     this.capacity = new CapacityKeeper({ groups: () => this.bots.map((b) => b.sessions), hosts: () => config.hosts, log });

@@ -1,17 +1,24 @@
 // The control socket's `where` and `send`: find the caller's session by its tty, then answer or post into its topic.
-import type { CallerClaim, SendItem, SendResult, WhereResult } from '../../shared/control-protocol.js';
+// A caller on a host is found there by that host's agent (same rule, its /proc and tmux); the pane it reports is
+// matched here only against this daemon's sessions on that very host.
+import { controlDeadlineMs, type CallerClaim, type SendItem, type SendOutcome, type SendResult, type WhereResult } from '../../shared/control-protocol.js';
+import type { AgentPaneAnswer, AgentPaneAsk } from '../../shared/host-agent-protocol.js';
+import { LOCAL_HOST } from '../../shared/host-config.js';
+import { withDeadline } from '../../platform/deadline.js';
 import type { Logger } from '../../platform/log.js';
 import type { BotRuntime } from '../bots/bot-runtime.js';
-import type { SessionCore } from '../ground/session-core.js';
+import { sessionHost, type SessionCore } from '../ground/session-core.js';
 import { sessionFileAccess } from '../outbound/answer-files.js';
 import { postItems, sessionTopic } from '../outbound/post-items.js';
-import { locateCaller, type CallerLocation } from '../panes/caller-locator.js';
+import { locateCaller, type CallerLocation } from '../../platform/caller-locator.js';
 
 interface Owned {
   bot: BotRuntime;
   session: SessionCore;
 }
 
+/** What `larkmux send` on a host says of a file or picture: its bytes are on the host, where the daemon reads nothing. */
+export const HOST_FILE_REFUSAL = 'not sent: files and pictures from a pane on a host cannot be sent yet; send text (--text) instead';
 
 export class PaneRequests {
   constructor(
@@ -23,9 +30,10 @@ export class PaneRequests {
     private readonly log: Logger,
   ) {}
 
-  private ownerOf(tmuxSession: string): Owned | undefined {
+  /** The open session whose tmux session this is, on `host` (this machine's panes never name a host's, nor back). */
+  private ownerOf(tmuxSession: string, host: string = LOCAL_HOST): Owned | undefined {
     for (const bot of this.bots) {
-      const session = bot.sessions.all().find((s) => s.tmuxName === tmuxSession && s.lifecycle !== 'closed');
+      const session = bot.sessions.all().find((s) => s.tmuxName === tmuxSession && s.lifecycle !== 'closed' && sessionHost(s) === host);
       if (session) return { bot, session };
     }
     return undefined;
@@ -40,7 +48,10 @@ export class PaneRequests {
   async where(caller: CallerClaim): Promise<WhereResult> {
     const loc = await this.locate(caller);
     if (!loc.ok) return { inPane: false };
-    const { bot, session: s } = loc.session;
+    return this.whereAnswer(loc.session, { tmuxSession: loc.pane.tmuxSession, paneId: loc.pane.paneId, tty: loc.pane.ttyPath });
+  }
+
+  private whereAnswer({ bot, session: s }: Owned, pane: AgentPaneAsk['pane']): WhereResult {
     return {
       inPane: true,
       session: s.id,
@@ -48,7 +59,7 @@ export class PaneRequests {
       cli: typeof s.cli === 'string' ? s.cli : s.cli.command,
       cwd: s.cwd,
       topic: { chatId: s.chatId, anchorId: s.anchorId, scope: s.scope },
-      pane: { tmuxSession: loc.pane.tmuxSession, paneId: loc.pane.paneId, tty: loc.pane.ttyPath },
+      pane,
     };
   }
 
@@ -59,11 +70,39 @@ export class PaneRequests {
   async send(caller: CallerClaim, items: readonly SendItem[], signal?: AbortSignal): Promise<SendResult> {
     const loc = await this.locate(caller);
     if (!loc.ok) return { inPane: false };
-    const { bot, session } = loc.session;
+    return this.post(loc.session, items, signal);
+  }
+
+  private async post({ bot, session }: Owned, items: readonly SendItem[], signal?: AbortSignal): Promise<SendResult & { inPane: true }> {
     const access = sessionFileAccess(bot.bot, session.cwd, this.home);
     const outcomes = await postItems(sessionTopic(bot.im, session), items, { access, ...(signal ? { signal } : {}) });
     this.log.info({ session: session.id.slice(0, 8), sent: outcomes.filter((o) => o.ok).length, failed: outcomes.filter((o) => !o.ok).length }, 'larkmux send from a pane');
     // The wire carries what `larkmux send` shows: each item, the message posted or why not.
     return { inPane: true, session: session.id, outcomes: outcomes.map(({ refused, ...shown }) => shown) };
+  }
+
+  /**
+   * A `where` or `send` from a pane on `host`, as its agent found the pane. The session is this daemon's own on that
+   * host whose tmux session the pane is in; a pane of any other tmux session there is no larkmux pane (exit 3).
+   */
+  async fromHost(host: string, ask: AgentPaneAsk): Promise<AgentPaneAnswer> {
+    const owner = this.ownerOf(ask.pane.tmuxSession, host);
+    if (!owner) {
+      this.log.info({ host, reason: 'not_a_session' }, 'pane caller on a host not recognised');
+      return ask.ask.cmd === 'where' ? { ok: true, where: { inPane: false } } : { ok: true, send: { inPane: false } };
+    }
+    if (ask.ask.cmd === 'where') return { ok: true, where: this.whereAnswer(owner, ask.pane) };
+    const items = ask.ask.items;
+    const expired = new AbortController();
+    const ms = controlDeadlineMs('send');
+    const posted = await withDeadline(this.post(owner, items.filter((i) => i.kind === 'text'), expired.signal), ms, () => {
+      expired.abort();
+      return null;
+    });
+    if (!posted) return { ok: false, error: `the daemon gave up on this request after ${ms / 1000} s` };
+    // Each item's outcome in the order given: text as posted, files refused (their bytes never left the host).
+    const texts = posted.outcomes[Symbol.iterator]();
+    const outcomes: SendOutcome[] = items.map((i) => (i.kind === 'text' ? texts.next().value! : { item: i.path, ok: false, error: HOST_FILE_REFUSAL }));
+    return { ok: true, send: { ...posted, outcomes } };
   }
 }

@@ -8,7 +8,7 @@ import { DEFAULT_REMOTE_ROOT, ensureRemoteBundle } from '../../platform/ssh/remo
 import { sshArgv, type SshPlaces } from '../../platform/ssh/ssh-argv.js';
 import { quoteShellArg } from '../../shared/shell-quote.js';
 import { encodeFrame, FrameDecoder } from '../../shared/frame-codec.js';
-import { parseAgentToDaemon, type AgentToDaemon, type DaemonToAgent } from '../../shared/host-agent-protocol.js';
+import { parseAgentToDaemon, type AgentPaneAnswer, type AgentPaneAsk, type AgentToDaemon, type DaemonToAgent } from '../../shared/host-agent-protocol.js';
 import type { HostConfig } from '../../shared/host-config.js';
 import type { RemoteWorkerStarter } from './worker-pool.js';
 import { RemoteWorker } from './remote-worker.js';
@@ -31,6 +31,8 @@ export interface RemoteHostOptions {
   remoteRoot?: string;
   /** Environment of the local ssh processes (tests: HOME for ssh's own files). */
   sshEnv?: NodeJS.ProcessEnv;
+  /** Answers `larkmux where|send` from a pane on this host (the daemon decides the session; see pane-requests.ts). */
+  answerPane?: (host: string, ask: AgentPaneAsk) => Promise<AgentPaneAnswer>;
 }
 
 interface Link {
@@ -100,7 +102,8 @@ export class RemoteHost implements RemoteWorkerStarter {
     if (!placed.ok) return this.dropAll(`the worker bundle could not be placed: ${placed.detail}`);
     this.log.info({ sha: bundle.sha.slice(0, 12), how: placed.how }, 'worker bundle on the host');
     const home = placed.dir.replace(/\/bundles\/[0-9a-f]{64}$/, '');
-    const remote = ['exec', 'node', quoteShellArg(`${placed.dir}/host-agent.js`)];
+    // --home: the folder the agent serves the panes' `larkmux` from, the same string the workers get as their home.
+    const remote = ['exec', 'node', quoteShellArg(`${placed.dir}/host-agent.js`), '--home', quoteShellArg(home)];
     const ssh = spawn('ssh', sshArgv(this.opts.host, this.opts.places, remote), { stdio: ['pipe', 'pipe', 'pipe'], env: this.opts.sshEnv ?? process.env });
     const link: Link = { ssh, up: false, home };
     this.link = link;
@@ -154,6 +157,7 @@ export class RemoteHost implements RemoteWorkerStarter {
       return hello();
     }
     if (f.kind === 'dropped') return this.log.warn({ reason: f.reason }, 'the host agent dropped a frame of ours');
+    if (f.kind === 'pane_ask') return void this.answerPane(link, f);
     const w = this.workers.get(f.session);
     if (!w) return;
     if (f.kind === 'started') w.started(f.pid);
@@ -162,6 +166,18 @@ export class RemoteHost implements RemoteWorkerStarter {
       this.workers.delete(f.session);
       w.exit({ code: f.code, signal: (f.signal as NodeJS.Signals | null) ?? null, ...(f.stderrTail ? { stderrTail: f.stderrTail } : {}) });
     }
+  }
+
+  /** The answer goes back on the link that asked; a link lost meanwhile told its caller so already (the agent did). */
+  private async answerPane(link: Link, ask: AgentPaneAsk): Promise<void> {
+    let answer: AgentPaneAnswer;
+    try {
+      answer = this.opts.answerPane ? await this.opts.answerPane(this.opts.host.name, ask) : { ok: false, error: 'this daemon does not answer panes on hosts' };
+    } catch (err) {
+      this.log.error({ err: (err as Error).message, cmd: ask.ask.cmd }, 'a pane request from the host failed');
+      answer = { ok: false, error: (err as Error).message.slice(0, 1024) };
+    }
+    this.write(link, { kind: 'pane_answer', id: ask.id, answer });
   }
 
   private write(link: Link, frame: DaemonToAgent): boolean {

@@ -5,6 +5,7 @@ import { readBundle, type BundleManifest } from '../../platform/bundle-manifest.
 import type { Logger } from '../../platform/log.js';
 import type { LarkmuxPaths } from '../../platform/paths.js';
 import { sshPlaces } from '../../platform/ssh/ssh-run.js';
+import type { AgentPaneAnswer, AgentPaneAsk } from '../../shared/host-agent-protocol.js';
 import type { HostConfig } from '../../shared/host-config.js';
 import { RemoteHost } from './remote-host.js';
 import { defaultWorkerEntry } from './worker-pool.js';
@@ -14,7 +15,8 @@ export class RemoteHosts {
   private bundle: BundleManifest | undefined;
 
   /** `remoteRoot`: larkmux's folder on every host (default ~/.larkmux there). */
-  constructor(private readonly opts: { hosts: readonly HostConfig[]; paths: LarkmuxPaths; log: Logger; remoteRoot?: string }) {}
+  /** `answerPane`: the daemon's answer to `larkmux where|send` from a pane on a host. */
+  constructor(private readonly opts: { hosts: readonly HostConfig[]; paths: LarkmuxPaths; log: Logger; remoteRoot?: string; answerPane?: (host: string, ask: AgentPaneAsk) => Promise<AgentPaneAnswer> }) {}
 
   /** The host's RemoteHost, or undefined when no host of that name is configured. */
   get(name: string): RemoteHost | undefined {
@@ -22,7 +24,7 @@ export class RemoteHosts {
     if (have) return have;
     const host = this.opts.hosts.find((h) => h.name === name);
     if (!host) return undefined;
-    const made = new RemoteHost({ host, places: sshPlaces(this.opts.paths), log: this.opts.log, bundle: () => this.ownBundle(), ...(this.opts.remoteRoot ? { remoteRoot: this.opts.remoteRoot } : {}) });
+    const made = new RemoteHost({ host, places: sshPlaces(this.opts.paths), log: this.opts.log, bundle: () => this.ownBundle(), ...(this.opts.remoteRoot ? { remoteRoot: this.opts.remoteRoot } : {}), ...(this.opts.answerPane ? { answerPane: this.opts.answerPane } : {}) });
     this.live.set(name, made);
     return made;
   }

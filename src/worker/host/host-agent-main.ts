@@ -1,9 +1,16 @@
-// The host agent's entry, run on a host as `node <bundle>/host-agent.js` over one ssh channel: frames on stdin/stdout,
-// its own log lines (JSON) on stderr, which the daemon puts in its log. It only wires (see host-agent.ts).
+// The host agent's entry, run on a host as `node <bundle>/host-agent.js [--home <larkmux folder there>]` over one ssh
+// channel: frames on stdin/stdout, its own log lines (JSON) on stderr, which the daemon puts in its log. It only wires
+// (see host-agent.ts). With a home it also serves `larkmux where|send` for the host's panes: the `larkmux` in their
+// PATH (home/run/bin) and its unix socket (home/run/pane-control.sock, 0600); nothing listens on the network.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MANIFEST_NAME, sha256Hex } from '../../platform/bundle-manifest.js';
+import { ControlServer } from '../../platform/control-server.js';
+import { writePaneCommand } from '../../platform/pane-command-file.js';
+import { larkmuxPaths } from '../../platform/paths.js';
+import { HOST_PANE_SOCKET } from '../../shared/host-agent-protocol.js';
+import { tmuxSocketName } from '../../shared/tmux-socket.js';
 import { HostAgent, type AgentLog } from './host-agent.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -20,6 +27,40 @@ try {
   process.exit(2);
 }
 
+const homeAt = process.argv.indexOf('--home');
+const home = homeAt > 0 ? process.argv[homeAt + 1] : undefined;
+let panes: ControlServer | null = null;
+let linkGone = false;
+
 // Built, main.js sits next to this file; under tsx (tests of the source) it is the worker's main.ts one level up.
 const workerEntry = import.meta.url.endsWith('.ts') ? join(here, '..', 'main.ts') : join(here, 'main.js');
-new HostAgent({ input: process.stdin, output: process.stdout, workerEntry, sha, env: process.env, log, onDone: () => process.exit(0) }).run();
+const agent = new HostAgent({
+  input: process.stdin, output: process.stdout, workerEntry, sha, env: process.env, log, onDone: () => process.exit(0),
+  // The workers' own tmux server: the one the folder derives, as RemoteWorker's init names it.
+  tmuxSocket: home ? tmuxSocketName(null, home) : null,
+  onLinkLost: () => {
+    linkGone = true;
+    void panes?.dispose();
+  },
+});
+agent.run();
+
+if (home) void servePanes(home);
+
+async function servePanes(home: string): Promise<void> {
+  const paths = larkmuxPaths(home);
+  const lines = {
+    warn: (fields: Record<string, unknown>, msg: string) => log('warn', msg, fields),
+    error: (fields: Record<string, unknown>, msg: string) => log('error', msg, { ...fields, err: (fields.err as Error | undefined)?.message }),
+  };
+  try {
+    await writePaneCommand(paths, { node: process.execPath, bin: join(here, 'larkmux-pane.js') });
+    const server = new ControlServer(join(paths.run, HOST_PANE_SOCKET), agent.paneAsks.handlers(), lines);
+    await server.listen();
+    panes = server;
+    if (linkGone) void server.dispose();
+  } catch (err) {
+    // The sessions still run; only `larkmux where|send` in the host's panes will say larkmux is not running.
+    log('error', 'the pane socket could not be set up', { err: (err as Error).message });
+  }
+}

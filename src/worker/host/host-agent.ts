@@ -6,6 +6,7 @@ import { encodeFrame, FrameDecoder } from '../../shared/frame-codec.js';
 import { HOST_AGENT_PROTOCOL_VERSION, parseDaemonToAgent, type AgentToDaemon, type DaemonToAgent } from '../../shared/host-agent-protocol.js';
 import { IPC_PROTOCOL_VERSION } from '../../shared/ipc.js';
 import { forkWorkerProcess } from '../../platform/worker-process.js';
+import { PaneAsks } from './pane-asks.js';
 
 export const HOST_AGENT_TIMING = {
   /** After the link is lost, a worker asked to detach gets this long before SIGTERM (as the pool's close grace). */
@@ -32,6 +33,10 @@ export interface HostAgentOptions {
   log: AgentLog;
   /** Called once every worker is gone after the link was lost. */
   onDone: () => void;
+  /** The tmux server the workers here use: the pane socket finds its callers' panes on it (null: tmux's default). */
+  tmuxSocket?: string | null;
+  /** Called once when the link is lost, after waiting pane callers were answered (the pane socket closes then). */
+  onLinkLost?: () => void;
   /** Overrides HOST_AGENT_TIMING.screenHoldBytes (tests). */
   screenHoldBytes?: number;
 }
@@ -47,8 +52,20 @@ export class HostAgent {
   private linkLost = false;
   /** The newest screen of each session held back while the link drains. */
   private readonly heldScreens = new Map<string, unknown>();
+  /** `larkmux where|send` from this host's panes, relayed to the daemon (its socket is wired by host-agent-main). */
+  readonly paneAsks: PaneAsks;
 
-  constructor(private readonly opts: HostAgentOptions) {}
+  constructor(private readonly opts: HostAgentOptions) {
+    this.paneAsks = new PaneAsks({
+      tmuxSocket: opts.tmuxSocket ?? null,
+      log: opts.log,
+      toDaemon: (frame) => {
+        if (this.linkLost) return false;
+        this.write(frame);
+        return true;
+      },
+    });
+  }
 
   run(): void {
     this.opts.output.on('error', (err) => this.opts.log('warn', 'writing to the daemon failed (link lost?)', { err: err.message }));
@@ -75,6 +92,7 @@ export class HostAgent {
     if (!parsed.ok) return this.dropped(`invalid frame: ${parsed.reason}`);
     const f: DaemonToAgent = parsed.frame;
     if (f.kind === 'start') return this.start(f.session, f.env);
+    if (f.kind === 'pane_answer') return this.paneAsks.answered(f.id, f.answer);
     const w = this.workers.get(f.session);
     if (!w) return this.opts.log('warn', 'frame for a session without a worker here', { session: f.session.slice(0, 8), kind: f.kind });
     if (f.kind === 'signal') w.child.kill(f.signal);
@@ -139,6 +157,9 @@ export class HostAgent {
   private loseLink(): void {
     if (this.linkLost) return;
     this.linkLost = true;
+    this.paneAsks.linkLost();
+    // After the callers that waited got that answer (written from the microtasks linkLost set off), not before.
+    setImmediate(() => this.opts.onLinkLost?.());
     this.opts.log('info', 'link to the daemon closed; detaching the workers', { workers: this.workers.size });
     if (this.workers.size === 0) return this.opts.onDone();
     for (const { child } of this.workers.values()) {

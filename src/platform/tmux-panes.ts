@@ -1,6 +1,6 @@
 // Every pane on larkmux's tmux server with its tty and first process, for finding (and later adopting) panes.
-import { runTmux } from '../../platform/tmux-runner.js';
-import { PANE_LIST_FORMAT, parsePaneList, type PaneInfo } from '../../shared/pane-identity.js';
+import { runTmux } from './tmux-runner.js';
+import { PANE_LIST_FORMAT, parsePaneList, type PaneInfo } from '../shared/pane-identity.js';
 import { ttyDeviceOf } from './process-facts.js';
 
 export type PaneList = { ok: true; panes: PaneInfo[] } | { ok: false; message: string };

@@ -1,10 +1,16 @@
-// The daemon's local control socket (LARKMUX_HOME/run/control.sock, mode 0600): JSON lines from the `larkmux` command.
-import { chmodSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
+// A control socket (mode 0600): JSON lines from the `larkmux` command. The daemon's (LARKMUX_HOME/run/control.sock)
+// answers every command; a host agent's (run/pane-control.sock on the host) answers `where` and `send` from its panes.
+import { chmodSync, existsSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname } from 'node:path';
-import { withDeadline } from '../../platform/deadline.js';
-import type { Logger } from '../../platform/log.js';
-import { CONTROL_MAX_LINE, ControlRequestSchema, controlDeadlineMs, type ControlCommand, type ControlRequest, type ControlResponse } from '../../shared/control-protocol.js';
+import { withDeadline } from './deadline.js';
+import { CONTROL_MAX_LINE, ControlRequestSchema, controlDeadlineMs, type ControlCommand, type ControlRequest, type ControlResponse } from '../shared/control-protocol.js';
+
+/** What the server logs through: the daemon's pino logger, or a host agent's line writer. */
+export interface ControlLog {
+  warn(fields: Record<string, unknown>, msg: string): void;
+  error(fields: Record<string, unknown>, msg: string): void;
+}
 
 /** `signal` aborts when the request's deadline passes or its client goes away: a handler then lets go of what it holds. */
 export type ControlHandlers = {
@@ -19,11 +25,13 @@ export interface ControlServerOptions {
 export class ControlServer {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
+  /** The socket file's inode once listening: dispose removes the file only while it is still this server's. */
+  private inode: number | null = null;
 
   constructor(
     private readonly path: string,
     private readonly handlers: ControlHandlers,
-    private readonly log: Logger,
+    private readonly log: ControlLog,
     private readonly opts: ControlServerOptions = {},
   ) {}
 
@@ -46,6 +54,7 @@ export class ControlServer {
       process.umask(oldMask);
     }
     chmodSync(this.path, 0o600);
+    this.inode = statSync(this.path).ino;
   }
 
   private accept(sock: Socket): void {
@@ -121,12 +130,12 @@ export class ControlServer {
     const server = this.server;
     this.server = null;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
-    if (existsSync(this.path)) {
-      try {
-        unlinkSync(this.path);
-      } catch {
-        /* already gone */
-      }
+    // A host agent that outlives its link (detaching its workers) may have been replaced by the next one, which
+    // listens on the same path: that one's socket stays.
+    try {
+      if (statSync(this.path).ino === this.inode) unlinkSync(this.path);
+    } catch {
+      /* already gone */
     }
   }
 }

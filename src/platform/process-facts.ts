@@ -3,7 +3,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { parseProcStat, rdevDevice, type CallerFacts, type ProcStat, type TtyDevice } from '../../shared/pane-identity.js';
+import { parseProcStat, rdevDevice, type CallerFacts, type ProcStat, type TtyDevice } from '../shared/pane-identity.js';
 
 const PROC = existsSync('/proc/self/stat');
 
