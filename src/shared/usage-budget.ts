@@ -76,6 +76,13 @@ export function dayStart(at: number, tz: string): number {
   return nextDayStart(t, tz);
 }
 
+/** The first millisecond of the day `daysBack` days before `at`'s day in `tz` (0: today's start). */
+export function daysBackStart(at: number, tz: string, daysBack: number): number {
+  let t = dayStart(at, tz);
+  for (let i = 0; i < daysBack; i++) t = dayStart(t - 1, tz);
+  return t;
+}
+
 export type BudgetRead = { ok: true; budget: Budget | undefined } | { ok: false; error: string };
 
 /**
