@@ -13,9 +13,10 @@ export const USAGE_LEDGER_LIMITS = {
   keepRotated: 50,
 } as const;
 
-const CURRENT = 'usage.jsonl';
-/** `usage-<UTC time>-<n>.jsonl`: names sort in the order the files were rotated. */
-const ROTATED = /^usage-\d{8}T\d{9}Z-\d{3}\.jsonl$/;
+/** The live file, and `usage-<UTC time>-<n>.jsonl` for rotated ones (names sort in the order they were rotated). */
+export const USAGE_LEDGER_FILES = { current: 'usage.jsonl', rotated: /^usage-\d{8}T\d{9}Z-\d{3}\.jsonl$/ } as const;
+const CURRENT = USAGE_LEDGER_FILES.current;
+const ROTATED = USAGE_LEDGER_FILES.rotated;
 
 export function usageLedgerDir(home: string): string {
   return join(home, 'usage');

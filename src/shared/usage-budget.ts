@@ -4,7 +4,7 @@
 import { z } from 'zod';
 
 export const BudgetSchema = z.strictObject({
-  dailyTokens: z.number().int().positive().optional().describe("Tokens (input + output + cache) this bot may use per day, days counted in its `timezone`: at 80% of it (or of dailyCostUsd) the bot's owner is warned once that day, at 100% new turns wait with a notice until the next day, or until the budget is raised (edit config.json, then `larkmux restart`); unset, no limit"),
+  dailyTokens: z.number().int().positive().optional().describe("Tokens (input + output + cache) this bot may use per day, days counted in its `timezone`: at 80% of it (or of dailyCostUsd) the bot's owner is warned once that day, at 100% new turns wait with a notice until the next day, or until the budget is raised (edit config.json: the daemon sees the change without a restart); unset, no limit"),
   dailyCostUsd: z.number().positive().optional().describe('US dollars this bot may spend per day, as dailyTokens; counts only turns whose CLI reports a cost (none of the built-in CLIs does today, so it limits nothing for them)'),
 });
 export type Budget = z.infer<typeof BudgetSchema>;
@@ -74,4 +74,29 @@ export function dayStart(at: number, tz: string): number {
   let t = at;
   while (dayIn(t, tz) === today) t -= 60 * 60_000;
   return nextDayStart(t, tz);
+}
+
+/** The first millisecond of the day `daysBack` days before `at`'s day in `tz` (0: today's start). */
+export function daysBackStart(at: number, tz: string, daysBack: number): number {
+  let t = dayStart(at, tz);
+  for (let i = 0; i < daysBack; i++) t = dayStart(t - 1, tz);
+  return t;
+}
+
+export type BudgetRead = { ok: true; budget: Budget | undefined } | { ok: false; error: string };
+
+/**
+ * A bot's `budget` in config.json's parsed JSON, found by its app id (else its name, for an app id written as
+ * `${VAR}`). Only this field is read: the rest of the file (and its `${VAR}` secrets, gone from the daemon's
+ * environment after start) is not looked at. Errors name the field, never a value.
+ */
+export function budgetInConfig(raw: unknown, bot: { appId: string; name: string }): BudgetRead {
+  const bots = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as { bots?: unknown }).bots : undefined;
+  if (!Array.isArray(bots)) return { ok: false, error: 'config.json has no bots list' };
+  const entries = bots.filter((b): b is Record<string, unknown> => !!b && typeof b === 'object' && !Array.isArray(b));
+  const index = [entries.findIndex((b) => b.appId === bot.appId), entries.findIndex((b) => b.name === bot.name)].find((i) => i >= 0);
+  if (index === undefined) return { ok: false, error: `config.json no longer lists the bot "${bot.name}"` };
+  const parsed = BudgetSchema.optional().safeParse(entries[index]!.budget);
+  if (!parsed.success) return { ok: false, error: `bots[${index}].budget: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'budget'}: ${i.message}`).join('; ')}` };
+  return { ok: true, budget: parsed.data };
 }

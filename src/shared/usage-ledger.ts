@@ -2,6 +2,7 @@
 // itself is platform/usage-ledger-file.ts.
 import { z } from 'zod';
 import { totalTokens, TurnUsageSchema, type TurnUsage } from './usage.js';
+import { dayIn, daysBackStart } from './usage-budget.js';
 
 /** Bumped when a ledger line changes shape; a line of a newer version is skipped by readers, never rewritten. */
 export const USAGE_LEDGER_VERSION = 1;
@@ -78,55 +79,56 @@ export function sumEntries(entries: Iterable<UsageEntry>): UsageTotals {
   return t;
 }
 
-/** `YYYY-MM-DD` of an instant in the host's local time (the day a turn is counted in). */
-export function localDay(ms: number): string {
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
+/** `--since`: from a calendar day, or the last N days (today included: `1d` is today), days in a time zone each. */
+export type Since = { kind: 'date'; day: string } | { kind: 'days'; n: number };
 
-/** Local midnight `daysBack` days before the day of `now` (0: today's midnight). */
-export function startOfLocalDay(now: number, daysBack = 0): number {
-  const d = new Date(now);
-  return new Date(d.getFullYear(), d.getMonth(), d.getDate() - daysBack).getTime();
-}
+export type SinceParse = { ok: true; since: Since } | { ok: false; error: string };
 
-export type SinceParse = { ok: true; sinceMs: number } | { ok: false; error: string };
-
-/**
- * `--since`: `YYYY-MM-DD` (from that local midnight) or `<N>d` (the last N days, today included: `1d` is today).
- */
-export function parseSince(text: string, now: number): SinceParse {
+/** `--since YYYY-MM-DD|<N>d`. */
+export function parseSince(text: string): SinceParse {
   const days = /^(\d{1,4})d$/.exec(text);
   if (days) {
     const n = Number(days[1]);
     if (n < 1) return { ok: false, error: `--since ${text}: the number of days must be at least 1` };
-    return { ok: true, sinceMs: startOfLocalDay(now, n - 1) };
+    return { ok: true, since: { kind: 'days', n } };
   }
   const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
   if (date) {
     const [y, m, d] = [Number(date[1]), Number(date[2]), Number(date[3])];
-    const at = new Date(y, m - 1, d);
-    if (at.getFullYear() === y && at.getMonth() === m - 1 && at.getDate() === d) return { ok: true, sinceMs: at.getTime() };
+    const at = new Date(Date.UTC(y, m - 1, d));
+    if (at.getUTCFullYear() === y && at.getUTCMonth() === m - 1 && at.getUTCDate() === d) return { ok: true, since: { kind: 'date', day: text } };
   }
   return { ok: false, error: `--since ${text}: expected a date (YYYY-MM-DD) or a number of days (7d)` };
 }
 
-/** One row of the host report: the turns of one day, bot, CLI and model. */
+/** The first day (YYYY-MM-DD) `since` takes in, days counted in `tz`. */
+export function sinceDayIn(since: Since, now: number, tz: string): string {
+  return since.kind === 'date' ? since.day : dayIn(daysBackStart(now, tz, since.n - 1), tz);
+}
+
+/** An instant no later than the start of `day` in any time zone (UTC+14 is the earliest): files older are not read. */
+export function earliestStartOf(day: string): number {
+  return Date.parse(`${day}T00:00:00Z`) - 14 * 60 * 60_000;
+}
+
+/** One row of the host report: the turns of one day (in `timezone`), bot, CLI and model. */
 export interface UsageRow extends UsageTotals {
   day: string;
+  timezone: string;
   bot: string;
   cli: string;
   model: string;
 }
 
-/** Groups entries by local day, bot, CLI and model, oldest day first (rows of a day by bot, CLI, model). */
-export function usageRows(entries: Iterable<UsageEntry>): UsageRow[] {
+/** Groups entries by day (in each bot's `tzOf(appId)`), bot, CLI and model, oldest day first (then by bot, CLI, model). */
+export function usageRows(entries: Iterable<UsageEntry>, tzOf: (appId: string) => string): UsageRow[] {
   const rows = new Map<string, UsageRow>();
   for (const e of entries) {
-    const day = localDay(Date.parse(e.at));
+    const timezone = tzOf(e.appId);
+    const day = dayIn(Date.parse(e.at), timezone);
     const model = e.usage?.model ?? '';
-    const key = JSON.stringify([day, e.bot, e.cli, model]);
-    const row = rows.get(key) ?? { day, bot: e.bot, cli: e.cli, model, ...emptyTotals() };
+    const key = JSON.stringify([day, e.bot, e.cli, model, timezone]);
+    const row = rows.get(key) ?? { day, timezone, bot: e.bot, cli: e.cli, model, ...emptyTotals() };
     rows.set(key, { ...row, ...addEntry(row, e) });
   }
   return [...rows.values()].sort((a, b) => a.day.localeCompare(b.day) || a.bot.localeCompare(b.bot) || a.cli.localeCompare(b.cli) || a.model.localeCompare(b.model));

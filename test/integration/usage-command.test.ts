@@ -5,20 +5,23 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/platform/log.js';
 import { UsageLedger, usageLedgerDir } from '../../src/platform/usage-ledger-file.js';
 import type { UsageEntry } from '../../src/shared/usage-ledger.js';
-import { localDay } from '../../src/shared/usage-ledger.js';
+import { hostTimezone } from '../../src/shared/schedule-settings.js';
+import { dayIn } from '../../src/shared/usage-budget.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { runLarkmux } from '../support/larkmux-cli.js';
 
 const DAY = 86_400_000;
+/** With no config.json the days are the host's. */
+const localDay = (at: number) => dayIn(at, hostTimezone());
 let home: TestHome | null = null;
 afterEach(() => {
   home?.cleanup();
   home = null;
 });
 
-function entry(at: number, cli: string, tokens?: [number, number]): UsageEntry {
+function entry(at: number, cli: string, tokens?: [number, number], appId = 'cli_usage'): UsageEntry {
   return {
-    v: 1, at: new Date(at).toISOString(), appId: 'cli_usage', bot: 'dev', sessionId: 's1', cli, userId: 'ou_1', elapsedMs: 1500,
+    v: 1, at: new Date(at).toISOString(), appId, bot: 'dev', sessionId: 's1', cli, userId: 'ou_1', elapsedMs: 1500,
     ...(tokens ? { usage: { model: 'claude-opus-5-5', inputTokens: tokens[0], outputTokens: tokens[1], cacheReadTokens: 5, cacheWriteTokens: 0 } } : {}),
   };
 }
@@ -51,6 +54,33 @@ describe('larkmux usage', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/claude-code\s+claude-opus-5-5\s+2\s+150\s+30\s+10\s+190\s+-/);
     expect(text.stderr).toContain('1 ledger line(s) could not be read');
+  });
+
+  it("counts each bot's days in its own time zone, or every bot's in --tz", async () => {
+    home = makeTestHome('lmx-usage-');
+    // 25 hours apart: any instant is on different days in these two zones.
+    home.writeConfig({ bots: [{ name: 'east', appId: 'cli_east', appSecret: '${NOT_IN_THIS_SHELL}', timezone: 'Pacific/Kiritimati' }, { name: 'west', appId: 'cli_west', timezone: 'Pacific/Pago_Pago' }] });
+    const at = Date.now() - 2 * DAY;
+    const ledger = new UsageLedger({ dir: usageLedgerDir(home.dir), log: createLogger({ level: 'silent' }) });
+    await ledger.append({ ...entry(at, 'codex', [10, 0], 'cli_east'), bot: 'east' });
+    await ledger.append({ ...entry(at, 'codex', [20, 0], 'cli_west'), bot: 'west' });
+    type Report = { timezones: string[]; rows: { day: string; bot: string; timezone: string }[] };
+    const own = JSON.parse((await runLarkmux(['usage', '--json'], home.env)).stdout) as Report;
+    expect(own.rows.map((r) => [r.bot, r.day, r.timezone]).sort()).toEqual([
+      ['east', dayIn(at, 'Pacific/Kiritimati'), 'Pacific/Kiritimati'],
+      ['west', dayIn(at, 'Pacific/Pago_Pago'), 'Pacific/Pago_Pago'],
+    ]);
+    expect(dayIn(at, 'Pacific/Kiritimati')).not.toBe(dayIn(at, 'Pacific/Pago_Pago'));
+    const text = await runLarkmux(['usage'], home.env);
+    expect(text.stdout).toContain("days in each bot's time zone");
+    expect(text.stdout).toContain('east (Pacific/Kiritimati)');
+
+    const utc = JSON.parse((await runLarkmux(['usage', '--json', '--tz', 'UTC'], home.env)).stdout) as Report;
+    expect(utc.rows.map((r) => [r.bot, r.day]).sort()).toEqual([['east', dayIn(at, 'UTC')], ['west', dayIn(at, 'UTC')]]);
+    expect(utc.timezones).toEqual(['UTC']);
+    const bad = await runLarkmux(['usage', '--tz', 'Mars/Olympus'], home.env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('IANA time zone');
   });
 
   it('no ledger yet: an empty report; a bad --since: a usage error that names the forms', async () => {

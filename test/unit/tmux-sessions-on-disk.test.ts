@@ -8,6 +8,7 @@ import { ownedTmuxNamesOnDisk } from '../../src/platform/tmux-sessions.js';
 import { newSessionCore, type SessionCore } from '../../src/daemon/ground/session-core.js';
 import { renderStatePath, SessionStore } from '../../src/daemon/ground/store.js';
 import { ScheduleStore } from '../../src/daemon/schedules/schedule-store.js';
+import { BudgetStateStore } from '../../src/daemon/sessions/budget-state-store.js';
 import type { Schedule } from '../../src/shared/schedule.js';
 
 const APP = 'cli_0123456789abcdef';
@@ -39,7 +40,7 @@ describe('ownedTmuxNamesOnDisk', () => {
     expect(ownedTmuxNamesOnDisk(home)).toEqual({ names: new Set([open.tmuxName]), complete: true });
   });
 
-  it('reads past the store\'s siblings (render state, schedules, holds): they are not session stores', async () => {
+  it('reads past the store\'s siblings (render state, schedules, holds, budget): they are not session stores', async () => {
     const s = new SessionStore({ home, appId: APP });
     await s.load();
     const open = rec('om_open');
@@ -51,6 +52,9 @@ describe('ownedTmuxNamesOnDisk', () => {
     await schedules.flush();
     writeFileSync(renderStatePath(home, APP), JSON.stringify({ format: 'larkmux-render-state', version: 1, records: [] }));
     writeFileSync(join(home, `sessions-${APP}.holds.json`), JSON.stringify({ format: 'larkmux-holds', version: 1, records: [] }));
+    const budget = new BudgetStateStore({ home, appId: APP });
+    await budget.setWarnedDay('2026-12-04');
+    await budget.dispose();
     expect(ownedTmuxNamesOnDisk(home)).toEqual({ names: new Set([open.tmuxName]), complete: true });
   });
 

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/platform/log.js';
 import { readUsageLedger, UsageLedger } from '../../src/platform/usage-ledger-file.js';
-import { localDay, parseSince, parseUsageLine, startOfLocalDay, sumEntries, usageRows, type UsageEntry } from '../../src/shared/usage-ledger.js';
+import { earliestStartOf, parseSince, parseUsageLine, sinceDayIn, sumEntries, usageRows, type UsageEntry } from '../../src/shared/usage-ledger.js';
+import { hostTimezone } from '../../src/shared/schedule-settings.js';
 
 const log = createLogger({ level: 'silent' });
 const NOW = new Date(2026, 11, 4, 15, 30).getTime(); // 2026-12-04 15:30 local
@@ -36,9 +37,9 @@ describe('sums and rows', () => {
     const t = sumEntries([entry({}, [100, 10, 0.5]), entry({}, [50, 5]), entry({ cli: 'shell', elapsedMs: 3000 })]);
     expect(t).toEqual({ turns: 3, inputTokens: 150, outputTokens: 15, cacheReadTokens: 0, cacheWriteTokens: 0, totalTokens: 165, costUsd: 0.5, costedTurns: 1, elapsedMs: 5000 });
   });
-  it('rows by local day, bot, CLI and model, oldest first', () => {
+  it('rows by day (in the bot\'s time zone), bot, CLI and model, oldest first', () => {
     const yesterday = new Date(NOW - 24 * 3600_000).toISOString();
-    const rows = usageRows([entry({}, [1, 1]), entry({ at: yesterday }, [2, 2]), entry({ cli: 'codex' }, [3, 3]), entry({}, [4, 4])]);
+    const rows = usageRows([entry({}, [1, 1]), entry({ at: yesterday }, [2, 2]), entry({ cli: 'codex' }, [3, 3]), entry({}, [4, 4])], () => hostTimezone());
     expect(rows.map((r) => [r.day, r.cli, r.model, r.turns, r.totalTokens])).toEqual([
       ['2026-12-03', 'claude-code', 'm1', 1, 4],
       ['2026-12-04', 'claude-code', 'm1', 2, 10],
@@ -48,20 +49,26 @@ describe('sums and rows', () => {
 });
 
 describe('--since', () => {
+  // 2026-12-04 20:30 UTC: already 2026-12-05 in Shanghai, still 2026-12-04 in Los Angeles.
+  const at = Date.parse('2026-12-04T20:30:00Z');
   it.each([
-    { text: '1d', want: startOfLocalDay(NOW) },
-    { text: '7d', want: new Date(2026, 10, 28).getTime() },
-    { text: '2026-12-01', want: new Date(2026, 11, 1).getTime() },
-  ])('$text', ({ text, want }) => {
-    expect(parseSince(text, NOW)).toEqual({ ok: true, sinceMs: want });
+    { text: '1d', tz: 'Asia/Shanghai', day: '2026-12-05' },
+    { text: '1d', tz: 'America/Los_Angeles', day: '2026-12-04' },
+    { text: '7d', tz: 'Asia/Shanghai', day: '2026-11-29' },
+    { text: '7d', tz: 'UTC', day: '2026-11-28' },
+    { text: '2026-12-01', tz: 'Asia/Shanghai', day: '2026-12-01' },
+  ])('$text in $tz from $day', ({ text, tz, day }) => {
+    const r = parseSince(text);
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(sinceDayIn(r.since, at, tz)).toBe(day);
   });
   it.each(['0d', '2026-02-30', 'yesterday', '7', ''])('%j is refused with a clear error', (text) => {
-    const r = parseSince(text, NOW);
+    const r = parseSince(text);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error).toContain('--since');
   });
-  it('localDay is the local calendar day', () => {
-    expect(localDay(NOW)).toBe('2026-12-04');
+  it('files older than the earliest start of a day anywhere are not needed', () => {
+    expect(new Date(earliestStartOf('2026-12-01')).toISOString()).toBe('2026-11-30T10:00:00.000Z');
   });
 });
 

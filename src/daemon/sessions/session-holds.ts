@@ -12,9 +12,12 @@ import type { ImAdapter } from '../im/types.js';
 import { sessionTopic } from '../outbound/post-items.js';
 import type { SessionCore } from '../ground/session-core.js';
 import type { HoldStore } from './hold-store.js';
+import type { BudgetStateStore } from './budget-state-store.js';
 
 export interface SessionHoldsOptions {
   store: HoldStore;
+  /** The day the owner was last warned about the budget, kept over a restart. */
+  budgetState: Pick<BudgetStateStore, 'warnedDay' | 'setWarnedDay' | 'dispose'>;
   log: Logger;
   t: Translate;
   im: ImAdapter;
@@ -24,8 +27,10 @@ export interface SessionHoldsOptions {
   session(id: string): SessionCore | undefined;
   /** Hands a released item to the session, in its order, through the same path as a person's prompt. */
   deliver(session: SessionCore, item: HeldItem): Promise<void>;
-  /** The bot's `budget` (read at each check: a reload that raises it takes effect at the next prompt). */
-  budget(): Budget | undefined;
+  /** The bot's `budget` as config.json says it now (budget-source.ts): a raised budget counts at the next check. */
+  budget(): Promise<Budget | undefined>;
+  /** How often a budget hold looks whether the budget was raised (BUDGET_WATCH.intervalMs unless a test says). */
+  budgetWatchMs?: number;
   /** Today's totals of this bot from the usage ledger, days in `timezone()`. */
   todayTotals(now: number): Promise<DayTotals>;
   /** Who is warned about the budget (the paired owner, else the first allowed user). */
@@ -44,9 +49,23 @@ export interface CutTurn {
 
 export type ResumeOutcome = { kind: 'not_held' } | { kind: 'resumed' } | { kind: 'over_budget'; text: string };
 
+export const BUDGET_WATCH = {
+  /**
+   * While a session waits for the budget, config.json is looked at this often (a stat; read only when it changed),
+   * so a raised budget lets the waiting prompts go without anyone writing again. No budget hold, no timer.
+   */
+  intervalMs: 30_000,
+} as const;
+
+/** The watch interval: LARKMUX_BUDGET_WATCH_MS when it is a whole number of milliseconds (tests), else the default. */
+export function budgetWatchMs(env: NodeJS.ProcessEnv = process.env): number {
+  const v = env.LARKMUX_BUDGET_WATCH_MS;
+  return v !== undefined && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : BUDGET_WATCH.intervalMs;
+}
+
 export class SessionHolds {
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private warnedDay: string | undefined;
+  private budgetWatch: NodeJS.Timeout | null = null;
   private disposed = false;
   private readonly now: () => number;
   private readonly rand: () => number;
@@ -74,6 +93,7 @@ export class SessionHolds {
       if (r.inFlight) void this.step(session, { kind: 'turn_ended', turnId: r.inFlight });
       if (r.hold) this.arm(session.id, r.hold.retryAt);
     }
+    this.watchBudget();
   }
 
   /** Whether the session keeps prompts back now (a hold, or a queue it is still draining). */
@@ -120,7 +140,7 @@ export class SessionHolds {
     const hold = this.stateOf(session.id).hold;
     if (!hold) return { kind: 'not_held' };
     if (hold.reason === 'budget') {
-      const { level, share } = budgetLevel(this.opts.budget(), await this.opts.todayTotals(this.now()));
+      const { level, share } = budgetLevel(await this.opts.budget(), await this.opts.todayTotals(this.now()));
       if (level === 'over') return { kind: 'over_budget', text: this.opts.t('hold.stillOverBudget', { share: Math.round(share * 100), until: this.until(hold.retryAt), tz: this.opts.timezone() }) };
     }
     await this.step(session, { kind: 'resume_now' });
@@ -136,7 +156,8 @@ export class SessionHolds {
   async dispose(): Promise<void> {
     this.disposed = true;
     for (const id of [...this.timers.keys()]) this.disarm(id);
-    await this.opts.store.dispose();
+    this.watchBudget();
+    await Promise.all([this.opts.store.dispose(), this.opts.budgetState.dispose()]);
   }
 
   // ── the shell around the rules ─────────────────────────────────────────────
@@ -155,6 +176,7 @@ export class SessionHolds {
     if (!saved.ok) this.opts.log.error({ code: saved.code }, 'holds could not be saved; a restart may lose or repeat a waiting prompt');
     const incoming = ev.kind === 'prompt' ? ev.item.id : undefined;
     for (const e of effects) await this.carryOut(session, e, incoming).catch((err: unknown) => this.opts.log.error({ err, effect: e.kind }, 'hold effect failed'));
+    this.watchBudget();
     return effects;
   }
 
@@ -216,14 +238,15 @@ export class SessionHolds {
 
   /** Before a new turn: warn the owner once a day at 80%, hold at 100%, release a budget hold the budget allows again. */
   private async checkBudget(session: SessionCore, askedBy: string): Promise<void> {
-    const budget = this.opts.budget();
+    const budget = await this.opts.budget();
     const hold = this.stateOf(session.id).hold;
     if (!budget && hold?.reason !== 'budget') return;
     const now = this.now();
     const tz = this.opts.timezone();
     const totals = await this.opts.todayTotals(now);
-    const d = decideBudget(budget, totals, dayIn(now, tz), this.warnedDay);
-    this.warnedDay = d.warnedDay;
+    const warnedDay = await this.opts.budgetState.warnedDay();
+    const d = decideBudget(budget, totals, dayIn(now, tz), warnedDay);
+    if (d.warnedDay && d.warnedDay !== warnedDay) await this.opts.budgetState.setWarnedDay(d.warnedDay);
     if (d.warn && !d.hold) await this.tellOwner(session, this.opts.t('budget.warn', { bot: this.opts.botName, share: Math.round(budgetLevel(budget, totals).share * 100), tz }));
     if (d.hold) await this.step(session, { kind: 'budget_over', nextDayAt: nextDayStart(now, tz), askedBy });
     else if (hold?.reason === 'budget') await this.step(session, { kind: 'budget_ok' });
@@ -241,6 +264,28 @@ export class SessionHolds {
     const owner = this.opts.owner();
     const res = owner && this.opts.im.sendMention ? await this.opts.im.sendMention(topic.place, owner, text, topic.replyTo) : await this.opts.im.sendText(topic.place, text, topic.replyTo);
     if (!res.ok) this.opts.log.warn({ code: res.code }, 'budget notice not sent');
+  }
+
+  /** A slow timer while any session waits for the budget (none otherwise): a raised budget releases them, in order. */
+  private watchBudget(): void {
+    const waiting = !this.disposed && this.opts.store.all().some((r) => r.hold?.reason === 'budget');
+    if (!waiting && this.budgetWatch) {
+      clearInterval(this.budgetWatch);
+      this.budgetWatch = null;
+    } else if (waiting && !this.budgetWatch) {
+      this.budgetWatch = setInterval(() => void this.budgetRaised().catch((err: unknown) => this.opts.log.error({ err }, 'budget watch failed')), this.opts.budgetWatchMs ?? BUDGET_WATCH.intervalMs);
+      this.budgetWatch.unref();
+    }
+  }
+
+  /** The budget allows turns again (raised, or another day's totals): each session waiting for it goes on. */
+  private async budgetRaised(): Promise<void> {
+    const { level } = budgetLevel(await this.opts.budget(), await this.opts.todayTotals(this.now()));
+    if (level === 'over') return;
+    for (const r of this.opts.store.all()) {
+      const session = this.opts.session(r.sessionId);
+      if (session && r.hold?.reason === 'budget') await this.step(session, { kind: 'budget_ok' });
+    }
   }
 
   private arm(sessionId: string, at: number): void {

@@ -20,7 +20,10 @@ import type { WebAccess } from '../web/web-access.js';
 import { hostTimezone } from '../../shared/schedule-settings.js';
 import type { HeldItem } from '../../shared/usage-hold.js';
 import { HoldStore } from './hold-store.js';
-import { SessionHolds } from './session-holds.js';
+import { BudgetStateStore } from './budget-state-store.js';
+import { budgetWatchMs, SessionHolds } from './session-holds.js';
+import { BudgetSource } from './budget-source.js';
+import { larkmuxPaths } from '../../platform/paths.js';
 import { botTotalsToday } from './usage-recorder.js';
 
 export const BOT_DEFAULTS = {
@@ -91,9 +94,10 @@ export function newSessionHolds(
 ): SessionHolds {
   const { bot, home, log } = o;
   const timezone = () => bot.timezone ?? hostTimezone();
+  const budget = new BudgetSource({ path: larkmuxPaths(home).config, bot, log });
   return new SessionHolds({
-    store: new HoldStore({ home, appId: bot.appId, log }), log, t: o.t, im: o.im, botName: bot.name, timezone,
-    session: (id) => sessions.get(id), deliver, budget: () => bot.budget,
+    store: new HoldStore({ home, appId: bot.appId, log }), budgetState: new BudgetStateStore({ home, appId: bot.appId, log }), log, t: o.t, im: o.im, botName: bot.name, timezone,
+    session: (id) => sessions.get(id), deliver, budget: () => budget.current(), budgetWatchMs: budgetWatchMs(),
     todayTotals: (now) => botTotalsToday(home, bot.appId, now, timezone()),
     owner: () => o.holdOptions?.owner?.() ?? bot.allowedUsers[0],
     ...(o.holdOptions?.rand ? { rand: o.holdOptions.rand } : {}),

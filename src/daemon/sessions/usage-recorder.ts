@@ -7,9 +7,9 @@ import type { Translate } from '../../shared/i18n.js';
 import { compactCount, totalTokens, type TurnUsage } from '../../shared/usage.js';
 import { USAGE_LEDGER_VERSION, type UsageEntry } from '../../shared/usage-ledger.js';
 import type { Logger } from '../../platform/log.js';
-import { readUsageLedger, UsageLedger, usageLedgerDir } from '../../platform/usage-ledger-file.js';
-import { dayStart, type DayTotals } from '../../shared/usage-budget.js';
-import { sumEntries } from '../../shared/usage-ledger.js';
+import { UsageLedger, usageLedgerDir } from '../../platform/usage-ledger-file.js';
+import { LedgerDayTotals } from '../../platform/usage-day-totals.js';
+import type { DayTotals } from '../../shared/usage-budget.js';
 
 export interface EndedTurn {
   /** When the final answer arrived. */
@@ -53,11 +53,19 @@ export function usageLedgerFor(home: string, log: Logger): UsageLedger {
   return ledger;
 }
 
-/** A bot's tokens and cost today (days in `tz`), for its budget. An unreadable ledger counts as nothing used (logged by the caller). */
-export async function botTotalsToday(home: string, appId: string, now: number, tz: string): Promise<DayTotals> {
-  const read = await readUsageLedger(usageLedgerDir(home), dayStart(now, tz));
-  const sum = sumEntries(read.entries.filter((e) => e.appId === appId));
-  return { tokens: sum.totalTokens, costUsd: sum.costUsd };
+/** The day's totals kept per ledger folder and time zone in this process (usage-day-totals.ts). */
+const dayTotals = new Map<string, LedgerDayTotals>();
+
+/** A bot's tokens and cost today (days in `tz`), for its budget: only what was appended since the last look is read. */
+export function botTotalsToday(home: string, appId: string, now: number, tz: string): Promise<DayTotals> {
+  const dir = usageLedgerDir(home);
+  const key = JSON.stringify([dir, tz]);
+  let totals = dayTotals.get(key);
+  if (!totals) {
+    totals = new LedgerDayTotals(dir, tz);
+    dayTotals.set(key, totals);
+  }
+  return totals.totals(appId, now);
 }
 
 /** Elapsed as the footer says it: 4.2s, 38s, 3m 05s. */

@@ -14,7 +14,7 @@ export const usageHoldEn = {
   'hold.resumeTrying': '▶ Trying the waiting prompts now.',
   'hold.stillOverBudget': 'The daily budget is still used up ({share}% today): new turns wait until {until} ({tz}) or until the owner raises the budget in config.json.',
   'budget.warn': 'Bot "{bot}" has used {share}% of its daily budget today. At 100% new turns wait until the next day ({tz}).',
-  'budget.over': 'Bot "{bot}" has used its daily budget today: new turns wait until {until} ({tz}). Raise `budget` in config.json and run `larkmux restart` to go on now.',
+  'budget.over': 'Bot "{bot}" has used its daily budget today: new turns wait until {until} ({tz}). Raise `budget` in config.json to go on: the waiting turns go within a minute, no restart needed.',
 } as const satisfies Record<string, string>;
 
 export const usageHoldZhCN: Record<keyof typeof usageHoldEn, string> = {
@@ -32,5 +32,5 @@ export const usageHoldZhCN: Record<keyof typeof usageHoldEn, string> = {
   'hold.resumeTrying': '▶ 现在尝试发送等待中的提示。',
   'hold.stillOverBudget': '今天的预算仍已用完（{share}%）：新的对话轮次等待到 {until}（{tz}），或等所有者在 config.json 中提高预算。',
   'budget.warn': '机器人“{bot}”今天已用掉每日预算的 {share}%。达到 100% 后，新的对话轮次将等到第二天（{tz}）。',
-  'budget.over': '机器人“{bot}”今天的预算已用完：新的对话轮次等待到 {until}（{tz}）。在 config.json 中提高 `budget` 并运行 `larkmux restart` 即可继续。',
+  'budget.over': '机器人“{bot}”今天的预算已用完：新的对话轮次等待到 {until}（{tz}）。在 config.json 中提高 `budget` 即可继续：等待中的轮次会在一分钟内发送，无需重启。',
 };

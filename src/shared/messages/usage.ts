@@ -1,7 +1,7 @@
 // The usage ledger's chat texts (issue 30 item 2), kept apart from the big catalogues and spread into them.
 export const usageEn = {
   'cmd.summary.usage': 'tokens and turns today and over 7 days: this session, you, this bot',
-  'usage.title': 'Usage: today · last 7 days (tokens = input + output + cache)',
+  'usage.title': 'Usage: today · last 7 days, days in {tz} (tokens = input + output + cache)',
   'usage.who.session': 'This session',
   'usage.who.you': 'You (this bot)',
   'usage.who.bot': 'This bot',
@@ -21,7 +21,7 @@ export const usageEn = {
 
 export const usageZhCN: Record<keyof typeof usageEn, string> = {
   'cmd.summary.usage': '今天和近 7 天的用量：本会话、你、本机器人',
-  'usage.title': '用量：今天 · 近 7 天（token = 输入 + 输出 + 缓存）',
+  'usage.title': '用量：今天 · 近 7 天，按 {tz} 的日期（token = 输入 + 输出 + 缓存）',
   'usage.who.session': '本会话',
   'usage.who.you': '你（本机器人）',
   'usage.who.bot': '本机器人',
