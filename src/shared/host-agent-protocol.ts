@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { DaemonToWorkerSchema, IPC_PROTOCOL_VERSION } from './ipc.js';
 
 /** Bumped whenever a frame changes shape; the agent's hello carries it and the daemon refuses another. */
-export const HOST_AGENT_PROTOCOL_VERSION = 1;
+export const HOST_AGENT_PROTOCOL_VERSION = 2;
 
 const sessionId = z.string().regex(/^[0-9a-f]{32}$/);
 /** Environment for a worker process (not a CLI's secrets: those travel in init.env over the channel, never in argv). */
@@ -48,7 +48,13 @@ export const AgentFromWorkerFrame = z.strictObject({ kind: z.literal('msg'), ses
 /** A frame from the daemon the agent dropped (oversized, not JSON, not the schema): said back so the daemon logs it. */
 export const AgentDroppedFrame = z.strictObject({ kind: z.literal('dropped'), reason: z.string().max(1024) });
 
-export const AgentToDaemonSchema = z.discriminatedUnion('kind', [AgentHelloFrame, AgentStartedFrame, AgentExitFrame, AgentFromWorkerFrame, AgentDroppedFrame]);
+/**
+ * The host's free memory (MemAvailable, bytes; null where the host has no /proc/meminfo), said after the hello and
+ * then every HOST_AGENT_TIMING.memoryReportMs: admission refuses a new CLI on a host below the floor (capacity.ts).
+ */
+export const AgentMemoryFrame = z.strictObject({ kind: z.literal('memory'), availableBytes: z.number().int().nonnegative().nullable() });
+
+export const AgentToDaemonSchema = z.discriminatedUnion('kind', [AgentHelloFrame, AgentStartedFrame, AgentExitFrame, AgentFromWorkerFrame, AgentDroppedFrame, AgentMemoryFrame]);
 export type AgentToDaemon = z.infer<typeof AgentToDaemonSchema>;
 
 export type FrameParse<T> = { ok: true; frame: T } | { ok: false; reason: string };

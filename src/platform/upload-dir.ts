@@ -3,7 +3,7 @@
 import { constants } from 'node:fs';
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PROC_FD_DIR } from '../../platform/proc-fd.js';
+import { PROC_FD_DIR } from './proc-fd.js';
 
 /** Each folder is opened as itself: a link (or anything that is not a folder) at that name is refused. */
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
