@@ -19,6 +19,7 @@ import { closeMaster, sshPlaces } from '../../src/platform/ssh/ssh-run.js';
 import type { SshPlaces } from '../../src/platform/ssh/ssh-argv.js';
 import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES } from '../../src/shared/frame-codec.js';
 import type { HostConfig } from '../../src/shared/host-config.js';
+import { HOST_AGENT_PROTOCOL_VERSION } from '../../src/shared/host-agent-protocol.js';
 import { IPC_PROTOCOL_VERSION, type DaemonToWorker, type WorkerToDaemon } from '../../src/shared/ipc.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { startTestSshd, type TestSshd } from '../support/sshd.js';
@@ -212,7 +213,7 @@ describe('the host agent', () => {
     const sid = randomBytes(16).toString('hex');
     try {
       const hello = await until('hello', () => frames.find((f) => f.kind === 'hello'));
-      expect(hello).toMatchObject({ protocol: 1, ipcProtocol: IPC_PROTOCOL_VERSION, sha: readBundle(BUNDLE).sha });
+      expect(hello).toMatchObject({ protocol: HOST_AGENT_PROTOCOL_VERSION, ipcProtocol: IPC_PROTOCOL_VERSION, sha: readBundle(BUNDLE).sha });
       // A session is served first; the hostile frames come while it runs.
       agent.stdin.write(encodeFrame({ kind: 'start', session: sid, env: { LARKMUX_HOME: remoteRoot } }));
       agent.stdin.write(encodeFrame({ kind: 'msg', session: sid, msg: shellInit(sid, tmux, { mode: 'new' }) }));
@@ -252,6 +253,27 @@ describe('the host agent', () => {
     } finally {
       if (agent.exitCode === null) agent.kill('SIGKILL');
       await tmux.kill();
+    }
+  });
+
+  it('says the host\'s free memory right after its hello: MemAvailable from its meminfo, null where there is none', { timeout: 60_000 }, async () => {
+    const meminfo = join(remoteRoot, 'meminfo-test');
+    writeFileSync(meminfo, 'MemTotal:        8000000 kB\nMemFree:          100000 kB\nMemAvailable:     123456 kB\n');
+    for (const [file, want] of [[meminfo, 123456 * 1024], [join(remoteRoot, 'no-such-meminfo'), null]] as const) {
+      const agent = spawn(process.execPath, [join(BUNDLE, 'host-agent.js')], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: shellHome, LARKMUX_MEMINFO: file } });
+      const frames: Record<string, unknown>[] = [];
+      const decoder = new FrameDecoder();
+      agent.stdout.on('data', (c: Buffer) => decoder.push(c).forEach((e) => e.kind === 'frame' && frames.push(e.value as Record<string, unknown>)));
+      try {
+        await until('the memory report', () => frames.find((f) => f.kind === 'memory'));
+        expect(frames.map((f) => f.kind)).toEqual(['hello', 'memory']);
+        expect(frames[1]).toEqual({ kind: 'memory', availableBytes: want });
+        const exited = new Promise<number | null>((r) => agent.on('exit', (code) => r(code)));
+        agent.stdin.end();
+        expect(await exited).toBe(0);
+      } finally {
+        if (agent.exitCode === null) agent.kill('SIGKILL');
+      }
     }
   });
 });

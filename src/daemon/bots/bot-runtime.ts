@@ -7,7 +7,7 @@ import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
 import { formatPlace, hostPickerEntries, pickerChoices, placeLabel, readPlace } from '../../shared/session-place.js';
 import { newSessionDir } from '../sessions/session-placement.js';
 import { imageWaitFor, typedForTurn, type TypedTurn } from '../inbound/attachment-turn.js';
-import type { OpenUploadFolder } from '../inbound/upload-folder.js';
+import type { OpenUploadFolder } from '../../platform/upload-dir.js';
 import type { ImageWait } from '../inbound/image-wait.js';
 import type { BackendKind } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';

@@ -11,7 +11,7 @@ import { ATTACHMENT_ONLY_INSTRUCTION } from './attachment-plan.js';
 import { saveAttachments, type SavedAttachments } from './save-attachments.js';
 import { typedPrompt } from './typed-prompt.js';
 import { excludeUploadsOnce } from './git-exclude.js';
-import type { OpenUploadFolder } from './upload-folder.js';
+import type { OpenUploadFolder } from '../../platform/upload-dir.js';
 
 export interface AttachmentTurn {
   im: ImAdapter;

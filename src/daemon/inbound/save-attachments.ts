@@ -2,7 +2,7 @@
 // level), within the bot's limits (INBOUND_LIMITS by default): on this machine, or on the session's host (`open`).
 import { randomBytes } from 'node:crypto';
 import type { ImAdapter, InboundAttachment } from '../im/types.js';
-import { localUploadFolder, UploadBlocked, type OpenUploadFolder } from './upload-folder.js';
+import { localUploadFolder, UploadBlocked, type OpenUploadFolder } from '../../platform/upload-dir.js';
 import { imageExtension } from '../../shared/image-kind.js';
 import { INBOUND_LIMITS, type InboundLimits } from '../im/media-limits.js';
 import { storedName, uploadFolder } from './attachment-plan.js';

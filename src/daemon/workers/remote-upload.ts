@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { runOverSsh } from '../../platform/ssh/ssh-run.js';
 import { quoteShellArg } from '../../shared/shell-quote.js';
 import { HOST_UPLOAD_VERB, HostUploadResultSchema, hostUploadInput, type HostUploadResult } from '../../shared/host-upload-protocol.js';
-import { UploadBlocked, type OpenUploadFolder } from '../inbound/upload-folder.js';
+import { UploadBlocked, type OpenUploadFolder } from '../../platform/upload-dir.js';
 import type { RemoteHost } from './remote-host.js';
 
 export const REMOTE_UPLOAD_TIMING = {
