@@ -77,11 +77,8 @@ describe('files and memory on another host', () => {
     const { chatId, root } = await topicAt(rig, `gpu1:${app}`);
     const said = (needle: string) => fake.messages.some((m) => m.appId === appId && m.chatId === chatId && JSON.stringify(m.content).includes(needle));
 
-    // A first message starts the shell on gpu1.
-    await fake.injectMessage({ chatType: 'group', chatId, rootId: root, text: 'echo up-on-$((6*7))' });
-    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('up-on-42')), 120_000, 'the shell on gpu1');
-
-    // A file with a hostile name: quotes, a command substitution, `../`, CJK and emoji.
+    // The topic's first message, before any link to gpu1 is up: a file with a hostile name (quotes, a command
+    // substitution, `../`, CJK and emoji). The copy places the bundle on gpu1 itself if it has to.
     const body = Buffer.concat([Buffer.from('第一行 ✅ $(touch pwned)\n'), randomBytes(200_000)]);
     const hostile = `../it's "$(touch pwned)" 笔记 🎉.txt`;
     const fileMsg = `om_hf_${Date.now().toString(16)}`;

@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { capacityGroup, groupCaps, MEMORY_FLOOR, memoryFloorBytes, planCapacity, type CapacityAction, type HostSession } from '../../src/daemon/sessions/capacity.js';
 import { parseMemAvailable } from '../../src/platform/meminfo.js';
+import { lowMemoryNotice } from '../../src/daemon/sessions/session-placement.js';
+import { translator } from '../../src/shared/i18n.js';
 
 const MIB = 1024 * 1024;
 const FLOOR = 512 * MIB;
@@ -65,4 +67,13 @@ describe('free memory in admission', () => {
     ['an old kernel without the line', 'MemTotal:       1000 kB\nMemFree:         500 kB\n', null],
     ['not meminfo at all', 'hello', null],
   ])('MemAvailable of %s', (_what, text, bytes) => expect(parseMemAvailable(text)).toBe(bytes));
+
+  it.each<['en' | 'zh-CN', string, string]>([
+    ['en', 'gpu1', 'Not started: host gpu1 has 300 MiB of memory free, below the 512 MiB a new CLI needs.'],
+    ['en', 'local', 'Not started: this machine has 300 MiB of memory free, below the 512 MiB a new CLI needs.'],
+    ['zh-CN', 'gpu1', '未启动：主机 gpu1 只剩 300 MiB 可用内存，低于新 CLI 所需的 512 MiB。'],
+    ['zh-CN', 'local', '未启动：本机只剩 300 MiB 可用内存，低于新 CLI 所需的 512 MiB。'],
+  ])('the topic is told (%s, %s)', (locale, host, head) => {
+    expect(lowMemoryNotice({ host, availableBytes: 300 * MIB + 5, floorBytes: FLOOR }, translator(locale)).startsWith(head)).toBe(true);
+  });
 });
