@@ -82,7 +82,13 @@ export const AgentPaneAskFrame = z.strictObject({
 });
 export type AgentPaneAsk = z.infer<typeof AgentPaneAskFrame>;
 
-export const AgentToDaemonSchema = z.discriminatedUnion('kind', [AgentHelloFrame, AgentStartedFrame, AgentExitFrame, AgentFromWorkerFrame, AgentDroppedFrame, AgentPaneAskFrame]);
+/**
+ * The host's free memory (MemAvailable, bytes; null where the host has no /proc/meminfo), said after the hello and
+ * then every HOST_AGENT_TIMING.memoryReportMs: admission refuses a new CLI on a host below the floor (capacity.ts).
+ */
+export const AgentMemoryFrame = z.strictObject({ kind: z.literal('memory'), availableBytes: z.number().int().nonnegative().nullable() });
+
+export const AgentToDaemonSchema = z.discriminatedUnion('kind', [AgentHelloFrame, AgentStartedFrame, AgentExitFrame, AgentFromWorkerFrame, AgentDroppedFrame, AgentPaneAskFrame, AgentMemoryFrame]);
 export type AgentToDaemon = z.infer<typeof AgentToDaemonSchema>;
 
 export type FrameParse<T> = { ok: true; frame: T } | { ok: false; reason: string };

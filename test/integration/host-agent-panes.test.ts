@@ -40,7 +40,7 @@ async function agentOnFakeLink(home: string, socket: string) {
   });
   const logs: string[] = [];
   const agent = new HostAgent({
-    input, output, workerEntry: '/nonexistent', sha: 'a'.repeat(64), env: {}, tmuxSocket: socket,
+    input, output, workerEntry: '/nonexistent', sha: 'a'.repeat(64), env: {}, tmuxSocket: socket, memAvailable: () => null,
     log: (_level, msg, fields) => void logs.push(`${msg} ${JSON.stringify(fields ?? {})}`), onDone: () => undefined,
     onLinkLost: () => void server?.dispose(),
   });

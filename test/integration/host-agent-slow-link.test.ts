@@ -42,7 +42,7 @@ it('holds back screens while the link is stalled and sends the newest once it dr
   const logs: string[] = [];
   const agent = new HostAgent({
     input, output, workerEntry: join(BUNDLE, 'main.js'), sha: 'a'.repeat(64), env: { PATH: process.env.PATH, HOME: dir },
-    log: (_level, msg) => void logs.push(msg), onDone: () => undefined, screenHoldBytes: 1,
+    log: (_level, msg) => void logs.push(msg), memAvailable: () => null, onDone: () => undefined, screenHoldBytes: 1,
   });
   agent.run();
   const sid = randomBytes(16).toString('hex');

@@ -255,4 +255,25 @@ describe('the host agent', () => {
       await tmux.kill();
     }
   });
+
+  it('says the host\'s free memory right after its hello: MemAvailable from its meminfo, null where there is none', { timeout: 60_000 }, async () => {
+    const meminfo = join(remoteRoot, 'meminfo-test');
+    writeFileSync(meminfo, 'MemTotal:        8000000 kB\nMemFree:          100000 kB\nMemAvailable:     123456 kB\n');
+    for (const [file, want] of [[meminfo, 123456 * 1024], [join(remoteRoot, 'no-such-meminfo'), null]] as const) {
+      const agent = spawn(process.execPath, [join(BUNDLE, 'host-agent.js')], { stdio: ['pipe', 'pipe', 'pipe'], env: { PATH: process.env.PATH, HOME: shellHome, LARKMUX_MEMINFO: file } });
+      const frames: Record<string, unknown>[] = [];
+      const decoder = new FrameDecoder();
+      agent.stdout.on('data', (c: Buffer) => decoder.push(c).forEach((e) => e.kind === 'frame' && frames.push(e.value as Record<string, unknown>)));
+      try {
+        await until('the memory report', () => frames.find((f) => f.kind === 'memory'));
+        expect(frames.map((f) => f.kind)).toEqual(['hello', 'memory']);
+        expect(frames[1]).toEqual({ kind: 'memory', availableBytes: want });
+        const exited = new Promise<number | null>((r) => agent.on('exit', (code) => r(code)));
+        agent.stdin.end();
+        expect(await exited).toBe(0);
+      } finally {
+        if (agent.exitCode === null) agent.kill('SIGKILL');
+      }
+    }
+  });
 });

@@ -63,7 +63,8 @@ function answersBanner(port: number): Promise<boolean> {
   });
 }
 
-export async function startTestSshd(): Promise<TestSshd> {
+/** `setEnv`: variables sshd sets in every session it starts (its `SetEnv`), as a host's own environment would. */
+export async function startTestSshd(opts: { setEnv?: Record<string, string> } = {}): Promise<TestSshd> {
   if (!existsSync(SSHD)) throw new Error(`${SSHD} is missing: install openssh-server (.ci/run does)`);
   // Short path: sshd and ssh put unix sockets near here.
   const dir = mkdtempSync(join(tmpdir(), 'lmx-sshd-'));
@@ -112,6 +113,7 @@ export async function startTestSshd(): Promise<TestSshd> {
           'AllowAgentForwarding no',
           'X11Forwarding no',
           'PrintMotd no',
+          ...(opts.setEnv ? [`SetEnv ${Object.entries(opts.setEnv).map(([k, v]) => `${k}="${v}"`).join(' ')}`] : []),
           '',
         ].join('\n'),
       );

@@ -7,6 +7,7 @@ import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
 import { formatPlace, hostPickerEntries, pickerChoices, placeLabel, readPlace } from '../../shared/session-place.js';
 import { newSessionDir } from '../sessions/session-placement.js';
 import { imageWaitFor, typedForTurn, type TypedTurn } from '../inbound/attachment-turn.js';
+import type { OpenUploadFolder } from '../../platform/upload-dir.js';
 import type { ImageWait } from '../inbound/image-wait.js';
 import type { BackendKind } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
@@ -50,6 +51,8 @@ export interface BotRuntimeOptions {
   frames: FrameRenderer;
   /** The configured hosts (config `hosts`); none: every session runs on this machine. */
   hosts?: readonly HostConfig[];
+  /** The upload folder of a session on a configured host (its files are copied there); undefined for any other name. */
+  remoteUploads?: (host: string) => OpenUploadFolder | undefined;
 }
 
 export class BotRuntime implements BotRuntimeHandle {
@@ -298,9 +301,9 @@ export class BotRuntime implements BotRuntimeHandle {
       return;
     }
     // What the CLI gets depends on what it does with text: a shell runs it, so a quote never goes there (typed-prompt.ts).
-    // A session on another host keeps its files there: none is saved into a same-named folder on this machine (the
-    // transport that copies them to the host is not in this build; the turn's card says the host cannot run it).
-    const typed = decision.kind === 'prompt' && sessionHost(session) === LOCAL_HOST ? await this.typedFor(session, decision.text, msg) : null;
+    // A session on another host keeps its files there (copied over its link), never in a same-named folder here; on a
+    // host that is not configured nothing is saved (the turn's card says the host cannot run it).
+    const typed = decision.kind === 'prompt' ? await this.typedFor(session, decision.text, msg) : null;
     // Text stays text: control characters become visible symbols, never keys (chat-text.ts).
     const literal = literalChatText(typed?.text ?? decision.text);
     const notices = [typed?.savedAs.length ? this.t('attachments.savedAs', { list: typed.savedAs.join('\n') }) : '', typed?.quoteLeftOut ? this.t('attachments.quoteNotTyped') : '', literal.replaced ? this.t('security.controlChars', { count: literal.replaced }) : ''].filter(Boolean);
@@ -308,9 +311,12 @@ export class BotRuntime implements BotRuntimeHandle {
   }
 
   /** The prompt's typed text for this session's CLI; its pictures and files (and a quote's) saved into the session's folder. */
-  private typedFor(session: SessionCore, own: string, msg: InboundMessage): Promise<TypedTurn> {
+  private async typedFor(session: SessionCore, own: string, msg: InboundMessage): Promise<TypedTurn | null> {
+    const host = sessionHost(session);
+    const remoteFolder = host === LOCAL_HOST ? undefined : this.opts.remoteUploads?.(host);
+    if (host !== LOCAL_HOST && !remoteFolder) return null;
     const turn = { im: this.opts.im, cwd: session.cwd, cli: session.cli, limits: this.bot.attachments, t: this.t, log: this.log.child({ session: session.id.slice(0, 8) }) };
-    return typedForTurn({ ...turn, place: msg.place, replyTo: msg.messageId }, own, msg);
+    return typedForTurn({ ...turn, place: msg.place, replyTo: msg.messageId, ...(remoteFolder ? { remoteFolder } : {}) }, own, msg);
   }
 
   async dispose(): Promise<void> {

@@ -11,6 +11,7 @@ import { ATTACHMENT_ONLY_INSTRUCTION } from './attachment-plan.js';
 import { saveAttachments, type SavedAttachments } from './save-attachments.js';
 import { typedPrompt } from './typed-prompt.js';
 import { excludeUploadsOnce } from './git-exclude.js';
+import type { OpenUploadFolder } from '../../platform/upload-dir.js';
 
 export interface AttachmentTurn {
   im: ImAdapter;
@@ -22,6 +23,8 @@ export interface AttachmentTurn {
   /** Where the person is told what was not saved. */
   place: ChatPlace;
   replyTo: string;
+  /** The session's folder is on another host: files are written there (remote-upload.ts), not on this machine. */
+  remoteFolder?: OpenUploadFolder;
 }
 
 /** What one prompt types into the CLI, and what the turn card tells about it. */
@@ -44,23 +47,28 @@ export async function typedForTurn(turn: AttachmentTurn, own: string, msg: Inbou
   const program = cliInputOf(turn.cli) === 'program';
   const quote = msg.quote;
   const attachments = [...(program ? [] : (quote?.attachments ?? [])), ...(msg.attachments ?? [])];
-  const res = attachments.length ? await saveFor(turn, attachments) : { saved: [], refused: [] };
+  const res = attachments.length ? await saveFor(turn, attachments) : { saved: [], refused: [], failed: [] };
   const picturesOnly = attachments.length > 0 && attachments.every((a) => a.kind === 'image');
   const instruction = picturesOnly ? turn.t('attachments.lookAtImage') : ATTACHMENT_ONLY_INSTRUCTION;
   const files = res.saved.map((f) => f.path);
-  const text = typedPrompt(turn.cli, { own, quote: quote?.text, files, notSaved: res.refused.map((r) => r.typed), instruction });
+  const text = typedPrompt(turn.cli, { own, quote: quote?.text, files, notSaved: [...res.refused, ...res.failed].map((r) => r.typed), instruction });
   const savedAs = res.saved.flatMap((f) => (f.name ? [`${shownName(f.name)} → ${f.path}`] : []));
   return { text, quoteLeftOut: program && quote !== undefined && (quote.text.trim() !== '' || quote.attachments.length > 0), savedAs };
 }
 
 async function saveFor(turn: AttachmentTurn, attachments: readonly InboundAttachment[]): Promise<SavedAttachments> {
   // Before anything lands in a repository's work tree, git is told to leave it out (`git add -A` must not commit it).
-  const excluded = await excludeUploadsOnce(turn.cwd).catch((e: Error) => turn.log.warn({ err: e.message }, 'could not add .larkmux/ to the repository\'s info/exclude'));
-  if (excluded === 'added') turn.log.info('.larkmux/ added to the repository\'s info/exclude');
-  const res = await saveAttachments(turn.im, turn.cwd, attachments, new Date(), inboundLimitsOf(turn.limits));
-  turn.log.info({ saved: res.saved.length, refused: res.refused.length, ...(res.blocked ? { blocked: res.blocked } : {}) }, 'attachments saved');
+  // (A folder on another host is not a repository here: its exclude file is left as it is.)
+  if (!turn.remoteFolder) {
+    const excluded = await excludeUploadsOnce(turn.cwd).catch((e: Error) => turn.log.warn({ err: e.message }, 'could not add .larkmux/ to the repository\'s info/exclude'));
+    if (excluded === 'added') turn.log.info('.larkmux/ added to the repository\'s info/exclude');
+  }
+  const res = await saveAttachments(turn.im, turn.cwd, attachments, new Date(), inboundLimitsOf(turn.limits), turn.remoteFolder);
+  turn.log.info({ saved: res.saved.length, refused: res.refused.length, failed: res.failed.length, ...(res.blocked ? { blocked: res.blocked } : {}), ...(turn.remoteFolder ? { remote: true } : {}) }, 'attachments saved');
   if (res.blocked) await turn.im.sendText(turn.place, turn.t('attachments.linkRefused', { path: res.blocked }), turn.replyTo);
   else if (res.refused.length > 0) await turn.im.sendText(turn.place, turn.t('attachments.notSaved', { list: res.refused.map((r) => r.shown).join('\n') }), turn.replyTo);
+  // A copy that failed is told with its reason; the message itself still goes (the CLI is told a file is missing).
+  if (res.failed.length > 0) await turn.im.sendText(turn.place, turn.t('attachments.copyFailed', { list: res.failed.map((r) => r.shown).join('\n') }), turn.replyTo);
   return res;
 }
 

@@ -17,7 +17,11 @@ import { ControlServer } from '../../platform/control-server.js';
 import { LazyImAdapter } from '../im/lazy-adapter.js';
 import { consoleLoginUrl, createLocalConsole, type LocalConsole } from '../im/local/index.js';
 import { defaultRenderEntry, WorkerPool } from '../workers/worker-pool.js';
+import { LOCAL_HOST } from '../../shared/host-config.js';
 import { RemoteHosts } from '../workers/remote-hosts.js';
+import { remoteUploadFolder } from '../workers/remote-upload.js';
+import { readMemAvailable } from '../../platform/meminfo.js';
+import { memoryFloorBytes } from '../sessions/capacity.js';
 import { RenderProcessHost } from '../../platform/render-process.js';
 import { CapacityKeeper } from '../sessions/capacity-keeper.js';
 import { Restoring } from './restoring.js';
@@ -74,8 +78,14 @@ export class Daemon {
       ...(process.env.LARKMUX_REMOTE_ROOT ? { remoteRoot: process.env.LARKMUX_REMOTE_ROOT } : {}),
     });
     this.pool = new WorkerPool({ log, env: { LARKMUX_HOME: paths.home }, remoteHost: (name) => this.remoteHosts.get(name) });
+    const remoteUploads = (name: string) => {
+      const host = this.remoteHosts.get(name);
+      return host && remoteUploadFolder(host);
+    };
     this.restoring = new Restoring(log);
-    this.capacity = new CapacityKeeper({ groups: () => this.bots.map((b) => b.sessions), hosts: () => config.hosts, log });
+    // Free memory in admission: this machine's read when planning, a host's as its agent last said (unknown: no link).
+    const memory = (host: string) => (host === LOCAL_HOST ? readMemAvailable() : (this.remoteHosts.peek(host)?.memoryAvailable ?? null));
+    this.capacity = new CapacityKeeper({ groups: () => this.bots.map((b) => b.sessions), hosts: () => config.hosts, memory, minFreeMemoryBytes: memoryFloorBytes(process.env), log });
     this.web = new DaemonWeb(config.web, {
       session: (id) => this.botOf(id)?.sessions.get(id),
       locale: (id) => {
@@ -105,7 +115,7 @@ export class Daemon {
           ...(bot.events === 'webhook' ? { webhook: { port: bot.webhookPort, path: bot.webhookPath } } : {}),
         });
       });
-      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames, hosts: config.hosts }));
+      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames, hosts: config.hosts, remoteUploads }));
     }
     const consoleCfg = consoleSettings(config);
     if (consoleCfg) {
@@ -119,7 +129,7 @@ export class Daemon {
         },
       });
       this.web.mount(this.console.server);
-      this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames, hosts: config.hosts }));
+      this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames, hosts: config.hosts, remoteUploads }));
     }
     this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, paths.home, log);
     this.notice = nextStepNotice(config, opts.configExists, paths.config, larkmuxCommand());

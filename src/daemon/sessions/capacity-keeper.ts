@@ -29,14 +29,28 @@ export interface CapacityKeeperOptions {
   groups: () => readonly CapacityGroup[];
   /** The configured hosts: sessions placed on one count against its caps, not their bot's (capacity.ts groupCaps). */
   hosts?: () => readonly HostConfig[];
+  /** Free memory of `local` or a host in bytes, null when unknown (never blocks). */
+  memory?: (host: string) => number | null;
+  /** No new CLI is started where less than this is free (capacity.ts MEMORY_FLOOR); absent: memory is not looked at. */
+  minFreeMemoryBytes?: number;
   log: Logger;
+}
+
+/** Why a launch was refused: its machine's free memory was below the floor (both in bytes). */
+export interface LowMemoryRefusal {
+  host: string;
+  availableBytes: number;
+  floorBytes: number;
 }
 
 interface Waiter {
   id: string;
   group: string;
+  /** The machine the session runs on (`local` or a host's name). */
+  host: string;
   since: number;
   resolve: (ok: boolean) => void;
+  onRefused?: (why: LowMemoryRefusal) => void;
 }
 
 export class CapacityKeeper {
@@ -54,17 +68,19 @@ export class CapacityKeeper {
 
   /**
    * Makes sure the session's worker runs, within the caps: waits for an action under way on it (a stop), then for a
-   * slot. `onQueued` is called once if the wait is long enough to tell the person. Resolves false only on shutdown or
-   * when the worker could not be started. The session is pinned (never detached or stopped) until `turnDone`.
+   * slot. `onQueued` is called once if the wait is long enough to tell the person. Resolves false on shutdown, when
+   * the worker could not be started, or when its machine is short of memory for a new CLI (`onRefused` is told why,
+   * and the pin is released). The session is pinned (never detached or stopped) until `turnDone`.
    */
-  async launch(rt: CapacityGroup, session: SessionCore, onQueued?: () => void): Promise<boolean> {
+  async launch(rt: CapacityGroup, session: SessionCore, onQueued?: () => void, onRefused?: (why: LowMemoryRefusal) => void): Promise<boolean> {
     this.pin(session.id);
     await this.underway.get(session.id)?.done;
     if (rt.workerLive(session.id)) return true;
     const queuedTimer = onQueued ? setTimeout(onQueued, CAPACITY.queuedNoticeAfterMs) : null;
     try {
       return await new Promise<boolean>((resolve) => {
-        this.waiting.push({ id: session.id, group: capacityGroup(rt.bot.appId, sessionHost(session)), since: Date.now(), resolve });
+        const host = sessionHost(session);
+        this.waiting.push({ id: session.id, group: capacityGroup(rt.bot.appId, host), host, since: Date.now(), resolve, ...(onRefused ? { onRefused } : {}) });
         this.schedule();
       });
     } finally {
@@ -134,13 +150,19 @@ export class CapacityKeeper {
     for (const w of [...this.waiting]) if (!owner.has(w.id)) this.settle(w, false);
     const botCaps = bots.map((b) => b.bot);
     const hosts = this.opts.hosts?.() ?? [];
-    const host = { sessions, waiting: this.waiting, caps: (g: string) => groupCaps(g, botCaps, hosts), now };
+    const memory = this.opts.memory;
+    const machineOf = (g: string) => this.waiting.find((w) => w.group === g)?.host ?? LOCAL_HOST;
+    const host = {
+      sessions, waiting: this.waiting, caps: (g: string) => groupCaps(g, botCaps, hosts), now,
+      ...(memory && this.opts.minFreeMemoryBytes !== undefined ? { memory: (g: string) => memory(machineOf(g)), minFreeMemoryBytes: this.opts.minFreeMemoryBytes } : {}),
+    };
     const actions = planCapacity(host);
     let room = CAPACITY.maxConcurrentActions - this.underway.size;
     for (const a of actions) {
       const rt = owner.get(a.id);
       if (!rt) continue;
       if (a.kind === 'launch') this.admit(rt, a.id);
+      else if (a.kind === 'refuse') this.refuse(a);
       else if (room > 0) {
         room--;
         this.run(rt, a);
@@ -178,13 +200,23 @@ export class CapacityKeeper {
     for (const x of this.waiting.filter((y) => y.id === id)) this.settle(x, ok);
   }
 
+  /** The launch's machine is short of memory: told to the waiter (its topic is told), its pin released, no CLI started. */
+  private refuse(a: Extract<CapacityAction, { kind: 'refuse' }>): void {
+    for (const w of this.waiting.filter((x) => x.id === a.id)) {
+      this.opts.log.warn({ session: a.id.slice(0, 8), host: w.host, freeMiB: Math.floor(a.availableBytes / 2 ** 20), floorMiB: Math.floor(a.floorBytes / 2 ** 20) }, 'capacity: not starting a CLI, free memory is below the floor');
+      w.onRefused?.({ host: w.host, availableBytes: a.availableBytes, floorBytes: a.floorBytes });
+      this.turnDone(a.id);
+      this.settle(w, false);
+    }
+  }
+
   private settle(w: Waiter, ok: boolean): void {
     const i = this.waiting.indexOf(w);
     if (i >= 0) this.waiting.splice(i, 1);
     w.resolve(ok);
   }
 
-  private run(rt: CapacityGroup, a: Exclude<CapacityAction, { kind: 'launch' }>): void {
+  private run(rt: CapacityGroup, a: Extract<CapacityAction, { kind: 'detach' | 'stop' }>): void {
     const log = this.opts.log.child({ bot: rt.bot.appId, session: a.id.slice(0, 8) });
     const done = (async () => {
       const t0 = Date.now();

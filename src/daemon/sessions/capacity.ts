@@ -30,6 +30,20 @@ export const CAPACITY = {
 } as const;
 
 /**
+ * The free memory (MemAvailable) below which no new CLI is started, on this machine or a host alike: a model CLI's
+ * node process takes 200–400 MB as it starts, and one started into less pushes the machine into swap or has the OOM
+ * killer end a CLI that was already working. An unknown amount (no /proc/meminfo, a host not reached yet) never blocks.
+ * `LARKMUX_MIN_FREE_MEMORY_MIB` sets another floor (an operator's small VM; tests).
+ */
+export const MEMORY_FLOOR = { defaultBytes: 512 * 1024 * 1024, env: 'LARKMUX_MIN_FREE_MEMORY_MIB' } as const;
+
+/** The floor in bytes: the environment's when it is a whole number of MiB, else the default. */
+export function memoryFloorBytes(env: NodeJS.ProcessEnv): number {
+  const raw = env[MEMORY_FLOOR.env];
+  return raw && /^\d{1,9}$/.test(raw) ? Number(raw) * 1024 * 1024 : MEMORY_FLOOR.defaultBytes;
+}
+
+/**
  * Caps of another host whose config names none: the bot defaults (config.ts), so a host is no roomier than this machine
  * unless its entry says so.
  */
@@ -98,7 +112,9 @@ export type CapacityAction =
   /** `idle`: detached for having been idle for idleDetachMs, not for a cap. */
   | { kind: 'detach'; id: string; idle?: true }
   /** `tmux`: no worker runs, so the daemon ends the tmux session itself (no worker is forked to do it). */
-  | { kind: 'stop'; id: string; via: 'worker' | 'tmux' };
+  | { kind: 'stop'; id: string; via: 'worker' | 'tmux' }
+  /** Its group's machine has less free memory than the floor: no new CLI is started there (the topic is told why). */
+  | { kind: 'refuse'; id: string; availableBytes: number; floorBytes: number };
 
 export interface HostState {
   sessions: readonly HostSession[];
@@ -106,6 +122,10 @@ export interface HostState {
   caps: (group: string) => Caps;
   /** The time the idle rule measures against; without it no session is detached for being idle. */
   now?: number;
+  /** Free memory of the group's machine in bytes, null when unknown; asked only for a group with launches waiting. */
+  memory?: (group: string) => number | null;
+  /** No new CLI starts where less than this is free (MEMORY_FLOOR); absent: memory is not looked at. */
+  minFreeMemoryBytes?: number;
 }
 
 /** Only a session that waits for nothing may be touched: busy or asking ones never are. */
@@ -127,8 +147,14 @@ export function planCapacity(host: HostState): CapacityAction[] {
       host.waiting.filter((w) => w.group === g),
       host.caps(g),
       host.now,
+      () => (host.minFreeMemoryBytes === undefined ? null : lowMemory(host.memory?.(g) ?? null, host.minFreeMemoryBytes)),
     ),
   );
+}
+
+/** The refusal's numbers when `available` is known and below `floor`; null: nothing to refuse for. */
+function lowMemory(available: number | null, floor: number): { availableBytes: number; floorBytes: number } | null {
+  return available !== null && available < floor ? { availableBytes: available, floorBytes: floor } : null;
 }
 
 /** A session the idle rule may detach (at its due time): a quiet worker nobody waits on or watches. */
@@ -153,11 +179,18 @@ export function nextIdleDetachAt(host: HostState): number | null {
   return next;
 }
 
-function planGroup(sessions: readonly HostSession[], waiting: readonly WaitingLaunch[], caps: Caps, now?: number): CapacityAction[] {
+function planGroup(
+  sessions: readonly HostSession[], waiting: readonly WaitingLaunch[], caps: Caps, now: number | undefined, short: () => { availableBytes: number; floorBytes: number } | null,
+): CapacityAction[] {
   const byId = new Map(sessions.map((s) => [s.id, s]));
   const waitingIds = new Set(waiting.map((w) => w.id));
   // Waiting sessions that already have a worker need no slot (their stop is still under way, or they just got one).
-  const queued = waiting.map((w) => byId.get(w.id)).filter((s): s is HostSession => s !== undefined && !s.worker);
+  const slotless = waiting.map((w) => byId.get(w.id)).filter((s): s is HostSession => s !== undefined && !s.worker);
+  // A launch that would start a CLI where memory is short is refused at once: it neither waits nor makes room
+  // (stopping idle CLIs for it would lose them for nothing). Re-attaching to a running CLI starts none: it may go.
+  const low = slotless.some((s) => !s.cliRunning) ? short() : null;
+  const refusals: CapacityAction[] = low ? slotless.filter((s) => !s.cliRunning).map((s) => ({ kind: 'refuse', id: s.id, ...low })) : [];
+  const queued = low ? slotless.filter((s) => s.cliRunning) : slotless;
   const count = (f: (s: HostSession) => boolean) => sessions.filter(f).length;
 
   const lru = sessions
@@ -212,5 +245,5 @@ function planGroup(sessions: readonly HostSession[], waiting: readonly WaitingLa
     workers++;
     if (needsCli) clis++;
   }
-  return [...launches, ...actions];
+  return [...refusals, ...launches, ...actions];
 }

@@ -6,6 +6,7 @@ import type { Translate } from '../../shared/i18n.js';
 import { defaultRemoteDir } from '../../shared/session-place.js';
 import { expandHome } from '../../platform/paths.js';
 import type { WorkerPlacement } from '../workers/worker-pool.js';
+import type { LowMemoryRefusal } from './capacity-keeper.js';
 
 /** The folder of a new session at `host` when none was named: the bot's folder there (this machine: `~` expanded). */
 export function newSessionDir(bot: Pick<BotConfig, 'workingDir'>, hosts: readonly HostConfig[], host: string): string {
@@ -22,4 +23,11 @@ export function hostUnreachableNotice(host: string, since: number, t: Translate)
   const d = new Date(since);
   const hhmm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
   return t('notice.hostUnreachable', { host, since: hhmm });
+}
+
+/** The card notice of a turn whose machine is short of memory for a new CLI: where, how much is free, the floor (MiB). */
+export function lowMemoryNotice(why: LowMemoryRefusal, t: Translate): string {
+  const mib = (b: number) => Math.floor(b / (1024 * 1024));
+  const where = why.host === LOCAL_HOST ? t('capacity.thisMachine') : t('capacity.hostNamed', { host: why.host });
+  return t('capacity.lowMemory', { where, free: mib(why.availableBytes), floor: mib(why.floorBytes) });
 }

@@ -4,7 +4,9 @@ import type { DaemonToWorker } from '../../shared/ipc.js';
 import type { SessionCore } from '../ground/session-core.js';
 import type { WorkerChannel } from '../workers/session-worker.js';
 import type { WorkerPlacement, WorkerPoolEvents } from '../workers/worker-pool.js';
-import type { CapacityGroup } from './capacity-keeper.js';
+import type { CapacityGroup, LowMemoryRefusal } from './capacity-keeper.js';
+
+export type { LowMemoryRefusal } from './capacity-keeper.js';
 
 /** The worker pool as the session owner uses it (WorkerPool satisfies it; unit tests use a small real class). */
 export interface WorkerControl extends WorkerChannel {
@@ -17,8 +19,11 @@ export interface WorkerControl extends WorkerChannel {
 
 /** The capacity keeper as the owner uses it: launches within the caps, told of starts and turns (CapacityKeeper satisfies it). */
 export interface CapacityEvents {
-  /** Resolves once the session's worker runs within the caps (false: it could not start, or the daemon stops). */
-  launch(group: CapacityGroup, session: SessionCore, onQueued?: () => void): Promise<boolean>;
+  /**
+   * Resolves once the session's worker runs within the caps (false: it could not start, the daemon stops, or its
+   * machine is short of memory for a new CLI — then `onRefused` says so first).
+   */
+  launch(group: CapacityGroup, session: SessionCore, onQueued?: () => void, onRefused?: (why: LowMemoryRefusal) => void): Promise<boolean>;
   schedule(): void;
   turnDone(sessionId: string): void;
   workerGone(sessionId: string): void;

@@ -14,9 +14,9 @@ import { killTmuxSessions } from '../../platform/tmux-sessions.js';
 import type { WebAccess } from '../web/web-access.js';
 import { SessionWorker, type SendOutcome } from '../workers/session-worker.js';
 import type { WorkerPoolEvents } from '../workers/worker-pool.js';
-import type { CapacityEvents, WorkerControl } from './session-ports.js';
+import type { CapacityEvents, LowMemoryRefusal, WorkerControl } from './session-ports.js';
 import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
-import { hostUnreachableNotice, newSessionDir, noWorkerNotice } from './session-placement.js';
+import { hostUnreachableNotice, lowMemoryNotice, newSessionDir, noWorkerNotice } from './session-placement.js';
 import type { LiveSession } from './live-session.js';
 import type { ChangeSet } from '../changes/change-tracker.js';
 import { newSessionCore, sessionHost, type SessionCore } from '../ground/session-core.js';
@@ -25,7 +25,6 @@ import { RenderStateStore, SessionStore } from '../ground/store.js';
 import { hurryWaiting, type TapOutcome } from './busy-message.js';
 import type { SessionHolds } from './session-holds.js';
 import { HostWaits, sendPrompt, turnPrompt } from './host-waits.js';
-
 export type { CapacityEvents, WorkerControl } from './session-ports.js';
 
 export interface SessionServiceOptions {
@@ -178,9 +177,11 @@ export class SessionService {
     // The turn is registered at once; its card goes out in the background so the text reaches the CLI without
     // waiting for Feishu (card operations stay in order behind it, so status updates land on the new card).
     const card = live.beginTurn({ turnId: turn.messageId, messageId: turn.messageId, requester: turn.requester }, turn.text);
-    // Within the caps: waits for a stop under way on this session and for a free slot (capacity-keeper.ts).
+    // Within the caps: waits for a stop under way on it and a free slot; refused (told why) where memory is short (capacity-keeper.ts).
     const queued = () => void live.cards.setNotice(this.opts.t('capacity.queued', { busy: this.counts().liveWorkers, max: this.bot.maxLiveWorkers }));
-    await this.opts.capacity.launch(this, session, queued);
+    let short: LowMemoryRefusal | undefined;
+    await this.opts.capacity.launch(this, session, queued, (why) => (short = why));
+    if (short) return void (await card, await live.cards.setNotice(lowMemoryNotice(short, this.opts.t)));
     // The folder of a session on another host is there, not here: a same-named folder here is not its change set.
     if (sessionHost(session) === LOCAL_HOST) await live.changes.begin();
     const prompt = turnPrompt(turn);

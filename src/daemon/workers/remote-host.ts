@@ -61,6 +61,13 @@ export class RemoteHost implements RemoteWorkerStarter {
    * own words are classified, never passed on), null while it never was. The daemon words the topic's notice.
    */
   lastLoss: { at: number; why: string } | null = null;
+  /**
+   * The host's free memory (MemAvailable, bytes) as its agent last said it; null while unknown — no link, or a host
+   * without /proc/meminfo — and admission never blocks on an unknown (capacity.ts).
+   */
+  memoryAvailable: number | null = null;
+  /** The bundle's folder on the host once placed (content-addressed: it stays valid while the daemon runs). */
+  private placedDir: string | null = null;
 
   startWorker(sessionId: string, env: Record<string, string>): RemoteWorker {
     const w = new RemoteWorker(sessionId);
@@ -74,6 +81,31 @@ export class RemoteHost implements RemoteWorkerStarter {
       else if (l?.up) w.linked((f) => this.write(l, f), l.home, env);
     });
     return w;
+  }
+
+  /** How ssh reaches the host: for a command of its own over the same ControlMaster (an attachment's copy). */
+  get ssh(): { host: HostConfig; places: SshPlaces; env: NodeJS.ProcessEnv | undefined } {
+    return { host: this.opts.host, places: this.opts.places, env: this.opts.sshEnv };
+  }
+
+  /** The bundle's folder on the host, placed first if no link has placed it yet. */
+  async bundleDir(): Promise<{ ok: true; dir: string } | { ok: false; detail: string }> {
+    if (this.placedDir) return { ok: true, dir: this.placedDir };
+    let bundle: BundleManifest;
+    try {
+      bundle = this.opts.bundle();
+    } catch (err) {
+      return { ok: false, detail: `the worker bundle cannot be read (run \`npm run build\`): ${(err as Error).message}` };
+    }
+    const placed = await ensureRemoteBundle(this.opts.host, this.opts.places, bundle, this.opts.remoteRoot ?? DEFAULT_REMOTE_ROOT, this.opts.sshEnv);
+    if (!placed.ok) return { ok: false, detail: placed.detail };
+    this.placedDir = placed.dir;
+    return { ok: true, dir: placed.dir };
+  }
+
+  /** The bundle folder went missing on the host (someone cleaned it): the next use places it again. */
+  forgetBundleDir(): void {
+    this.placedDir = null;
   }
 
   /** Ends the link: the agent detaches its workers (the CLIs keep running) and exits. */
@@ -100,6 +132,7 @@ export class RemoteHost implements RemoteWorkerStarter {
     this.log.info('connecting to the host');
     const placed = await ensureRemoteBundle(this.opts.host, this.opts.places, bundle, root, this.opts.sshEnv);
     if (!placed.ok) return this.dropAll(`the worker bundle could not be placed: ${placed.detail}`);
+    this.placedDir = placed.dir;
     this.log.info({ sha: bundle.sha.slice(0, 12), how: placed.how }, 'worker bundle on the host');
     const home = placed.dir.replace(/\/bundles\/[0-9a-f]{64}$/, '');
     // --home: the folder the agent serves the panes' `larkmux` from, the same string the workers get as their home.
@@ -128,6 +161,7 @@ export class RemoteHost implements RemoteWorkerStarter {
     ssh.on('close', (code) => {
       if (this.link === link) this.link = null;
       this.agentPid = undefined;
+      this.memoryAvailable = null;
       hello();
       this.dropAll(`the link to the host closed (ssh exit ${code})`);
     });
@@ -155,6 +189,10 @@ export class RemoteHost implements RemoteWorkerStarter {
       this.agentPid = f.pid;
       this.log.info({ agentPid: f.pid, sha: f.sha.slice(0, 12) }, 'host agent up');
       return hello();
+    }
+    if (f.kind === 'memory') {
+      this.memoryAvailable = f.availableBytes;
+      return;
     }
     if (f.kind === 'dropped') return this.log.warn({ reason: f.reason }, 'the host agent dropped a frame of ours');
     if (f.kind === 'pane_ask') return void this.answerPane(link, f);

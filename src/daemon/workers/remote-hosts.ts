@@ -29,6 +29,11 @@ export class RemoteHosts {
     return made;
   }
 
+  /** The host's RemoteHost if one was made (a session there needed it), without making one. */
+  peek(name: string): RemoteHost | undefined {
+    return this.live.get(name);
+  }
+
   /** The daemon's own built bundle, read once (a daemon run from source has none: it says to build). */
   private ownBundle(): BundleManifest {
     this.bundle ??= readBundle(dirname(defaultWorkerEntry().entry));

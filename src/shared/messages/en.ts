@@ -356,6 +356,7 @@ export const en = {
   'attachments.notSaved': 'Not everything was saved (limits of this bot):\n{list}',
   'attachments.savedAs': 'Saved (the CLI gets the path):\n{list}',
   'attachments.linkRefused': 'Nothing was saved: {path} in the session\'s folder is a symbolic link or not a folder, and uploads never follow links. Remove it (or make it a real folder) and send again.',
+  'attachments.copyFailed': 'Not saved into the session\'s folder (your message still went to the CLI; send the file again):\n{list}',
   'attachments.quoteNotTyped': 'Only your own words were typed: this CLI runs what it is given, so the quoted message stays in the chat.',
   // the `larkmux` command's own lines (issue 32 item 9: they follow LC_ALL / LC_MESSAGES / LANG, see src/cli/cli-locale.ts)
   'cli.notRunning': 'larkmux is not running. Start it with: {cmd} start',
@@ -373,6 +374,9 @@ export const en = {
   'cli.consoleLink': 'console: open {url}  (works once; run {cmd} start again for a new link)',
   'cli.restartRefused': 'nothing was restarted: the running daemon (pid {pid}) keeps its current settings; fix the file, then run {cmd} restart',
   // capacity (issue 14): a message that waits for a free slot on this machine
+  'capacity.lowMemory': 'Not started: {where} has {free} MiB of memory free, below the {floor} MiB a new CLI needs. Free some memory there (or place the session elsewhere with /cd) and send again.',
+  'capacity.thisMachine': 'this machine',
+  'capacity.hostNamed': 'host {host}',
   'capacity.queued': 'Queued: {busy} of {max} sessions on this machine are busy; this one starts as soon as one is free.',
   // setup scan-to-create (issue 32.11): `larkmux setup` creating the Feishu/Lark app from one link
   'setup.scan.openLink': 'Create the bot app: open this link in a browser where you are signed in to Feishu/Lark, or scan the code below with the Feishu/Lark app on your phone, and confirm:',

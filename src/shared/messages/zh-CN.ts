@@ -357,6 +357,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'attachments.notSaved': '部分附件未保存（本机器人的限制）：\n{list}',
   'attachments.savedAs': '已保存（CLI 收到的是路径）：\n{list}',
   'attachments.linkRefused': '附件均未保存：会话文件夹中的 {path} 是符号链接或不是文件夹，上传从不跟随链接。请删除它（或改成真正的文件夹）后重新发送。',
+  'attachments.copyFailed': '未能存入会话文件夹（你的消息仍已发给 CLI；请重新发送该文件）：\n{list}',
   'attachments.quoteNotTyped': '只输入了你自己写的内容：这个 CLI 会执行收到的文字，所以被引用的消息只留在聊天里。',
   // the `larkmux` command's own lines (issue 32 item 9: they follow LC_ALL / LC_MESSAGES / LANG, see src/cli/cli-locale.ts)
   'cli.notRunning': 'larkmux 未在运行。启动：{cmd} start',
@@ -374,6 +375,9 @@ export const zhCN: Record<keyof typeof en, string> = {
   'cli.consoleLink': '控制台：打开 {url}  （只能用一次；再运行 {cmd} start 获取新链接）',
   'cli.restartRefused': '没有重启：正在运行的守护进程（pid {pid}）保留当前设置；请修正文件后运行 {cmd} restart',
   // capacity (issue 14): a message that waits for a free slot on this machine
+  'capacity.lowMemory': '未启动：{where}只剩 {free} MiB 可用内存，低于新 CLI 所需的 {floor} MiB。请在那里释放一些内存（或用 /cd 把会话放到别处）后重新发送。',
+  'capacity.thisMachine': '本机',
+  'capacity.hostNamed': '主机 {host} ',
   'capacity.queued': '排队中：本机 {max} 个会话名额里有 {busy} 个正忙，一有空位就自动开始。',
   // setup scan-to-create (issue 32.11): `larkmux setup` creating the Feishu/Lark app from one link
   'setup.scan.openLink': '创建机器人应用：在已登录飞书/Lark 的浏览器中打开这个链接，或用手机上的飞书/Lark 扫描下面的二维码，然后确认：',

@@ -17,6 +17,11 @@ export const HOST_AGENT_TIMING = {
    * needs is lost), and a link down for a while does not pile up screens in memory. Every other message always goes.
    */
   screenHoldBytes: 4 * 1024 * 1024,
+  /**
+   * How often the host's free memory is said to the daemon (also once right after the hello). Admission reads the
+   * newest; one small file read and one frame every 15 s is nothing next to the idle budget.
+   */
+  memoryReportMs: 15_000,
 } as const;
 
 export type AgentLog = (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
@@ -37,6 +42,8 @@ export interface HostAgentOptions {
   tmuxSocket?: string | null;
   /** Called once when the link is lost, after waiting pane callers were answered (the pane socket closes then). */
   onLinkLost?: () => void;
+  /** The host's MemAvailable in bytes, null when unknown (platform/meminfo.ts). */
+  memAvailable: () => number | null;
   /** Overrides HOST_AGENT_TIMING.screenHoldBytes (tests). */
   screenHoldBytes?: number;
 }
@@ -54,6 +61,7 @@ export class HostAgent {
   private readonly heldScreens = new Map<string, unknown>();
   /** `larkmux where|send` from this host's panes, relayed to the daemon (its socket is wired by host-agent-main). */
   readonly paneAsks: PaneAsks;
+  private memoryTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: HostAgentOptions) {
     this.paneAsks = new PaneAsks({
@@ -71,6 +79,9 @@ export class HostAgent {
     this.opts.output.on('error', (err) => this.opts.log('warn', 'writing to the daemon failed (link lost?)', { err: err.message }));
     this.opts.output.on('drain', () => this.releaseScreens());
     this.write({ kind: 'hello', protocol: HOST_AGENT_PROTOCOL_VERSION, ipcProtocol: IPC_PROTOCOL_VERSION, sha: this.opts.sha, pid: process.pid });
+    this.reportMemory();
+    this.memoryTimer = setInterval(() => this.reportMemory(), HOST_AGENT_TIMING.memoryReportMs);
+    this.memoryTimer.unref();
     this.opts.input.on('data', (chunk: Buffer) => {
       for (const ev of this.decoder.push(chunk)) {
         if (ev.kind === 'dropped') this.dropped(`${ev.reason} frame of ${ev.bytes} bytes`);
@@ -80,6 +91,10 @@ export class HostAgent {
     this.opts.input.on('end', () => this.loseLink());
     this.opts.input.on('close', () => this.loseLink());
     this.opts.input.on('error', () => this.loseLink());
+  }
+
+  private reportMemory(): void {
+    this.write({ kind: 'memory', availableBytes: this.opts.memAvailable() });
   }
 
   private dropped(reason: string): void {
@@ -160,6 +175,7 @@ export class HostAgent {
     this.paneAsks.linkLost();
     // After the callers that waited got that answer (written from the microtasks linkLost set off), not before.
     setImmediate(() => this.opts.onLinkLost?.());
+    if (this.memoryTimer) clearInterval(this.memoryTimer);
     this.opts.log('info', 'link to the daemon closed; detaching the workers', { workers: this.workers.size });
     if (this.workers.size === 0) return this.opts.onDone();
     for (const { child } of this.workers.values()) {

@@ -1,9 +1,11 @@
 // The day's upload folder inside a session's folder, opened without following a link at any level, and files written
 // into it through that open folder (a pane can make `.larkmux`, `uploads` or the day a link to anywhere; issue 31 item 5).
+// The daemon uses it for a session on this machine, a host's agent for one there (worker/host/host-upload.ts), and both
+// fill the one UploadFolder shape saveAttachments writes into.
 import { constants } from 'node:fs';
 import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PROC_FD_DIR } from '../../platform/proc-fd.js';
+import { PROC_FD_DIR } from './proc-fd.js';
 
 /** Each folder is opened as itself: a link (or anything that is not a folder) at that name is refused. */
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
@@ -16,6 +18,23 @@ const NEW_FILE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL
  */
 function nameIn(dir: FileHandle, path: string, name: string): string {
   return PROC_FD_DIR ? join(PROC_FD_DIR, String(dir.fd), name) : join(path, name);
+}
+
+/** An upload folder as saveAttachments writes into it: UploadDir here, or the session's folder on its host. */
+export interface UploadFolder {
+  /** Writes a new file; throws UploadBlocked, or an Error saying why it failed. */
+  write(name: string, bytes: Uint8Array): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens `folder` under `cwd`; `refused` names the level that is a link or not a folder (nothing was written). */
+export type OpenUploadFolder = (cwd: string, folder: string) => Promise<{ ok: true; dir: UploadFolder } | { ok: false; refused: string }>;
+
+/** A level of the upload folder is a link or not a folder, found only when writing (on a host: one trip per file). */
+export class UploadBlocked extends Error {
+  constructor(readonly level: string) {
+    super(`${level} is a link or not a folder`);
+  }
 }
 
 export type UploadDirResult = { ok: true; dir: UploadDir } | { ok: false; refused: string };
@@ -68,3 +87,6 @@ export class UploadDir {
     return this.handle.close();
   }
 }
+
+/** The upload folder of a session on this machine. */
+export const localUploadFolder: OpenUploadFolder = (cwd, folder) => UploadDir.open(cwd, folder);
