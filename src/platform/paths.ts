@@ -24,9 +24,12 @@ export interface LarkmuxPaths {
   paneCommand: string;
 }
 
-/** Files kept beside a bot's session store (`sessions-<appId>.render.json`, `….schedules.json`, `….holds.json`): not stores themselves. */
-export type SessionStoreSibling = 'render' | 'schedules' | 'holds';
-const SIBLING_SUFFIXES: readonly SessionStoreSibling[] = ['render', 'schedules', 'holds'];
+/**
+ * Files kept beside a bot's session store (`sessions-<appId>.render.json`, `….schedules.json`, `….holds.json`,
+ * `….waits.json` — prompts waiting for an unreachable host): not stores themselves.
+ */
+export type SessionStoreSibling = 'render' | 'schedules' | 'holds' | 'waits';
+const SIBLING_SUFFIXES: readonly SessionStoreSibling[] = ['render', 'schedules', 'holds', 'waits'];
 
 /** `sessions-<appId>.json` → `sessions-<appId>.<sibling>.json`. */
 export function sessionStoreSibling(storePath: string, sibling: SessionStoreSibling): string {

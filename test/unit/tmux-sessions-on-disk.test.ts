@@ -39,7 +39,7 @@ describe('ownedTmuxNamesOnDisk', () => {
     expect(ownedTmuxNamesOnDisk(home)).toEqual({ names: new Set([open.tmuxName]), complete: true });
   });
 
-  it('reads past the store\'s siblings (render state, schedules, holds): they are not session stores', async () => {
+  it('reads past the store\'s siblings (render state, schedules, holds, host waits): they are not session stores', async () => {
     const s = new SessionStore({ home, appId: APP });
     await s.load();
     const open = rec('om_open');
@@ -51,6 +51,7 @@ describe('ownedTmuxNamesOnDisk', () => {
     await schedules.flush();
     writeFileSync(renderStatePath(home, APP), JSON.stringify({ format: 'larkmux-render-state', version: 1, records: [] }));
     writeFileSync(join(home, `sessions-${APP}.holds.json`), JSON.stringify({ format: 'larkmux-holds', version: 1, records: [] }));
+    writeFileSync(join(home, `sessions-${APP}.waits.json`), JSON.stringify({ format: 'larkmux-host-waits', version: 1, records: [] }));
     expect(ownedTmuxNamesOnDisk(home)).toEqual({ names: new Set([open.tmuxName]), complete: true });
   });
 
