@@ -4,6 +4,7 @@
 //   the topic was told once that the host is unreachable.
 // - The host's key changed: the topic is told so once with the command that re-pins it, nothing runs (here or
 //   there), the host is not tried every minute; re-pinned with that command, the message runs there once.
+// - A daemon restart keeps the host's CLI: the next message runs in the same pane, the same shell (pane pid) on gpu1.
 // Needs `npm run build`.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
@@ -140,5 +141,27 @@ describe('prompts waiting for a host', () => {
     await fake.waitFor(() => outputs(hostHistory(), /^keyed-42$/).length > 0 || undefined, 150_000, 'the message run on gpu1 once re-pinned');
     expect(hostHistory().filter((l) => l.includes('echo keyed-$((6*7))'))).toHaveLength(1);
     expect(messagesWith(rig, 'host gpu1 refused since').length).toBeLessThanOrEqual(1);
+  }, 360_000);
+
+  it('a daemon restart keeps the CLI on the host: the next message runs in the same pane (same pid there)', async () => {
+    const rig = await rigWithHosts(rigs, [{ name: 'gpu1', sshd }], hostRoot);
+    const { fake } = rig;
+    const { chatId, rootId } = await topicOnGpu1(rig);
+    await fake.injectMessage({ chatType: 'group', chatId, rootId, text: 'echo before-$((6*7)) $$' });
+    await fake.waitFor(() => outputs(hostHistory(), /^before-42 \d+$/).length > 0 || undefined, 120_000, 'the first message run on gpu1');
+    const panes = () => hostTmux(hostRoot, ['list-panes', '-a', '-F', '#{pane_id} #{pane_pid}']).stdout.split('\n').filter(Boolean);
+    const [pane] = panes();
+    const shellPid = outputs(hostHistory(), /^before-42 \d+$/)[0]!.split(' ')[1]!;
+    expect(pane!.split(' ')[1]).toBe(shellPid);
+
+    expect((await runLarkmux(['restart'], rig.home.env, { from: 'built' })).code).toBe(0);
+    await fake.injectMessage({ chatType: 'group', chatId, rootId, text: 'echo after-$((6*7)) $$' });
+    await fake.waitFor(() => outputs(hostHistory(), /^after-42 \d+$/).length > 0 || undefined, 120_000, 'the next message run on gpu1');
+    // The same pane and the same shell: re-attached, not relaunched (and nothing on this machine).
+    expect(panes()).toEqual([pane]);
+    expect(outputs(hostHistory(), /^after-42 \d+$/)).toEqual([`after-42 ${shellPid}`]);
+    expect(outputs(hostHistory(), /^before-42 \d+$/)).toHaveLength(1);
+    expect(await localPaneDirs(rig)).not.toContain(app);
+    await fake.waitFor(() => textsIn(fake, rig.appIds[0]!, chatId).some((t) => t.includes(`after-42 ${shellPid}`)) || undefined, 60_000, 'the answer in the topic');
   }, 360_000);
 });
