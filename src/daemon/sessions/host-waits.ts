@@ -90,7 +90,7 @@ export class HostWaits {
     for (const r of this.ports.store.all()) {
       const s = this.ports.session(r.sessionId);
       if (!s || s.lifecycle === 'closed' || !r.prompts.length) {
-        this.ports.store.remove(r.sessionId);
+        if (this.ports.store.remove(r.sessionId)) void this.ports.store.flush();
         continue;
       }
       const o: Outage = { since: r.since, reason: r.reason, told: [...r.told], attempts: 0, timer: null, prompts: [...r.prompts], sending: [] };
@@ -147,17 +147,19 @@ export class HostWaits {
 
   /** The session's worker is up on its host: the outage is over (a later loss is a new one, told again). */
   recovered(id: string): void {
+    if (this.disposed) return;
     const o = this.outages.get(id);
     if (o?.timer) clearTimeout(o.timer);
     this.outages.delete(id);
     if (this.ports.store.remove(id)) void this.ports.store.flush();
   }
 
-  /** The daemon stops: timers end; what waits stays on disk for the next run. */
-  dispose(): void {
+  /** The daemon stops: timers end now; what waits stays on disk for the next run (written when the promise settles). */
+  dispose(): Promise<void> {
     this.disposed = true;
     for (const o of this.outages.values()) if (o.timer) clearTimeout(o.timer);
     this.outages.clear();
+    return this.ports.store.dispose();
   }
 
   private save(id: string, o: Outage): void {

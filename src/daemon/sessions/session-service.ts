@@ -390,11 +390,11 @@ export class SessionService {
 
   /** Lets the cards finish their last updates, then writes the stores. */
   async dispose(): Promise<void> {
-    this.hostWaits.dispose();
+    const waits = this.hostWaits.dispose();
     for (const l of this.live.values()) {
       await l.cards.settle().catch(() => undefined);
       l.dispose();
     }
-    await Promise.all([this.records.dispose(), this.renders.dispose(), this.holds.dispose()]);
+    await Promise.all([this.records.dispose(), this.renders.dispose(), this.holds.dispose(), waits]);
   }
 }
