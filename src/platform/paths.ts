@@ -26,10 +26,10 @@ export interface LarkmuxPaths {
 
 /**
  * Files kept beside a bot's session store (`sessions-<appId>.render.json`, `….schedules.json`, `….holds.json`,
- * `….budget.json`): not stores themselves.
+ * `….budget.json`, `….waits.json` — prompts waiting for an unreachable host): not stores themselves.
  */
-export type SessionStoreSibling = 'render' | 'schedules' | 'holds' | 'budget';
-const SIBLING_SUFFIXES: readonly SessionStoreSibling[] = ['render', 'schedules', 'holds', 'budget'];
+export type SessionStoreSibling = 'render' | 'schedules' | 'holds' | 'budget' | 'waits';
+const SIBLING_SUFFIXES: readonly SessionStoreSibling[] = ['render', 'schedules', 'holds', 'budget', 'waits'];
 
 /** `sessions-<appId>.json` → `sessions-<appId>.<sibling>.json`. */
 export function sessionStoreSibling(storePath: string, sibling: SessionStoreSibling): string {

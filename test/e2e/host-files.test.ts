@@ -68,9 +68,7 @@ describe('files and memory on another host', () => {
   }
 
   it('a file sent into a gpu1 session lands in its folder there with the same bytes and the shell sees it; a failed copy is told and nothing is lost', async () => {
-    const rig = await rigWithHosts([{ name: 'gpu1', sshd: gpu1, workingDirs: [srv] }], hostRoot);
-    rigs.push(rig);
-    await rig.start();
+    const rig = await rigWithHosts(rigs, [{ name: 'gpu1', sshd: gpu1, workingDirs: [srv] }], hostRoot);
     const { fake } = rig;
     const appId = rig.appIds[0]!;
     const app = join(srv, 'app');
@@ -119,9 +117,7 @@ describe('files and memory on another host', () => {
   }, 300_000);
 
   it('a host short of free memory gets no new CLI (the topic is told why); its running CLI and this machine go on', async () => {
-    const rig = await rigWithHosts([{ name: 'small', sshd: small }], hostRoot);
-    rigs.push(rig);
-    await rig.start();
+    const rig = await rigWithHosts(rigs, [{ name: 'small', sshd: small }], hostRoot);
     const { fake } = rig;
     const appId = rig.appIds[0]!;
     const dirA = join(scratch, 'a');

@@ -4,16 +4,13 @@
 // A host that is down (gpu2: a port nothing listens on) makes the message wait, says so once, is tried rarely, and the
 // message runs there once when it is back.
 // Real daemon (the build: the bundle is what ships to the host), fake Feishu, shell CLI. Needs `npm run build`.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { knownHostsName, pinInKnownHosts } from '../../src/platform/ssh/known-hosts.js';
-import { sshPlaces } from '../../src/platform/ssh/ssh-run.js';
-import { tmuxSocketName } from '../../src/shared/tmux-socket.js';
 import { buttons, cardsFor, textsIn } from '../support/cards.js';
-import { startRig, type E2eRig } from '../support/e2e-daemon.js';
+import type { E2eRig } from '../support/e2e-daemon.js';
+import { hostTmux as hostTmuxOf, rigWithHosts as rigWithTestHosts } from '../support/host-rig.js';
 import type { FakeMessage } from '../support/fake-feishu/index.js';
 import { startTestSshd, type TestSshd } from '../support/sshd.js';
 
@@ -41,7 +38,7 @@ afterAll(async () => {
 });
 
 /** The tmux server larkmux's workers use on the host: the one its folder there derives. */
-const hostTmux = (args: string[]) => spawnSync('tmux', ['-L', tmuxSocketName(null, hostRoot), ...args], { encoding: 'utf8' });
+const hostTmux = (args: string[]) => hostTmuxOf(hostRoot, args);
 
 /** The folders of the panes in the host's tmux. */
 const hostPaneDirs = () => hostTmux(['list-panes', '-a', '-F', '#{pane_current_path}']).stdout.split('\n').filter(Boolean);
@@ -60,26 +57,9 @@ async function awaitRemoteTurn(rig: E2eRig, topic: string, chatId: string, dir: 
   return card;
 }
 
-/** A started rig whose config.json has gpu1 (the test sshd, its key pinned) beside its bots, kept in `into`. */
-async function rigWithHosts(into: E2eRig[]): Promise<E2eRig> {
-  const made = await startRig({ daemon: 'built' });
-  into.push(made);
-  const hosts = [
-    { name: 'gpu1', ssh: sshd.target, port: sshd.port, identityFile: sshd.clientKey, workingDirs: [srv] },
-    { name: 'gpu2', ssh: sshd2.target, port: sshd2.port, identityFile: sshd2.clientKey },
-  ];
-  made.home.writeConfig({ ...JSON.parse(readFileSync(made.home.paths.config, 'utf8')), hosts });
-  // Pinned as `larkmux hosts add gpu1 … --accept SHA256:…` pins it: larkmux's own known_hosts.
-  let knownHosts = '';
-  for (const s of [sshd, sshd2]) {
-    const [type, blob] = readFileSync(s.hostKeyPub, 'utf8').trim().split(' ');
-    knownHosts = pinInKnownHosts(knownHosts, knownHostsName('127.0.0.1', s.port), { type: type!, blob: blob! });
-  }
-  writeFileSync(sshPlaces(made.home.paths).knownHosts, knownHosts);
-  made.home.env.LARKMUX_REMOTE_ROOT = hostRoot;
-  await made.start();
-  return made;
-}
+/** A started rig whose config.json has gpu1 and gpu2 (the test sshds, their keys pinned) beside its bots, kept in `into`. */
+const rigWithHosts = (into: E2eRig[]) =>
+  rigWithTestHosts(into, [{ name: 'gpu1', sshd, workingDirs: [srv] }, { name: 'gpu2', sshd: sshd2 }], hostRoot);
 
 describe('a session placed on a host', () => {
   const rigs: E2eRig[] = [];

@@ -40,7 +40,7 @@ describe('ownedTmuxNamesOnDisk', () => {
     expect(ownedTmuxNamesOnDisk(home)).toEqual({ names: new Set([open.tmuxName]), complete: true });
   });
 
-  it('reads past the store\'s siblings (render state, schedules, holds, budget): they are not session stores', async () => {
+  it('reads past the store\'s siblings (render state, schedules, holds, budget, host waits): they are not session stores', async () => {
     const s = new SessionStore({ home, appId: APP });
     await s.load();
     const open = rec('om_open');
@@ -55,6 +55,7 @@ describe('ownedTmuxNamesOnDisk', () => {
     const budget = new BudgetStateStore({ home, appId: APP });
     await budget.setWarnedDay('2026-12-04');
     await budget.dispose();
+    writeFileSync(join(home, `sessions-${APP}.waits.json`), JSON.stringify({ format: 'larkmux-host-waits', version: 1, records: [] }));
     expect(ownedTmuxNamesOnDisk(home)).toEqual({ names: new Set([open.tmuxName]), complete: true });
   });
 

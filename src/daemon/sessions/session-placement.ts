@@ -7,6 +7,8 @@ import { defaultRemoteDir } from '../../shared/session-place.js';
 import { expandHome } from '../../platform/paths.js';
 import type { WorkerPlacement } from '../workers/worker-pool.js';
 import type { LowMemoryRefusal } from './capacity-keeper.js';
+import type { HostWaitReason } from '../../shared/host-wait.js';
+import { hostsAddCommand } from '../../platform/ssh/ssh-failure.js';
 
 /** The folder of a new session at `host` when none was named: the bot's folder there (this machine: `~` expanded). */
 export function newSessionDir(bot: Pick<BotConfig, 'workingDir'>, hosts: readonly HostConfig[], host: string): string {
@@ -18,11 +20,15 @@ export function noWorkerNotice(problem: ((p: WorkerPlacement) => string | undefi
   return problem?.({ host }) === 'remote_unavailable' ? t('notice.hostUnavailable', { host }) : t('notice.workerDown');
 }
 
-/** The card notice of a turn whose host could not be reached: since when (the daemon's clock, hh:mm), and that it waits. */
-export function hostUnreachableNotice(host: string, since: number, t: Translate): string {
+/**
+ * The card notice of a turn whose host could not be reached: since when (the daemon's clock, hh:mm), and that it
+ * waits; a changed host key says so, with the command that re-pins it (the host is not tried again until then).
+ */
+export function hostWaitNotice(host: HostConfig | string, since: number, reason: HostWaitReason, t: Translate): string {
   const d = new Date(since);
   const hhmm = `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
-  return t('notice.hostUnreachable', { host, since: hhmm });
+  if (typeof host === 'string' || reason === 'unreachable') return t('notice.hostUnreachable', { host: typeof host === 'string' ? host : host.name, since: hhmm });
+  return t('notice.hostKeyChanged', { host: host.name, since: hhmm, command: hostsAddCommand('larkmux', host.name, host.ssh, host.port) });
 }
 
 /** The card notice of a turn whose machine is short of memory for a new CLI: where, how much is free, the floor (MiB). */

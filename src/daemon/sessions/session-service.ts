@@ -4,7 +4,7 @@
 // the live session's reports (live-session.ts persists it), read here by the capacity keeper.
 import type { BotConfig, CliSpec } from '../../shared/config.js';
 import type { Translate } from '../../shared/i18n.js';
-import type { BackendKind, DaemonToWorker, DisplayMode, HurryHow, Requester, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
+import type { BackendKind, DisplayMode, HurryHow, Requester, SessionStatus, WorkerToDaemon } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import type { FrameRenderer } from '../../platform/render-process.js';
 import type { Anchor } from '../ground/anchor.js';
@@ -13,18 +13,19 @@ import type { LegacyTmuxSessions } from './legacy-tmux.js';
 import { killTmuxSessions } from '../../platform/tmux-sessions.js';
 import type { WebAccess } from '../web/web-access.js';
 import { SessionWorker, type SendOutcome } from '../workers/session-worker.js';
-import type { WorkerPoolEvents } from '../workers/worker-pool.js';
+import type { WorkerExit, WorkerPoolEvents } from '../workers/worker-pool.js';
 import type { CapacityEvents, LowMemoryRefusal, WorkerControl } from './session-ports.js';
 import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
-import { hostUnreachableNotice, lowMemoryNotice, newSessionDir, noWorkerNotice } from './session-placement.js';
+import { lowMemoryNotice, newSessionDir, noWorkerNotice } from './session-placement.js';
 import type { LiveSession } from './live-session.js';
 import type { ChangeSet } from '../changes/change-tracker.js';
 import { newSessionCore, sessionHost, type SessionCore } from '../ground/session-core.js';
-import { newLiveSession, newSessionHolds, workerInit } from './session-wiring.js';
+import { newHostWaits, newLiveSession, newSessionHolds, workerInit } from './session-wiring.js';
 import { RenderStateStore, SessionStore } from '../ground/store.js';
 import { hurryWaiting, type TapOutcome } from './busy-message.js';
 import type { SessionHolds } from './session-holds.js';
-import { HostWaits, sendPrompt, turnPrompt } from './host-waits.js';
+import { sendPrompt, turnPrompt, type HostWaits } from './host-waits.js';
+
 export type { CapacityEvents, WorkerControl } from './session-ports.js';
 
 export interface SessionServiceOptions {
@@ -74,11 +75,10 @@ export class SessionService {
   /** What the pool reports about this owner's workers (given with each start): straight to the session. */
   private readonly workerEvents: WorkerPoolEvents = {
     onMessage: (id, msg) => this.onWorkerMessage(id, msg),
-    onExit: (exit) => this.onWorkerExit(exit.sessionId, exit.expected, exit.cause === 'link_lost' ? exit.unsent ?? [] : undefined),
+    onExit: (exit) => this.onWorkerExit(exit.sessionId, exit.expected, exit),
   };
-  /** Prompts whose host could not be reached wait there and are sent again after a pause (host-waits.ts). */
-  private readonly hostWaits = new HostWaits({ session: (id) => this.records.get(id), inOrder: (s, job) => this.inSessionOrder(s.key, job), launch: (s) => this.opts.capacity.launch(this, s), worker: (s) => this.worker(s),
-    notify: (s, since) => void this.liveOf(s).cards.setNotice(hostUnreachableNotice(sessionHost(s), since, this.opts.t)) });
+  /** Prompts whose host could not be reached wait, on disk, and are sent again after a pause (host-waits.ts). */
+  private readonly hostWaits: HostWaits;
   /** Sessions created by this process that have not launched yet: their first worker starts them fresh. */
   private readonly fresh = new Set<string>();
   /** Per-session order, by the router's session key: one session's messages run one after another, others in parallel. */
@@ -92,6 +92,8 @@ export class SessionService {
     const store = { home: opts.home, appId: opts.bot.appId, log: opts.log };
     this.records = new SessionStore(store);
     this.renders = new RenderStateStore(store);
+    this.hostWaits = newHostWaits(opts, { session: (id) => this.records.get(id), inOrder: (s, job) => this.inSessionOrder(s.key, job), launch: (s) => this.opts.capacity.launch(this, s),
+      worker: (s) => this.worker(s), notice: (s, text) => void this.liveOf(s).cards.setNotice(text) });
     this.holds = newSessionHolds(opts, this.records, (s, item) => this.inSessionOrder(s.key, () => this.deliver(this.records.get(s.id) ?? s, { ...item, messageId: item.id })));
   }
 
@@ -101,7 +103,7 @@ export class SessionService {
   /** Loads the records and card state; each problem names where a damaged file was kept aside (durable-file.ts). */
   async load(): Promise<string[]> {
     const problems: string[] = [];
-    for (const [what, load] of [['sessions', () => this.records.load()], ['card state', () => this.renders.load()], ['usage holds', () => this.holds.load()]] as const) {
+    for (const [what, load] of [['sessions', () => this.records.load()], ['card state', () => this.renders.load()], ['usage holds', () => this.holds.load()], ['prompts waiting for hosts', () => this.hostWaits.load()]] as const) {
       const res = await load();
       if (!res.ok) problems.push(`${what}: ${res.message}`);
     }
@@ -113,9 +115,7 @@ export class SessionService {
 
   get(id: string): SessionCore | undefined { return this.records.get(id); }
 
-  getByKey(key: string): SessionCore | undefined {
-    return this.records.getByKey(key);
-  }
+  getByKey(key: string): SessionCore | undefined { return this.records.getByKey(key); }
 
   all(): SessionCore[] {
     return this.records.all();
@@ -177,15 +177,17 @@ export class SessionService {
     // The turn is registered at once; its card goes out in the background so the text reaches the CLI without
     // waiting for Feishu (card operations stay in order behind it, so status updates land on the new card).
     const card = live.beginTurn({ turnId: turn.messageId, messageId: turn.messageId, requester: turn.requester }, turn.text);
+    const prompt = turnPrompt(turn);
+    // Prompts wait for the session's host: this one waits behind them (never overtakes them, launches nothing alone).
+    const waits = this.hostWaits.waiting(session.id) && this.hostWaits.join(session.id, prompt);
     // Within the caps: waits for a stop under way on it and a free slot; refused (told why) where memory is short (capacity-keeper.ts).
     const queued = () => void live.cards.setNotice(this.opts.t('capacity.queued', { busy: this.counts().liveWorkers, max: this.bot.maxLiveWorkers }));
     let short: LowMemoryRefusal | undefined;
-    await this.opts.capacity.launch(this, session, queued, (why) => (short = why));
+    if (!waits) await this.opts.capacity.launch(this, session, queued, (why) => (short = why));
     if (short) return void (await card, await live.cards.setNotice(lowMemoryNotice(short, this.opts.t)));
     // The folder of a session on another host is there, not here: a same-named folder here is not its change set.
     if (sessionHost(session) === LOCAL_HOST) await live.changes.begin();
-    const prompt = turnPrompt(turn);
-    const sent = sendPrompt(this.worker(session), prompt);
+    const sent = waits ? 'sent' : sendPrompt(this.worker(session), prompt);
     await card;
     if (turn.notices.length) await live.cards.setNotice(turn.notices.join('\n'));
     if (sent !== 'sent' && !this.hostWaits.join(session.id, prompt)) await live.cards.setNotice(noWorkerNotice((p) => this.opts.workers.placementProblem?.(p), sessionHost(session), this.opts.t));
@@ -325,13 +327,13 @@ export class SessionService {
     else if (msg.type === 'status') this.opts.capacity.schedule();
   }
 
-  /** `unsent`: set when the link to the worker's host was lost — the messages that never reached it (host-waits.ts). */
-  onWorkerExit(id: string, expected: boolean, unsent?: readonly DaemonToWorker[]): void {
+  /** `exit`: how the pool saw it go; a link to a host that was lost leaves its prompts waiting (host-waits.ts). */
+  onWorkerExit(id: string, expected: boolean, exit?: Pick<WorkerExit, 'cause' | 'unsent' | 'linkFailure'>): void {
     this.handles.get(id)?.gone();
     this.live.get(id)?.workerGone();
     this.opts.capacity.workerGone(id);
     const s = this.records.get(id);
-    if (s && unsent) this.hostWaits.hold(id, unsent);
+    if (s && exit?.cause === 'link_lost') this.hostWaits.hold(id, exit.unsent ?? [], exit.linkFailure === 'host-key-changed' ? exit.linkFailure : 'unreachable');
     if (s && !expected && s.lifecycle === 'live') this.log.warn({ session: id.slice(0, 8) }, 'worker died; the next message re-attaches');
   }
 
@@ -390,11 +392,11 @@ export class SessionService {
 
   /** Lets the cards finish their last updates, then writes the stores. */
   async dispose(): Promise<void> {
-    this.hostWaits.dispose();
+    const waits = this.hostWaits.dispose();
     for (const l of this.live.values()) {
       await l.cards.settle().catch(() => undefined);
       l.dispose();
     }
-    await Promise.all([this.records.dispose(), this.renders.dispose(), this.holds.dispose()]);
+    await Promise.all([this.records.dispose(), this.renders.dispose(), this.holds.dispose(), waits]);
   }
 }

@@ -25,6 +25,12 @@ import { budgetWatchMs, SessionHolds } from './session-holds.js';
 import { BudgetSource } from './budget-source.js';
 import { larkmuxPaths } from '../../platform/paths.js';
 import { botTotalsToday } from './usage-recorder.js';
+import { statSync } from 'node:fs';
+import { sshPlaces } from '../../platform/ssh/ssh-run.js';
+import { HostWaitStore } from './host-wait-store.js';
+import { HostWaits, type HostWaitPorts, type HostWaitReason } from './host-waits.js';
+import { hostWaitNotice } from './session-placement.js';
+import type { HostConfig } from '../../shared/host-config.js';
 
 export const BOT_DEFAULTS = {
   /** Fresh panes get this size; it matches the screenshots' 120×40 design size. */
@@ -143,4 +149,25 @@ export function workerInit(session: SessionCore, o: {
     rows: BOT_DEFAULTS.rows,
     ...(o.webSecret ? { webSecret: o.webSecret } : {}),
   };
+}
+
+/**
+ * The bot's prompts waiting for unreachable hosts (host-waits.ts), kept beside its sessions. A refused key is tried
+ * again when larkmux's known_hosts changes: its size and mtime, read by a stat, are the stamp.
+ */
+export function newHostWaits(
+  o: { bot: BotConfig; home: string; log: Logger; t: Translate; hosts?: readonly HostConfig[] },
+  ports: Omit<HostWaitPorts, 'store' | 'keysStamp' | 'notify'> & { notice(s: SessionCore, text: string): void },
+): HostWaits {
+  const knownHosts = sshPlaces(larkmuxPaths(o.home)).knownHosts;
+  const keysStamp = () => {
+    try {
+      const st = statSync(knownHosts);
+      return `${st.size}:${st.mtimeMs}`;
+    } catch {
+      return 'none';
+    }
+  };
+  const notify = (s: SessionCore, since: number, why: HostWaitReason) => ports.notice(s, hostWaitNotice(o.hosts?.find((h) => h.name === sessionHost(s)) ?? sessionHost(s), since, why, o.t));
+  return new HostWaits({ ...ports, keysStamp, notify, store: new HostWaitStore({ home: o.home, appId: o.bot.appId, log: o.log }) });
 }

@@ -6,6 +6,7 @@ import type { Logger } from '../../platform/log.js';
 import type { BundleManifest } from '../../platform/bundle-manifest.js';
 import { DEFAULT_REMOTE_ROOT, ensureRemoteBundle } from '../../platform/ssh/remote-bundle.js';
 import { sshArgv, type SshPlaces } from '../../platform/ssh/ssh-argv.js';
+import type { SshFailureKind } from '../../platform/ssh/ssh-failure.js';
 import { quoteShellArg } from '../../shared/shell-quote.js';
 import { encodeFrame, FrameDecoder } from '../../shared/frame-codec.js';
 import { parseAgentToDaemon, type AgentPaneAnswer, type AgentPaneAsk, type AgentToDaemon, type DaemonToAgent } from '../../shared/host-agent-protocol.js';
@@ -131,7 +132,7 @@ export class RemoteHost implements RemoteWorkerStarter {
     // One line per attempt: how often a host that is down is tried shows in the log (host-waits.ts paces it).
     this.log.info('connecting to the host');
     const placed = await ensureRemoteBundle(this.opts.host, this.opts.places, bundle, root, this.opts.sshEnv);
-    if (!placed.ok) return this.dropAll(`the worker bundle could not be placed: ${placed.detail}`);
+    if (!placed.ok) return this.dropAll(`the worker bundle could not be placed: ${placed.detail}`, placed.failure?.kind);
     this.placedDir = placed.dir;
     this.log.info({ sha: bundle.sha.slice(0, 12), how: placed.how }, 'worker bundle on the host');
     const home = placed.dir.replace(/\/bundles\/[0-9a-f]{64}$/, '');
@@ -224,12 +225,12 @@ export class RemoteHost implements RemoteWorkerStarter {
     return true;
   }
 
-  /** Every worker on this host is gone with the link: reported as `link_lost`, never as a crash. */
-  private dropAll(why: string): void {
+  /** Every worker on this host is gone with the link: reported as `link_lost` (with ssh's reason when known), never as a crash. */
+  private dropAll(why: string, failure?: SshFailureKind): void {
     if (!this.disposed) this.lastLoss = { at: Date.now(), why };
     if (this.workers.size) this.log.warn({ workers: this.workers.size, why }, 'link to the host lost; its workers are reported gone');
     const ws = [...this.workers.values()];
     this.workers.clear();
-    for (const w of ws) w.exit({ code: null, signal: null, cause: 'link_lost' });
+    for (const w of ws) w.exit({ code: null, signal: null, cause: 'link_lost', ...(failure ? { linkFailure: failure } : {}) });
   }
 }

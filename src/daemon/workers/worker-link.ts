@@ -2,6 +2,7 @@
 // The pool supervises both alike; only how a message travels and how an exit is learnt differ.
 import { forkWorkerProcess } from '../../platform/worker-process.js';
 import type { DaemonToWorker } from '../../shared/ipc.js';
+import type { SshFailureKind } from '../../platform/ssh/ssh-failure.js';
 
 /**
  * Why a worker is gone when it is not its own exit: `link_lost` — the ssh link to its host dropped (or could not be
@@ -17,6 +18,8 @@ export interface WorkerLinkExit {
   stderrTail?: string;
   /** With `link_lost`: messages that never left this machine (the link was never made), so none reached the host. */
   unsent?: readonly DaemonToWorker[];
+  /** With `link_lost`: what ssh said went wrong, when it knows (a changed host key is not "unreachable"). */
+  linkFailure?: SshFailureKind;
 }
 
 export interface WorkerLinkEvents {

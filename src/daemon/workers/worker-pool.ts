@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../platform/log.js';
 import { HEARTBEAT_TIMING, parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon } from '../../shared/ipc.js';
 import { LOCAL_HOST } from '../../shared/host-config.js';
-import { forkLocalWorker, type WorkerGoneCause, type WorkerLink } from './worker-link.js';
+import { forkLocalWorker, type WorkerGoneCause, type WorkerLink, type WorkerLinkExit } from './worker-link.js';
 import { WORKER_V8_FLAGS } from '../../shared/worker-flags.js';
 
 export const WORKER_TIMING = {
@@ -30,6 +30,8 @@ export interface WorkerExit {
   cause?: WorkerGoneCause;
   /** With `link_lost`: the messages that never reached the host (worker-link.ts); the session decides about them. */
   unsent?: readonly DaemonToWorker[];
+  /** With `link_lost`: why, when ssh said (worker-link.ts). */
+  linkFailure?: WorkerLinkExit['linkFailure'];
 }
 
 /** Where a session's worker runs: `local` (the default) or a configured host. */
@@ -163,7 +165,7 @@ export class WorkerPool {
       } catch (err) {
         log.error({ err }, 'handling a worker message failed');
       }
-    }, error: (err) => log.error({ err }, 'worker process error'), exit: ({ code, signal, cause, stderrTail, unsent }) => {
+    }, error: (err) => log.error({ err }, 'worker process error'), exit: ({ code, signal, cause, stderrTail, unsent, linkFailure }) => {
       if (this.workers.get(sessionId) === live) this.workers.delete(sessionId);
       live.onGone?.();
       const expected = live.expectedExit;
@@ -172,7 +174,7 @@ export class WorkerPool {
       else if (cause === 'link_lost') log.warn(fields, 'worker gone with the link to its host (its CLI keeps running there)');
       else log.error(fields, 'worker exited unexpectedly');
       try {
-        events?.onExit({ sessionId, code, signal, expected, ...(cause ? { cause } : {}), ...(unsent ? { unsent } : {}) });
+        events?.onExit({ sessionId, code, signal, expected, ...(cause ? { cause } : {}), ...(unsent ? { unsent } : {}), ...(linkFailure ? { linkFailure } : {}) });
       } catch (err) {
         log.error({ err }, 'handling a worker exit failed');
       }

@@ -35,9 +35,14 @@ export function classifySshFailure(exitCode: number | null, stderr: string, time
   return { kind: 'unknown', detail: 'ssh failed without a known reason; state unknown' };
 }
 
+/** The command that (re-)pins host `name`'s key: `larkmux hosts add NAME user@host [--port N]`. */
+export function hostsAddCommand(cmd: string, name: string, target: string, port: number | undefined): string {
+  return `${cmd} hosts add ${name} ${target}${port ? ` --port ${port}` : ''}`;
+}
+
 /** The fix to print for a failure on host `name` (target `ssh`, port), naming the command where there is one. */
 export function sshFailureFix(f: SshFailure, cmd: string, name: string, target: string, port: number | undefined): string {
-  const add = `${cmd} hosts add ${name} ${target}${port ? ` --port ${port}` : ''}`;
+  const add = hostsAddCommand(cmd, name, target, port);
   switch (f.kind) {
     case 'host-key-changed':
       return `ask the host's admin whether its key changed (reinstall, new sshd); only then re-pin it with \`${add}\``;

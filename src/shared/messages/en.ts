@@ -157,6 +157,7 @@ export const en = {
   // ── i18n: notices on a session's card (src/daemon/live-session.ts, session-cards.ts, bot-runtime.ts) ──
   'notice.workerDown': 'The session worker is not running; send the message again.',
   'notice.hostUnavailable': 'host {host} is not configured here; place the session with /cd local:<folder>, or add the host (larkmux hosts add).',
+  'notice.hostKeyChanged': 'host {host} refused since {since}: its host key changed (a reinstall, or someone in between). Nothing was run, here or there. Ask its admin whether the new key is right; only then re-pin it with `{command}`. This message waits and is sent once the key is pinned again (larkmux tries the host again as soon as its known_hosts changes, else once an hour).',
   'notice.hostUnreachable': 'host {host} unreachable since {since}, retrying; this message waits and is sent once the host answers.',
   'notice.inputFailed': 'Your message did not reach the CLI: {reason}. Send it again, or open the web terminal.',
   'notice.resumed': 'The CLI had stopped (restart or reboot): resumed your earlier conversation.',

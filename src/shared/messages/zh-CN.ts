@@ -158,6 +158,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   // ── i18n: notices on a session's card (src/daemon/live-session.ts, session-cards.ts, bot-runtime.ts) ──
   'notice.workerDown': '会话进程没在运行，请重新发送消息。',
   'notice.hostUnavailable': '主机 {host} 未在此配置；请用 /cd local:<目录> 把会话放在本机，或添加该主机（larkmux hosts add）。',
+  'notice.hostKeyChanged': '主机 {host} 自 {since} 起被拒绝连接：它的主机密钥变了（重装了系统，或有人在中间拦截）。本机和该主机上都没有执行任何东西。请先向管理员确认新密钥无误，再用 `{command}` 重新固定。这条消息会等待，密钥重新固定后发送（known_hosts 一变 larkmux 就会重试该主机，否则每小时一次）。',
   'notice.hostUnreachable': '主机 {host} 自 {since} 起无法连接，正在重试；这条消息会等待，主机恢复后发送。',
   'notice.inputFailed': '你的消息没有送达 CLI：{reason}。请重新发送，或打开网页终端。',
   'notice.resumed': 'CLI 之前停止了（重启或开机），已恢复你之前的对话。',
