@@ -24,10 +24,11 @@ let small: TestSshd;
 let hostRoot: string;
 let srv: string;
 let scratch: string;
+let meminfo: string;
 
 beforeAll(async () => {
   scratch = realpathSync(mkdtempSync(join(tmpdir(), 'lmx-hf-')));
-  const meminfo = join(scratch, 'meminfo');
+  meminfo = join(scratch, 'meminfo');
   writeFileSync(meminfo, 'MemTotal:        2048000 kB\nMemFree:           51200 kB\nMemAvailable:     102400 kB\n');
   gpu1 = await startTestSshd();
   small = await startTestSshd({ setEnv: { LARKMUX_MEMINFO: meminfo } });
@@ -116,7 +117,7 @@ describe('files and memory on another host', () => {
     expect(uploads(app).map((f) => sha(readFileSync(f)))).toEqual([sha(body), sha(body)]);
   }, 300_000);
 
-  it('a host short of free memory gets no new CLI (the topic is told why); its running CLI and this machine go on', async () => {
+  it('a host short of free memory starts no new CLI (the topic is told why, the message waits); its running CLI and this machine go on; with memory free the waiting message runs once', async () => {
     const rig = await rigWithHosts(rigs, [{ name: 'small', sshd: small }], hostRoot);
     const { fake } = rig;
     const appId = rig.appIds[0]!;
@@ -130,13 +131,13 @@ describe('files and memory on another host', () => {
     await fake.injectMessage({ chatType: 'group', chatId: a.chatId, rootId: a.root, text: 'echo a-on-$((6*7))' });
     await fake.waitFor(() => textsIn(fake, appId, a.chatId).some((t) => t.includes('a-on-42')), 120_000, 'the first CLI on small');
 
-    // A second topic there: refused, told why, and nothing runs for it on the host.
+    // A second topic there: waits, told why, and nothing runs for it on the host.
     const b = await topicAt(rig, `small:${dirB}`);
     await fake.injectMessage({ chatType: 'group', chatId: b.chatId, rootId: b.root, text: 'echo b-on-$((6*7))' });
-    const notice = 'Not started: host small has 100 MiB of memory free, below the 512 MiB a new CLI needs.';
-    await fake.waitFor(() => cardsFor(fake, appId, b.root).some((m) => JSON.stringify(m.content).includes(notice)), 60_000, 'the refusal on the turn card');
+    const notice = 'Waiting: host small has 100 MiB of memory free, below the 512 MiB a new CLI needs.';
+    await fake.waitFor(() => cardsFor(fake, appId, b.root).some((m) => JSON.stringify(m.content).includes(notice)), 60_000, 'the wait on the turn card');
     expect(hostTmux(['list-panes', '-a', '-F', '#{pane_current_path}']).stdout.split('\n').filter(Boolean)).toEqual([dirA]);
-    expect(rig.logText()).toMatch(/"host":"small","freeMiB":100,"floorMiB":512.*not starting a CLI/);
+    expect(rig.logText()).toMatch(/"host":"small","freeMiB":100,"floorMiB":512.*a new CLI waits, free memory is below the floor/);
 
     // The CLI already on the host still answers, and a topic on this machine starts at once.
     await fake.injectMessage({ chatType: 'group', chatId: a.chatId, rootId: a.root, text: 'echo a-again-$((6*7))' });
@@ -144,5 +145,11 @@ describe('files and memory on another host', () => {
     const local = await fake.injectMessage({ chatType: 'group', text: 'echo here-$((6*7))', mentionBot: true });
     await fake.waitFor(() => textsIn(fake, appId, local.chatId).some((t) => t.includes('here-42')), 120_000, 'a session on this machine');
     expect(textsIn(fake, appId, b.chatId).some((t) => t.includes('b-on-42'))).toBe(false);
+
+    // Memory freed on the host (its agent says so within 15 s): the waiting message runs there, once — nothing lost.
+    writeFileSync(meminfo, 'MemTotal:        2048000 kB\nMemFree:         1024000 kB\nMemAvailable:    1536000 kB\n');
+    await fake.waitFor(() => textsIn(fake, appId, b.chatId).some((t) => t.includes('b-on-42')), 120_000, 'the waiting message on small');
+    expect(hostTmux(['list-panes', '-a', '-F', '#{pane_current_path}']).stdout.split('\n').filter(Boolean).sort()).toEqual([dirA, dirB].sort());
+    expect(textsIn(fake, appId, b.chatId).filter((t) => t.includes('b-on-42'))).toHaveLength(1);
   }, 300_000);
 });

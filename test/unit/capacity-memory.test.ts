@@ -26,22 +26,22 @@ function plan(sessions: HostSession[], free: Free, floor: number | null = FLOOR)
     memory: (g) => (free[of(g)] === undefined ? null : free[of(g)]! * MIB), ...(floor === null ? {} : { minFreeMemoryBytes: floor }),
   });
 }
-const refuse = (id: string, freeMib: number): CapacityAction => ({ kind: 'refuse', id, availableBytes: freeMib * MIB, floorBytes: FLOOR });
+const short = (id: string, freeMib: number): CapacityAction => ({ kind: 'short', id, availableBytes: freeMib * MIB, floorBytes: FLOOR });
 
 describe('free memory in admission', () => {
   it.each<[string, HostSession[], Free, CapacityAction[]]>([
-    ['gpu1 below the floor: its new CLI is refused, gpu2\'s and this machine\'s go', [asleep('g1', 'gpu1'), asleep('g2', 'gpu2'), asleep('l1', 'local')], { local: 4096, gpu1: 100, gpu2: 4096 }, [
-      { kind: 'launch', id: 'l1' }, refuse('g1', 100), { kind: 'launch', id: 'g2' },
+    ['gpu1 below the floor: its new CLI waits, gpu2\'s and this machine\'s go', [asleep('g1', 'gpu1'), asleep('g2', 'gpu2'), asleep('l1', 'local')], { local: 4096, gpu1: 100, gpu2: 4096 }, [
+      { kind: 'launch', id: 'l1' }, short('g1', 100), { kind: 'launch', id: 'g2' },
     ]],
-    ['this machine below the floor: refused here, the host still takes one', [asleep('l1', 'local'), asleep('g1', 'gpu1')], { local: 511, gpu1: 4096 }, [
-      refuse('l1', 511), { kind: 'launch', id: 'g1' },
+    ['this machine below the floor: waits here, the host still takes one', [asleep('l1', 'local'), asleep('g1', 'gpu1')], { local: 511, gpu1: 4096 }, [
+      short('l1', 511), { kind: 'launch', id: 'g1' },
     ]],
     ['exactly the floor is enough', [asleep('g1', 'gpu1')], { gpu1: 512 }, [{ kind: 'launch', id: 'g1' }]],
     ['unknown memory (no /proc/meminfo, no link yet) never blocks', [asleep('g1', 'gpu1'), asleep('l1', 'local')], {}, [{ kind: 'launch', id: 'l1' }, { kind: 'launch', id: 'g1' }]],
     ['a re-attach to a CLI that runs starts no CLI: it goes though memory is short', [asleep('g1', 'gpu1', { cliRunning: true })], { gpu1: 10 }, [{ kind: 'launch', id: 'g1' }]],
-    ['a refused launch makes no room: the idle CLI there is not stopped for it', [idle('g0', 'gpu1'), asleep('g1', 'gpu1')], { gpu1: 10 }, [refuse('g1', 10)]],
+    ['a launch waiting for memory makes no room: the idle CLI there is not stopped for it', [idle('g0', 'gpu1'), asleep('g1', 'gpu1')], { gpu1: 10 }, [short('g1', 10)]],
     ['with room made for it when memory is fine', [idle('g0', 'gpu1'), asleep('g1', 'gpu1')], { gpu1: 4096 }, [{ kind: 'stop', id: 'g0', via: 'worker' }]],
-    ['every waiting new CLI on the short host is refused', [asleep('g1', 'gpu1'), asleep('g2', 'gpu1')], { gpu1: 1 }, [refuse('g1', 1), refuse('g2', 1)]],
+    ['every waiting new CLI on the short host waits', [asleep('g1', 'gpu1'), asleep('g2', 'gpu1')], { gpu1: 1 }, [short('g1', 1), short('g2', 1)]],
   ])('%s', (_what, sessions, free, actions) => expect(plan(sessions, free)).toEqual(actions));
 
   it('without a floor memory is not looked at', () => {
@@ -69,10 +69,10 @@ describe('free memory in admission', () => {
   ])('MemAvailable of %s', (_what, text, bytes) => expect(parseMemAvailable(text)).toBe(bytes));
 
   it.each<['en' | 'zh-CN', string, string]>([
-    ['en', 'gpu1', 'Not started: host gpu1 has 300 MiB of memory free, below the 512 MiB a new CLI needs.'],
-    ['en', 'local', 'Not started: this machine has 300 MiB of memory free, below the 512 MiB a new CLI needs.'],
-    ['zh-CN', 'gpu1', '未启动：主机 gpu1 只剩 300 MiB 可用内存，低于新 CLI 所需的 512 MiB。'],
-    ['zh-CN', 'local', '未启动：本机只剩 300 MiB 可用内存，低于新 CLI 所需的 512 MiB。'],
+    ['en', 'gpu1', 'Waiting: host gpu1 has 300 MiB of memory free, below the 512 MiB a new CLI needs.'],
+    ['en', 'local', 'Waiting: this machine has 300 MiB of memory free, below the 512 MiB a new CLI needs.'],
+    ['zh-CN', 'gpu1', '等待中：主机 gpu1 只剩 300 MiB 可用内存，低于新 CLI 所需的 512 MiB。'],
+    ['zh-CN', 'local', '等待中：本机只剩 300 MiB 可用内存，低于新 CLI 所需的 512 MiB。'],
   ])('the topic is told (%s, %s)', (locale, host, head) => {
     expect(lowMemoryNotice({ host, availableBytes: 300 * MIB + 5, floorBytes: FLOOR }, translator(locale)).startsWith(head)).toBe(true);
   });

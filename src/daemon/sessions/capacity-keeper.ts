@@ -50,7 +50,9 @@ interface Waiter {
   host: string;
   since: number;
   resolve: (ok: boolean) => void;
-  onRefused?: (why: LowMemoryRefusal) => void;
+  onShort?: (why: LowMemoryRefusal) => void;
+  /** The topic was told its machine is short of memory: told once per wait. */
+  toldShort?: true;
 }
 
 export class CapacityKeeper {
@@ -68,11 +70,11 @@ export class CapacityKeeper {
 
   /**
    * Makes sure the session's worker runs, within the caps: waits for an action under way on it (a stop), then for a
-   * slot. `onQueued` is called once if the wait is long enough to tell the person. Resolves false on shutdown, when
-   * the worker could not be started, or when its machine is short of memory for a new CLI (`onRefused` is told why,
-   * and the pin is released). The session is pinned (never detached or stopped) until `turnDone`.
+   * slot, and for free memory where it would start a new CLI (`onShort` is told once why). `onQueued` is called once if
+   * the wait is long enough to tell the person. Resolves false only on shutdown or when the worker could not be started.
+   * The session is pinned (never detached or stopped) until `turnDone`.
    */
-  async launch(rt: CapacityGroup, session: SessionCore, onQueued?: () => void, onRefused?: (why: LowMemoryRefusal) => void): Promise<boolean> {
+  async launch(rt: CapacityGroup, session: SessionCore, onQueued?: () => void, onShort?: (why: LowMemoryRefusal) => void): Promise<boolean> {
     this.pin(session.id);
     await this.underway.get(session.id)?.done;
     if (rt.workerLive(session.id)) return true;
@@ -80,7 +82,7 @@ export class CapacityKeeper {
     try {
       return await new Promise<boolean>((resolve) => {
         const host = sessionHost(session);
-        this.waiting.push({ id: session.id, group: capacityGroup(rt.bot.appId, host), host, since: Date.now(), resolve, ...(onRefused ? { onRefused } : {}) });
+        this.waiting.push({ id: session.id, group: capacityGroup(rt.bot.appId, host), host, since: Date.now(), resolve, ...(onShort ? { onShort } : {}) });
         this.schedule();
       });
     } finally {
@@ -162,7 +164,7 @@ export class CapacityKeeper {
       const rt = owner.get(a.id);
       if (!rt) continue;
       if (a.kind === 'launch') this.admit(rt, a.id);
-      else if (a.kind === 'refuse') this.refuse(a);
+      else if (a.kind === 'short') this.short(a);
       else if (room > 0) {
         room--;
         this.run(rt, a);
@@ -200,13 +202,15 @@ export class CapacityKeeper {
     for (const x of this.waiting.filter((y) => y.id === id)) this.settle(x, ok);
   }
 
-  /** The launch's machine is short of memory: told to the waiter (its topic is told), its pin released, no CLI started. */
-  private refuse(a: Extract<CapacityAction, { kind: 'refuse' }>): void {
-    for (const w of this.waiting.filter((x) => x.id === a.id)) {
-      this.opts.log.warn({ session: a.id.slice(0, 8), host: w.host, freeMiB: Math.floor(a.availableBytes / 2 ** 20), floorMiB: Math.floor(a.floorBytes / 2 ** 20) }, 'capacity: not starting a CLI, free memory is below the floor');
-      w.onRefused?.({ host: w.host, availableBytes: a.availableBytes, floorBytes: a.floorBytes });
-      this.turnDone(a.id);
-      this.settle(w, false);
+  /**
+   * The launch's machine is short of memory: no CLI is started, the launch keeps waiting (the recheck looks again every
+   * CAPACITY.recheckMs while anything waits: this machine's meminfo read anew, a host's as its agent last said).
+   */
+  private short(a: Extract<CapacityAction, { kind: 'short' }>): void {
+    for (const w of this.waiting.filter((x) => x.id === a.id && !x.toldShort)) {
+      w.toldShort = true;
+      this.opts.log.warn({ session: a.id.slice(0, 8), host: w.host, freeMiB: Math.floor(a.availableBytes / 2 ** 20), floorMiB: Math.floor(a.floorBytes / 2 ** 20) }, 'capacity: a new CLI waits, free memory is below the floor');
+      w.onShort?.({ host: w.host, availableBytes: a.availableBytes, floorBytes: a.floorBytes });
     }
   }
 

@@ -113,8 +113,11 @@ export type CapacityAction =
   | { kind: 'detach'; id: string; idle?: true }
   /** `tmux`: no worker runs, so the daemon ends the tmux session itself (no worker is forked to do it). */
   | { kind: 'stop'; id: string; via: 'worker' | 'tmux' }
-  /** Its group's machine has less free memory than the floor: no new CLI is started there (the topic is told why). */
-  | { kind: 'refuse'; id: string; availableBytes: number; floorBytes: number };
+  /**
+   * Its group's machine has less free memory than the floor: no new CLI is started there yet. The launch keeps waiting
+   * (the topic is told once why) and goes as soon as a later plan finds enough free memory.
+   */
+  | { kind: 'short'; id: string; availableBytes: number; floorBytes: number };
 
 export interface HostState {
   sessions: readonly HostSession[];
@@ -186,10 +189,10 @@ function planGroup(
   const waitingIds = new Set(waiting.map((w) => w.id));
   // Waiting sessions that already have a worker need no slot (their stop is still under way, or they just got one).
   const slotless = waiting.map((w) => byId.get(w.id)).filter((s): s is HostSession => s !== undefined && !s.worker);
-  // A launch that would start a CLI where memory is short is refused at once: it neither waits nor makes room
-  // (stopping idle CLIs for it would lose them for nothing). Re-attaching to a running CLI starts none: it may go.
+  // A launch that would start a CLI where memory is short waits for memory, and makes no room meanwhile (stopping
+  // idle CLIs for it would lose them for nothing). Re-attaching to a running CLI starts none: it may go.
   const low = slotless.some((s) => !s.cliRunning) ? short() : null;
-  const refusals: CapacityAction[] = low ? slotless.filter((s) => !s.cliRunning).map((s) => ({ kind: 'refuse', id: s.id, ...low })) : [];
+  const refusals: CapacityAction[] = low ? slotless.filter((s) => !s.cliRunning).map((s) => ({ kind: 'short', id: s.id, ...low })) : [];
   const queued = low ? slotless.filter((s) => s.cliRunning) : slotless;
   const count = (f: (s: HostSession) => boolean) => sessions.filter(f).length;
 

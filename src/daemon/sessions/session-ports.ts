@@ -21,9 +21,9 @@ export interface WorkerControl extends WorkerChannel {
 export interface CapacityEvents {
   /**
    * Resolves once the session's worker runs within the caps (false: it could not start, the daemon stops, or its
-   * machine is short of memory for a new CLI — then `onRefused` says so first).
+   * machine is short of memory for a new CLI: `onShort` says so once, and the launch keeps waiting for memory).
    */
-  launch(group: CapacityGroup, session: SessionCore, onQueued?: () => void, onRefused?: (why: LowMemoryRefusal) => void): Promise<boolean>;
+  launch(group: CapacityGroup, session: SessionCore, onQueued?: () => void, onShort?: (why: LowMemoryRefusal) => void): Promise<boolean>;
   schedule(): void;
   turnDone(sessionId: string): void;
   workerGone(sessionId: string): void;

@@ -14,7 +14,7 @@ import { killTmuxSessions } from '../../platform/tmux-sessions.js';
 import type { WebAccess } from '../web/web-access.js';
 import { SessionWorker, type SendOutcome } from '../workers/session-worker.js';
 import type { WorkerExit, WorkerPoolEvents } from '../workers/worker-pool.js';
-import type { CapacityEvents, LowMemoryRefusal, WorkerControl } from './session-ports.js';
+import type { CapacityEvents, WorkerControl } from './session-ports.js';
 import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
 import { lowMemoryNotice, newSessionDir, noWorkerNotice } from './session-placement.js';
 import type { LiveSession } from './live-session.js';
@@ -180,11 +180,9 @@ export class SessionService {
     const prompt = turnPrompt(turn);
     // Prompts wait for the session's host: this one waits behind them (never overtakes them, launches nothing alone).
     const waits = this.hostWaits.waiting(session.id) && this.hostWaits.join(session.id, prompt);
-    // Within the caps: waits for a stop under way on it and a free slot; refused (told why) where memory is short (capacity-keeper.ts).
+    // Within the caps: waits for a stop under way on it, a free slot and, for a new CLI, free memory (capacity-keeper.ts).
     const queued = () => void live.cards.setNotice(this.opts.t('capacity.queued', { busy: this.counts().liveWorkers, max: this.bot.maxLiveWorkers }));
-    let short: LowMemoryRefusal | undefined;
-    if (!waits) await this.opts.capacity.launch(this, session, queued, (why) => (short = why));
-    if (short) return void (await card, await live.cards.setNotice(lowMemoryNotice(short, this.opts.t)));
+    if (!waits) await this.opts.capacity.launch(this, session, queued, (why) => void card.then(() => live.cards.setNotice(lowMemoryNotice(why, this.opts.t))));
     // The folder of a session on another host is there, not here: a same-named folder here is not its change set.
     if (sessionHost(session) === LOCAL_HOST) await live.changes.begin();
     const sent = waits ? 'sent' : sendPrompt(this.worker(session), prompt);

@@ -375,7 +375,7 @@ export const en = {
   'cli.consoleLink': 'console: open {url}  (works once; run {cmd} start again for a new link)',
   'cli.restartRefused': 'nothing was restarted: the running daemon (pid {pid}) keeps its current settings; fix the file, then run {cmd} restart',
   // capacity (issue 14): a message that waits for a free slot on this machine
-  'capacity.lowMemory': 'Not started: {where} has {free} MiB of memory free, below the {floor} MiB a new CLI needs. Free some memory there (or place the session elsewhere with /cd) and send again.',
+  'capacity.lowMemory': 'Waiting: {where} has {free} MiB of memory free, below the {floor} MiB a new CLI needs. It starts by itself as soon as enough memory is free there (or place the session elsewhere with /cd).',
   'capacity.thisMachine': 'this machine',
   'capacity.hostNamed': 'host {host}',
   'capacity.queued': 'Queued: {busy} of {max} sessions on this machine are busy; this one starts as soon as one is free.',

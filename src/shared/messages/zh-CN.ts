@@ -376,7 +376,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'cli.consoleLink': '控制台：打开 {url}  （只能用一次；再运行 {cmd} start 获取新链接）',
   'cli.restartRefused': '没有重启：正在运行的守护进程（pid {pid}）保留当前设置；请修正文件后运行 {cmd} restart',
   // capacity (issue 14): a message that waits for a free slot on this machine
-  'capacity.lowMemory': '未启动：{where}只剩 {free} MiB 可用内存，低于新 CLI 所需的 {floor} MiB。请在那里释放一些内存（或用 /cd 把会话放到别处）后重新发送。',
+  'capacity.lowMemory': '等待中：{where}只剩 {free} MiB 可用内存，低于新 CLI 所需的 {floor} MiB。那里的内存一够就会自动启动（也可以用 /cd 把会话放到别处）。',
   'capacity.thisMachine': '本机',
   'capacity.hostNamed': '主机 {host} ',
   'capacity.queued': '排队中：本机 {max} 个会话名额里有 {busy} 个正忙，一有空位就自动开始。',
