@@ -95,7 +95,11 @@ export class WebTerminalServer {
       }
       void this.files.serve(pathOf(req), res, req.method === 'HEAD');
     });
-    this.http.on('upgrade', (req, socket) => void this.upgrade(req, socket));
+    this.http.on('upgrade', (req, socket) => void this.upgrade(req, socket).catch((err: unknown) => {
+      // One browser's failed connection never takes the worker (and its session's turn) down with it.
+      this.opts.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'web terminal: a connection failed');
+      socket.destroy();
+    }));
   }
 
   /** Listens on 127.0.0.1 at an ephemeral port (only the daemon's proxy connects). */
