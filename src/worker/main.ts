@@ -33,6 +33,7 @@ heartbeat.unref();
 function exit(code: number): void {
   clearInterval(heartbeat);
   display?.dispose();
+  web?.server.removeSocketFile();
   void web?.server.dispose();
   runtime?.dispose();
   process.exit(code);

@@ -78,6 +78,7 @@ export class WebTerminalServer {
   private sizeTimer: NodeJS.Timeout | null = null;
   private disposed = false;
   private listeningPort: number | null = null;
+  private socketPath: string | null = null;
 
   constructor(private readonly opts: WebTerminalOptions) {
     this.pane = new TmuxPaneControl(opts.runTmux ?? execTmuxRunner(opts.tmuxSocket), opts.tmuxName);
@@ -130,12 +131,22 @@ export class WebTerminalServer {
       try {
         this.http.listen(path, () => {
           chmodSync(path, 0o600);
+          this.socketPath = path;
           resolve({ ok: true, socketPath: path });
         });
       } finally {
         process.umask(mask);
       }
     });
+  }
+
+  /**
+   * The socket file goes now, synchronously (a worker about to exit cannot wait for dispose(); a socket left on disk
+   * would outlive it). Nothing for a TCP listener.
+   */
+  removeSocketFile(): void {
+    const path = this.socketPath;
+    if (path && lstatSync(path, { throwIfNoEntry: false })?.isSocket()) unlinkSync(path);
   }
 
   get port(): number | null {

@@ -100,9 +100,9 @@ describe('the web terminal of a session on another host', () => {
     expect(localEnds).toHaveLength(1);
     expect(lstatSync(localEnds[0]!).mode & 0o777).toBe(0o600);
 
-    // /term's write link: typed in Chromium, run in B's pane (hostile text typed literally).
-    const written = await typeThroughWriteLink(rig, chatId, open.messageId, 'echo web-on-b-$((6*7)) "$(echo 中文 ✓)"');
-    await until('the typed command ran in B\'s pane', () => hostPaneText().includes('web-on-b-42 中文 ✓'), 30_000);
+    // /term's write link: typed in Chromium, run in B's pane (quotes and `$(…)` typed literally, run by B's shell only).
+    const written = await typeThroughWriteLink(rig, chatId, open.messageId, `echo web-on-b-$((6*7)) '$(id)' "q"`);
+    await until('the typed command ran in B\'s pane', () => hostPaneText().includes('web-on-b-42 $(id) q'), 30_000);
     await written.close();
     await viewer.close();
 
@@ -115,6 +115,12 @@ describe('the web terminal of a session on another host', () => {
     const again = await typeThroughWriteLink(rig, chatId, open.messageId, 'echo back-on-b-$((8*8))');
     await until('typed again after the reconnect', () => hostPaneText().includes('back-on-b-64'), 30_000);
     await again.close();
+    const ends = () => [places.runDir, places.fallbackRunDir].flatMap((d) => socketsIn(d).filter((n) => n.startsWith('web-fwd-')));
+    expect(ends()).toHaveLength(1);
+
+    // /close: the worker goes, and with it its socket on B and the forward's local end here.
+    await fake.injectMessage({ chatType: 'group', chatId, rootId: open.messageId, text: '/close' });
+    await until('the forward cancelled and both sockets gone', () => ends().length === 0 && socketsIn(hostRun).every((n) => !n.startsWith('web-')), 60_000);
   });
 });
 
