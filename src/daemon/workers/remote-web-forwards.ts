@@ -55,9 +55,14 @@ export class RemoteWebForwards {
       this.opts.log.warn({ local, remote }, 'web terminal forward not made: a socket path ssh cannot take');
       return null;
     }
+    // The same forward may still be on the master (a daemon that stopped before its cancel ran): the master would
+    // answer "exists" without binding again, so it is cancelled first; then a leftover file, which ssh will not bind
+    // over, is removed. Both are harmless when there is nothing to undo.
+    const cancel = socketForwardArgv(this.opts.host, this.opts.places, 'cancel', local, remote);
+    if (cancel) await runProcess('ssh', cancel, { timeoutMs: 15_000, env: this.opts.sshEnv });
     try {
       ensureSocketFolder(dirname(local));
-      removeSocket(local); // a forward's leftover (the master ended): ssh will not bind over it
+      removeSocket(local);
     } catch (err) {
       this.opts.log.warn({ err: (err as Error).message }, 'web terminal forward not made');
       return null;
