@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, existsSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DaemonToWorker } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
@@ -20,12 +20,11 @@ export const BUNDLED_PAGE_PREFIX = 'web-';
  */
 export function webStatic(): { dir: string; prefix: string } {
   const here = dirname(fileURLToPath(import.meta.url));
+  // A host's copy (bundles/<sha>) is not inside a worker/ folder: what lies two levels up there is the user's, never ours.
+  if (basename(dirname(here)) !== 'worker') return { dir: here, prefix: BUNDLED_PAGE_PREFIX };
   const candidates = [join(here, '..', '..', 'web'), join(here, '..', '..', '..', 'dist', 'web')];
   // src/web has an index.html too, but only a built folder has the bundle.
-  const built = candidates.find((c) => existsSync(join(c, 'main.js')));
-  if (built) return { dir: built, prefix: '' };
-  if (existsSync(join(here, `${BUNDLED_PAGE_PREFIX}main.js`))) return { dir: here, prefix: BUNDLED_PAGE_PREFIX };
-  return { dir: candidates[0]!, prefix: '' };
+  return { dir: candidates.find((c) => existsSync(join(c, 'main.js'))) ?? candidates[0]!, prefix: '' };
 }
 
 /** Room a socket path has: sun_path holds 108 bytes with its NUL; sshd connects to it by this very path. */
