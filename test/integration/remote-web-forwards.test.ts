@@ -1,7 +1,8 @@
 // The daemon's stream-local forwards to a host's web terminal sockets, for real: `ssh -O forward -L` on a running
 // ControlMaster (test/support/sshd.ts on 127.0.0.1 as the host), a socket "on the host" answering through it, the local
 // end 0600; a daemon that stopped before its cancel ran leaves the forward on the master, and the next one still gets a
-// working forward for the same sockets; a cancel closes it and removes the local end.
+// working forward for the same sockets; a visit right after a cancel gets a forward the cancel does not undo; a cancel
+// closes it and removes the local end.
 import { mkdtempSync, lstatSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -70,6 +71,12 @@ it('forwards a socket here to the worker\'s socket on the host; a new daemon\'s 
   const second = new RemoteWebForwards({ host, places, log });
   expect(await second.reach(SESSION, remote)).toBe(local);
   expect(await ask(local!, 'xyz')).toBe('zyx');
+
+  // The worker goes and the next one of the session is visited at once: the new forward is made after the cancel,
+  // never undone by it.
+  second.cancel(SESSION);
+  expect(await second.reach(SESSION, remote)).toBe(local);
+  expect(await ask(local!, 'again')).toBe('niaga');
 
   second.cancel(SESSION);
   await until('the local end removed', () => !existsSync(local!), 30_000);

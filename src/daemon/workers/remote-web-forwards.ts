@@ -27,6 +27,8 @@ interface Forward {
 
 export class RemoteWebForwards {
   private readonly forwards = new Map<string, Forward>();
+  /** Cancels still under way, by local path: a new forward on the same path waits for them (else one could undo it). */
+  private readonly cancelling = new Map<string, Promise<void>>();
 
   constructor(private readonly opts: { host: HostConfig; places: SshPlaces; log: Logger; sshEnv?: NodeJS.ProcessEnv }) {}
 
@@ -50,6 +52,7 @@ export class RemoteWebForwards {
   }
 
   private async add(local: string, remote: string): Promise<string | null> {
+    await this.cancelling.get(local);
     const argv = socketForwardArgv(this.opts.host, this.opts.places, 'forward', local, remote);
     if (!argv) {
       this.opts.log.warn({ local, remote }, 'web terminal forward not made: a socket path ssh cannot take');
@@ -82,13 +85,16 @@ export class RemoteWebForwards {
     const f = this.forwards.get(sessionId);
     if (!f) return;
     this.forwards.delete(sessionId);
-    void f.made.then(async (local) => {
+    const done = f.made.then(async (local) => {
       const argv = local ? socketForwardArgv(this.opts.host, this.opts.places, 'cancel', f.local, f.remote) : undefined;
       // The master may be gone with the link already: then nothing holds the forward, and the answer does not matter.
       if (argv) await runProcess('ssh', argv, { timeoutMs: 15_000, env: this.opts.sshEnv });
-      // A newer forward of the same session may have taken the path meanwhile: only an unowned leftover is removed.
-      if (![...this.forwards.values()].some((o) => o.local === f.local)) removeSocket(f.local);
+      removeSocket(f.local);
     });
+    const settled = done.finally(() => {
+      if (this.cancelling.get(f.local) === settled) this.cancelling.delete(f.local);
+    });
+    this.cancelling.set(f.local, settled);
   }
 
   /** Every forward of the host (the link dropped, or the daemon stops). */
