@@ -9,7 +9,7 @@ import { TurnUsageSchema } from './usage.js';
 // A version and a table of caps, as webterm-protocol.ts has for its frames: the two protocols have different peers (a
 // worker, a browser page) that go stale apart, so each keeps its own number and its own limits.
 /** Bumped whenever a message changes shape; a worker refuses an `init` of another version. */
-export const IPC_PROTOCOL_VERSION = 7;
+export const IPC_PROTOCOL_VERSION = 8;
 
 /** Caps keep one bad message from eating memory; 1 MiB of text is far above any chat message. */
 export const IPC_LIMITS = {
@@ -72,6 +72,11 @@ export const InitMsg = z.strictObject({
   startupDialogs: z.enum(['auto', 'ask']).optional(),
   /** Secret the daemon's web proxy sends with every request to this worker's web terminal; absent = web terminal off. */
   webSecret: z.string().min(16).max(256).optional(),
+  /**
+   * The web terminal listens on a 0600 unix socket in the run folder instead of a TCP port (a worker on another host:
+   * nothing listens there; the daemon reaches the socket through an OpenSSH stream-local forward).
+   */
+  webUnix: z.boolean().optional(),
 });
 
 export const InputMsg = z.strictObject({ type: z.literal('input'), turnId: id, text, requester: RequesterSchema });
@@ -103,10 +108,11 @@ export type DaemonToWorker = z.infer<typeof DaemonToWorkerSchema>;
 // ── worker → daemon ──────────────────────────────────────────────────────────
 
 /**
- * The worker is up. `webPort` is its web terminal on 127.0.0.1 (0 = none). View tokens are issued and persisted by the
+ * The worker is up. `webPort` is its web terminal on 127.0.0.1 (0 = none); `webSocket` the unix socket it listens on
+ * instead (init.webUnix), a path on the worker's own machine. View tokens are issued and persisted by the
  * daemon (its proxy checks them), so `viewToken` is only set by workers that run their own token (none today).
  */
-export const ReadyMsg = z.strictObject({ type: z.literal('ready'), webPort: z.number().int().min(0).max(65535), viewToken: z.string().min(16).max(256).optional() });
+export const ReadyMsg = z.strictObject({ type: z.literal('ready'), webPort: z.number().int().min(0).max(65535), webSocket: z.string().min(1).max(200).optional(), viewToken: z.string().min(16).max(256).optional() });
 export const StatusMsg = z.strictObject({
   type: z.literal('status'),
   status: SessionStatusSchema,

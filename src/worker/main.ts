@@ -33,6 +33,7 @@ heartbeat.unref();
 function exit(code: number): void {
   clearInterval(heartbeat);
   display?.dispose();
+  web?.server.removeSocketFile();
   void web?.server.dispose();
   runtime?.dispose();
   process.exit(code);
@@ -67,7 +68,7 @@ async function initialise(init: Extract<DaemonToWorker, { type: 'init' }>): Prom
   // Messages that came while the backend was chosen go first, before anything arriving during the web start-up.
   for (const m of early.splice(0)) route(m);
   web = await startWebTerminal(init, backend.kind === 'tmux' ? backend.name : null, log);
-  channel.send({ type: 'ready', webPort: web?.port ?? 0 });
+  channel.send({ type: 'ready', webPort: web?.port ?? 0, ...(web?.socketPath ? { webSocket: web.socketPath } : {}) });
 }
 
 function route(msg: DaemonToWorker): void {

@@ -1,4 +1,5 @@
 // The worker's web terminal: HTTP (the bundled page) + WebSocket on 127.0.0.1, one tmux attach per browser.
+import { chmodSync, lstatSync, unlinkSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -43,6 +44,8 @@ export interface WebTerminalOptions {
   sessionId?: string;
   /** Folder of the bundled page: dist/web (index.html, main.js, main.css, style.css). */
   staticDir: string;
+  /** Prefix of the page's file names in staticDir (`web-` in the flat worker bundle on another host); default none. */
+  staticPrefix?: string;
   /** Decides every HTTP request and WebSocket upgrade; null = 403. Use authorizeFromProxy(secret) behind WebProxy. */
   authorize: Authorize;
   /** One call per write connection opened or closed (who and when — never what was typed). */
@@ -60,6 +63,7 @@ interface SocketDeps {
 }
 
 export type StartResult = { ok: true; port: number } | { ok: false; code: 'listen_failed'; message: string };
+export type SocketStartResult = { ok: true; socketPath: string } | { ok: false; code: 'listen_failed'; message: string };
 
 export class WebTerminalServer {
   private readonly http: Server;
@@ -74,11 +78,12 @@ export class WebTerminalServer {
   private sizeTimer: NodeJS.Timeout | null = null;
   private disposed = false;
   private listeningPort: number | null = null;
+  private socketPath: string | null = null;
 
   constructor(private readonly opts: WebTerminalOptions) {
     this.pane = new TmuxPaneControl(opts.runTmux ?? execTmuxRunner(opts.tmuxSocket), opts.tmuxName);
     this.reflow = new PaneReflow(this.pane, (message) => this.opts.log.warn({ tmuxName: this.opts.tmuxName, message }, 'web terminal: fit-to-width failed'));
-    this.files = new StaticFiles(opts.staticDir);
+    this.files = new StaticFiles(opts.staticDir, opts.staticPrefix);
     this.http = createServer((req, res) => {
       const access = this.opts.authorize(req);
       if (!access) {
@@ -91,7 +96,11 @@ export class WebTerminalServer {
       }
       void this.files.serve(pathOf(req), res, req.method === 'HEAD');
     });
-    this.http.on('upgrade', (req, socket) => void this.upgrade(req, socket));
+    this.http.on('upgrade', (req, socket) => void this.upgrade(req, socket).catch((err: unknown) => {
+      // One browser's failed connection never takes the worker (and its session's turn) down with it.
+      this.opts.log.warn({ err: err instanceof Error ? err.message : String(err) }, 'web terminal: a connection failed');
+      socket.destroy();
+    }));
   }
 
   /** Listens on 127.0.0.1 at an ephemeral port (only the daemon's proxy connects). */
@@ -103,6 +112,41 @@ export class WebTerminalServer {
         resolve({ ok: true, port: this.listeningPort });
       });
     });
+  }
+
+  /**
+   * Listens on a unix socket at `path` instead (a worker on another host: no TCP listener there), 0600 from its
+   * creation. A socket left by a worker that died is replaced; any other file there is an error, never removed.
+   */
+  startOnSocket(path: string): Promise<SocketStartResult> {
+    try {
+      if (lstatSync(path, { throwIfNoEntry: false })?.isSocket()) unlinkSync(path);
+    } catch (e) {
+      return Promise.resolve({ ok: false, code: 'listen_failed', message: (e as Error).message });
+    }
+    return new Promise((resolve) => {
+      this.http.once('error', (e) => resolve({ ok: false, code: 'listen_failed', message: e.message }));
+      // The umask covers the bind (it happens inside listen(), synchronously): no moment where the socket is open to others.
+      const mask = process.umask(0o177);
+      try {
+        this.http.listen(path, () => {
+          chmodSync(path, 0o600);
+          this.socketPath = path;
+          resolve({ ok: true, socketPath: path });
+        });
+      } finally {
+        process.umask(mask);
+      }
+    });
+  }
+
+  /**
+   * The socket file goes now, synchronously (a worker about to exit cannot wait for dispose(); a socket left on disk
+   * would outlive it). Nothing for a TCP listener.
+   */
+  removeSocketFile(): void {
+    const path = this.socketPath;
+    if (path && lstatSync(path, { throwIfNoEntry: false })?.isSocket()) unlinkSync(path);
   }
 
   get port(): number | null {
@@ -159,7 +203,8 @@ export class WebTerminalServer {
   private loadSocketDeps(): Promise<SocketDeps> {
     this.socketDeps ??= Promise.all([import('ws'), import('@lydell/node-pty')]).then(([ws, pty]) => ({
       wss: new ws.WebSocketServer({ noServer: true, maxPayload: WEBTERM_LIMITS.frameChars * 4 }),
-      spawnPty: pty.spawn,
+      // Bundled (scripts/build-worker.mjs), node-pty's CommonJS exports come as the namespace's default.
+      spawnPty: pty.spawn ?? (pty as unknown as { default: typeof pty }).default.spawn,
     }));
     return this.socketDeps;
   }

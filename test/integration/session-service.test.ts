@@ -204,7 +204,7 @@ describe('SessionService: a web visit wakes a worker within the caps', () => {
     }
     await until('the visited session\'s worker started', () => workers.running.has(b.id), 10_000);
     service.onWorkerMessage(b.id, { type: 'ready', webPort: 4321 });
-    expect(await port).toBe(4321);
+    expect(await port).toEqual({ port: 4321 });
     expect(workers.log).toEqual([`detach:${a.id}`, `start:${b.id}`]);
     expect(workers.maxRunning, 'workers running at once').toBe(1);
   });

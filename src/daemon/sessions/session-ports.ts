@@ -3,6 +3,7 @@
 import type { DaemonToWorker } from '../../shared/ipc.js';
 import type { SessionCore } from '../ground/session-core.js';
 import type { WorkerChannel } from '../workers/session-worker.js';
+import type { WebUpstream } from '../workers/worker-link.js';
 import type { WorkerPlacement, WorkerPoolEvents } from '../workers/worker-pool.js';
 import type { CapacityGroup, LowMemoryRefusal } from './capacity-keeper.js';
 
@@ -15,6 +16,8 @@ export interface WorkerControl extends WorkerChannel {
   stop(sessionId: string, mode: 'kill' | 'detach'): Promise<void>;
   /** Why a worker cannot start at `placement` (the topic is told); absent: anywhere it is asked to. */
   placementProblem?(placement?: WorkerPlacement): 'remote_unavailable' | undefined;
+  /** Where this machine reaches the web terminal a worker said it serves; absent: where it said. */
+  webUpstream?(sessionId: string, said: WebUpstream): Promise<WebUpstream | null>;
 }
 
 /** The capacity keeper as the owner uses it: launches within the caps, told of starts and turns (CapacityKeeper satisfies it). */

@@ -14,6 +14,7 @@ import { killTmuxSessions } from '../../platform/tmux-sessions.js';
 import type { WebAccess } from '../web/web-access.js';
 import { SessionWorker, type SendOutcome } from '../workers/session-worker.js';
 import type { WorkerExit, WorkerPoolEvents } from '../workers/worker-pool.js';
+import type { WebUpstream } from '../workers/worker-link.js';
 import type { CapacityEvents, WorkerControl } from './session-ports.js';
 import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
 import { lowMemoryNotice, newSessionDir, noWorkerNotice } from './session-placement.js';
@@ -25,7 +26,6 @@ import { RenderStateStore, SessionStore } from '../ground/store.js';
 import { hurryWaiting, type TapOutcome } from './busy-message.js';
 import type { SessionHolds } from './session-holds.js';
 import { sendPrompt, turnPrompt, type HostWaits } from './host-waits.js';
-
 export type { CapacityEvents, WorkerControl } from './session-ports.js';
 
 export interface SessionServiceOptions {
@@ -263,21 +263,21 @@ export class SessionService {
   }
 
   /**
-   * A web visit to the session: its worker's web port once the worker runs and is ready; null when the session is
-   * closed, the worker could not start, or it has no web terminal. The web side gives up waiting after its timeout.
+   * A web visit: where this machine reaches the session's web terminal once its worker runs and is ready (a host's: by
+   * its link's forward); null when the session is closed, the worker cannot start or has none. The web side times out.
    */
-  async wakeForWeb(id: string): Promise<number | null> {
+  async wakeForWeb(id: string): Promise<WebUpstream | null> {
     const s = this.records.get(id);
     if (!s || s.lifecycle === 'closed') return null;
-    const handle = this.worker(s);
+    const handle = this.worker(s), reach = (said: WebUpstream) => this.opts.workers.webUpstream?.(id, said) ?? said;
     // Every proxied request and socket of the page asks: a worker that runs and said `ready` answers at once, without
     // pinning the session in the capacity keeper and re-planning every session for it.
-    if (handle.running && handle.webPort !== null) return handle.webPort || null;
+    if (handle.running && handle.webTerminal !== null) return handle.webUpstream(reach);
     // Like any launch, within the caps: it may wait for a slot (or for an idle worker to be detached to make one).
     // The launch protects the session like a turn until its worker is ready; the open page then keeps it (watched).
     try {
       if (!(await this.opts.capacity.launch(this, s))) return null;
-      return (await handle.waitReady()) ? handle.webPort || null : null;
+      return (await handle.waitReady()) ? await handle.webUpstream(reach) : null;
     } finally {
       this.opts.capacity.turnDone(id);
     }
@@ -316,7 +316,7 @@ export class SessionService {
     const session = this.records.get(id);
     if (!session) return;
     if (msg.type === 'ready') {
-      this.worker(session).ready(msg.webPort);
+      this.worker(session).ready(msg.webPort, msg.webSocket);
       this.hostWaits.recovered(id);
     }
     void this.liveOf(session).handle(msg).catch((err) => this.log.error({ err, type: msg.type }, 'worker message handling failed'));

@@ -13,6 +13,7 @@ import { localeCookieHeader, page, plain, refuse } from './web-responses.js';
 import { socketCapExceeded, viewerOf, type SocketHolder } from './web-socket-caps.js';
 import { upstreamHeaders, type Access } from './web-upstream-headers.js';
 import { routeOf } from './web-route.js';
+import type { WebUpstream } from '../workers/worker-link.js';
 
 export const WEB_PROXY_LIMITS = {
   /** Waking a sleeping session forks a worker and attaches tmux: seconds, not minutes. */
@@ -40,11 +41,8 @@ export interface ProxyMount {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
-/** Where a session's worker listens, and the secret that proves to it that a request came through this proxy. */
-export interface WorkerEndpoint {
-  port: number;
-  proxySecret: string;
-}
+/** Where a session's worker listens (a loopback port, or a unix socket: a host's worker through its forward), and the secret that proves to it that a request came through this proxy. */
+export type WorkerEndpoint = WebUpstream & { proxySecret: string };
 
 export interface WebProxyLog {
   info(obj: object, msg: string): void;
@@ -230,8 +228,7 @@ export class WebProxy {
     const worker = await this.worker(route.sessionId);
     if (!worker) return page(res, 503, locale, 'http.workerDown');
     const upstream = httpRequest({
-      host: '127.0.0.1',
-      port: worker.port,
+      ...('port' in worker ? { host: '127.0.0.1', port: worker.port } : { socketPath: worker.socketPath }),
       method: req.method,
       path: route.path,
       headers: upstreamHeaders(req.headers, access, worker, false),
@@ -321,7 +318,7 @@ export class WebProxy {
     }
     if (client.destroyed) return;
     if (!worker) return refuse(client, 503);
-    const upstream = connect({ host: '127.0.0.1', port: worker.port });
+    const upstream = 'port' in worker ? connect({ host: '127.0.0.1', port: worker.port }) : connect({ path: worker.socketPath });
     const entry = { ...holder, client, upstream };
     const set = this.tunnels.get(route.sessionId) ?? new Set();
     this.tunnels.set(route.sessionId, set.add(entry));
@@ -338,7 +335,7 @@ export class WebProxy {
     upstream.once('connect', () => {
       upstream.setTimeout(0);
       const headers = upstreamHeaders(req.headers, access, worker, true);
-      const lines = [`GET ${route.path} HTTP/1.1`, `host: 127.0.0.1:${worker.port}`];
+      const lines = [`GET ${route.path} HTTP/1.1`, `host: ${'port' in worker ? `127.0.0.1:${worker.port}` : 'localhost'}`];
       for (const [k, v] of Object.entries(headers)) for (const one of Array.isArray(v) ? v : [v]) if (one !== undefined) lines.push(`${k}: ${one}`);
       upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
       if (head.length) upstream.write(head);

@@ -10,6 +10,7 @@ import type { WebAccess } from './web-access.js';
 import { DiffPages } from './web-diff.js';
 import { GRANT_TIMES, WebGrants, writeCookieHeader } from './web-grants.js';
 import { WebProxy, type ProxyMount, type WorkerEndpoint } from './web-proxy.js';
+import type { WebUpstream } from '../workers/worker-link.js';
 
 /** How the web side reaches sessions, whichever bot owns them. */
 export interface SessionDirectory {
@@ -18,8 +19,8 @@ export interface SessionDirectory {
   locale(id: string): Locale | undefined;
   /** Persists a new view token on the session record. */
   saveViewToken(id: string, token: string): void;
-  /** Wakes the session's worker if it sleeps (as its owner rules); its web port once ready, or null when it cannot run. */
-  wake(id: string): Promise<number | null>;
+  /** Wakes the session's worker if it sleeps (as its owner rules); its web terminal once ready, or null when it cannot run. */
+  wake(id: string): Promise<WebUpstream | null>;
   /** Tells a live worker to drop its open write connections. */
   revokeWorkerWrites(id: string): void;
   /** The session's last change set (for the diff page), if a turn has ended with one since the daemon started. */
@@ -126,10 +127,10 @@ export class DaemonWeb implements WebAccess {
   }
 
   private async resolveWorker(id: string): Promise<WorkerEndpoint | null> {
-    const port = await Promise.race([this.dir.wake(id), new Promise<null>((r) => setTimeout(() => r(null), WEB_TIMING.wakeTimeoutMs).unref())]);
+    const upstream = await Promise.race([this.dir.wake(id), new Promise<null>((r) => setTimeout(() => r(null), WEB_TIMING.wakeTimeoutMs).unref())]);
     const secret = this.workerSecrets.get(id);
-    if (!port || !secret) return null;
-    return { port, proxySecret: secret };
+    if (!upstream || !secret) return null;
+    return { ...upstream, proxySecret: secret };
   }
 
   watching(sessionId: string): boolean {

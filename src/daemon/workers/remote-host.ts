@@ -13,6 +13,7 @@ import { parseAgentToDaemon, type AgentPaneAnswer, type AgentPaneAsk, type Agent
 import type { HostConfig } from '../../shared/host-config.js';
 import type { RemoteWorkerStarter } from './worker-pool.js';
 import { RemoteWorker } from './remote-worker.js';
+import { RemoteWebForwards } from './remote-web-forwards.js';
 
 export const REMOTE_HOST_TIMING = {
   /**
@@ -50,9 +51,12 @@ export class RemoteHost implements RemoteWorkerStarter {
   private connecting: Promise<void> | null = null;
   private disposed = false;
   private readonly log: Logger;
+  /** The workers' web terminals, reached through stream-local forwards on this host's ControlMaster. */
+  private readonly webForwards: RemoteWebForwards;
 
   constructor(private readonly opts: RemoteHostOptions) {
     this.log = opts.log.child({ host: opts.host.name });
+    this.webForwards = new RemoteWebForwards({ host: opts.host, places: opts.places, log: this.log, ...(opts.sshEnv ? { sshEnv: opts.sshEnv } : {}) });
   }
 
   /** The agent's pid on the host while the link is up (tests, status). */
@@ -71,7 +75,7 @@ export class RemoteHost implements RemoteWorkerStarter {
   private placedDir: string | null = null;
 
   startWorker(sessionId: string, env: Record<string, string>): RemoteWorker {
-    const w = new RemoteWorker(sessionId);
+    const w: RemoteWorker = new RemoteWorker(sessionId, (socket): Promise<string | null> => (this.link?.up && this.workers.get(sessionId) === w ? this.webForwards.reach(sessionId, socket) : Promise.resolve(null)));
     this.workers.set(sessionId, w);
     const link = this.link;
     if (link?.up) w.linked((f) => this.write(link, f), link.home, env);
@@ -112,6 +116,7 @@ export class RemoteHost implements RemoteWorkerStarter {
   /** Ends the link: the agent detaches its workers (the CLIs keep running) and exits. */
   dispose(): void {
     this.disposed = true;
+    this.webForwards.cancelAll();
     this.link?.ssh.stdin.end();
   }
 
@@ -203,6 +208,7 @@ export class RemoteHost implements RemoteWorkerStarter {
     else if (f.kind === 'msg') w.message(f.msg);
     else {
       this.workers.delete(f.session);
+      this.webForwards.cancel(f.session);
       w.exit({ code: f.code, signal: (f.signal as NodeJS.Signals | null) ?? null, ...(f.stderrTail ? { stderrTail: f.stderrTail } : {}) });
     }
   }
@@ -231,6 +237,7 @@ export class RemoteHost implements RemoteWorkerStarter {
     if (this.workers.size) this.log.warn({ workers: this.workers.size, why }, 'link to the host lost; its workers are reported gone');
     const ws = [...this.workers.values()];
     this.workers.clear();
+    this.webForwards.cancelAll();
     for (const w of ws) w.exit({ code: null, signal: null, cause: 'link_lost', ...(failure ? { linkFailure: failure } : {}) });
   }
 }

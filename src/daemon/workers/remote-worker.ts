@@ -18,7 +18,8 @@ export class RemoteWorker implements WorkerLink {
   /** larkmux's folder on the host: the worker's `init.home` there (the daemon's own home means nothing on the host). */
   private hostHome = '';
 
-  constructor(readonly sessionId: string) {}
+  /** `reach`: the host's forward from a socket here to the worker's web terminal socket there (remote-web-forwards.ts). */
+  constructor(readonly sessionId: string, private readonly reach?: (remoteSocket: string) => Promise<string | null>) {}
 
   get pid(): number | undefined {
     return this.hostPid;
@@ -36,6 +37,10 @@ export class RemoteWorker implements WorkerLink {
     this.events = events;
   }
 
+  reachSocket(socketPath: string): Promise<string | null> {
+    return this.gone || !this.reach ? Promise.resolve(null) : this.reach(socketPath);
+  }
+
   /** The agent is up: the start frame and anything queued go out now. */
   linked(write: AgentWrite, hostHome: string, env: Record<string, string>): void {
     if (this.gone) return;
@@ -49,9 +54,10 @@ export class RemoteWorker implements WorkerLink {
    * The init as the host needs it: larkmux's folder there, and with no socket named (a session's owner names none for
    * a host) the tmux server that folder derives (DESIGN §11) — the daemon's own socket names a server of this machine,
    * and on a host shared with another larkmux (or this very machine reached over ssh) it would mix their sessions.
+   * Its web terminal listens on a unix socket there (`webUnix`): nothing listens on a host's network.
    */
   private frame(msg: DaemonToWorker): DaemonToAgent {
-    const hosted = msg.type === 'init' ? { ...msg, home: this.hostHome, tmuxSocket: msg.tmuxSocket ?? tmuxSocketName(null, this.hostHome) } : msg;
+    const hosted = msg.type === 'init' ? { ...msg, home: this.hostHome, tmuxSocket: msg.tmuxSocket ?? tmuxSocketName(null, this.hostHome), webUnix: true } : msg;
     return { kind: 'msg', session: this.sessionId, msg: hosted };
   }
 

@@ -3,6 +3,7 @@
 // capacity keeper detached it). Before this, /display woke a worker and the Display button did not.
 import type { DaemonToWorker, DisplayMode, HurryHow, Requester } from '../../shared/ipc.js';
 import type { KeyName } from '../../shared/keys.js';
+import type { WebUpstream } from './worker-link.js';
 
 /** Messages a session sends; `init` and `close` belong to the pool (it starts and stops workers). */
 export type SessionMessage = Exclude<DaemonToWorker, { type: 'init' | 'close' }>;
@@ -44,8 +45,8 @@ export interface WorkerChannel {
  * running worker said about itself (its web port, once `ready`).
  */
 export class SessionWorker {
-  /** The running worker's web terminal port (0: it has none); null until it says `ready`, and again once it exits. */
-  private port: number | null = null;
+  /** The running worker's web terminal as it said (`none`: it has none); null until `ready`, and again once it exits. */
+  private web: WebUpstream | 'none' | null = null;
   private readyWaiters: ((ok: boolean) => void)[] = [];
 
   constructor(
@@ -58,25 +59,30 @@ export class SessionWorker {
     return this.channel.has(this.sessionId);
   }
 
-  get webPort(): number | null {
-    return this.port;
+  get webTerminal(): WebUpstream | 'none' | null {
+    return this.web;
   }
 
-  /** The worker said `ready`: whoever waits for it goes on. */
-  ready(webPort: number): void {
-    this.port = webPort;
+  /** The worker said `ready` (its web terminal: a port, a socket on its machine, or 0 for none): whoever waits goes on. */
+  ready(webPort: number, webSocket?: string): void {
+    this.web = webSocket ? { socketPath: webSocket } : webPort ? { port: webPort } : 'none';
     for (const w of this.readyWaiters.splice(0)) w(true);
   }
 
   /** The worker process ended: whoever waits for it learns so; its web port is stale. */
   gone(): void {
-    this.port = null;
+    this.web = null;
     for (const w of this.readyWaiters.splice(0)) w(false);
+  }
+
+  /** Where this machine reaches its web terminal: as it said, or through `reach` (on a host: the link's forward). */
+  async webUpstream(reach: (said: WebUpstream) => Promise<WebUpstream | null> | WebUpstream): Promise<WebUpstream | null> {
+    return this.web === null || this.web === 'none' ? null : reach(this.web);
   }
 
   /** Resolves when the worker has said `ready` (true) or exited first (false). */
   waitReady(): Promise<boolean> {
-    if (this.port !== null) return Promise.resolve(true);
+    if (this.web !== null) return Promise.resolve(true);
     return new Promise((resolve) => this.readyWaiters.push(resolve));
   }
 

@@ -22,6 +22,9 @@ export interface WorkerLinkExit {
   linkFailure?: SshFailureKind;
 }
 
+/** Where the daemon reaches a worker's web terminal on this machine: a loopback port, or a unix socket. */
+export type WebUpstream = { port: number } | { socketPath: string };
+
 export interface WorkerLinkEvents {
   message(raw: unknown): void;
   exit(exit: WorkerLinkExit): void;
@@ -39,6 +42,11 @@ export interface WorkerLink {
   kill(signal: 'SIGTERM' | 'SIGKILL'): void;
   /** Set once, right after the link is made. */
   listen(events: WorkerLinkEvents): void;
+  /**
+   * A unix socket the worker listens on, on its machine → a socket on this machine that reaches it (a forward over
+   * the host's ssh link); null when none can be made now. Absent: the worker runs here and its path is the answer.
+   */
+  reachSocket?(socketPath: string): Promise<string | null>;
 }
 
 /** Forks a worker on this machine (platform/worker-process.ts), its environment allowlisted from the daemon's own. */

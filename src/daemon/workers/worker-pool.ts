@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Logger } from '../../platform/log.js';
 import { HEARTBEAT_TIMING, parseWorkerToDaemon, type DaemonToWorker, type WorkerToDaemon } from '../../shared/ipc.js';
 import { LOCAL_HOST } from '../../shared/host-config.js';
-import { forkLocalWorker, type WorkerGoneCause, type WorkerLink, type WorkerLinkExit } from './worker-link.js';
+import { forkLocalWorker, type WebUpstream, type WorkerGoneCause, type WorkerLink, type WorkerLinkExit } from './worker-link.js';
 import { WORKER_V8_FLAGS } from '../../shared/worker-flags.js';
 
 export const WORKER_TIMING = {
@@ -206,6 +206,14 @@ export class WorkerPool {
   placementProblem(placement?: WorkerPlacement): 'remote_unavailable' | undefined {
     if (!placement || placement.host === LOCAL_HOST) return undefined;
     return this.opts.remoteHost?.(placement.host) ? undefined : 'remote_unavailable';
+  }
+
+  /** Where this machine reaches the web terminal the worker said it serves (a socket on a host: through its forward). */
+  async webUpstream(sessionId: string, said: WebUpstream): Promise<WebUpstream | null> {
+    const link = this.workers.get(sessionId)?.child;
+    if (!link || 'port' in said || !link.reachSocket) return link ? said : null;
+    const here = await link.reachSocket(said.socketPath);
+    return here ? { socketPath: here } : null;
   }
 
   /** Sends a message; false when the worker is gone or its channel is closed (the caller decides what to do). */

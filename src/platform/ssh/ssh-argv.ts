@@ -92,3 +92,13 @@ export function sshArgv(host: HostConfig, places: SshPlaces, remote: string[], o
 export function closeMasterArgv(host: HostConfig, places: SshPlaces): string[] {
   return ['-o', `ControlPath=${sshPathValue(controlPath(host, places))}`, '-O', 'exit', '--', host.ssh];
 }
+
+/**
+ * `ssh -O forward|cancel -L local.sock:remote.sock`: a stream-local forward on the host's running ControlMaster (the
+ * master binds the local socket with its StreamLocalBindMask, 0177: 0600). ssh splits the spec at `:`, so a path with
+ * one (or a blank or a line break) cannot be forwarded: undefined.
+ */
+export function socketForwardArgv(host: HostConfig, places: SshPlaces, op: 'forward' | 'cancel', local: string, remote: string): string[] | undefined {
+  if (![local, remote].every((p) => p.startsWith('/') && !/[:\s]/.test(p))) return undefined;
+  return ['-o', `ControlPath=${sshPathValue(controlPath(host, places))}`, '-O', op, '-L', `${local}:${remote}`, '--', host.ssh];
+}

@@ -57,7 +57,7 @@ export function ensureSocketFolder(dir: string): void {
   const st = lstatSync(dir);
   const uid = process.getuid?.();
   if (!st.isDirectory() || (uid !== undefined && st.uid !== uid) || (st.mode & 0o022) !== 0) {
-    throw new Error(`${dir} (for ssh's ControlMaster sockets) must be a folder owned by this user that nobody else may write in; remove it or fix it (chmod 700 ${dir})`);
+    throw new Error(`${dir} (for larkmux's sockets) must be a folder owned by this user that nobody else may write in; remove it or fix it (chmod 700 ${dir})`);
   }
 }
 

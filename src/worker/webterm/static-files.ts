@@ -28,7 +28,7 @@ export const PAGE_HEADERS = {
 export class StaticFiles {
   private readonly cache = new Map<string, Buffer>();
 
-  constructor(private readonly dir: string) {}
+  constructor(private readonly dir: string, private readonly prefix = '') {}
 
   has(path: string): boolean {
     return Object.hasOwn(FILES, path);
@@ -50,7 +50,7 @@ export class StaticFiles {
     const cached = this.cache.get(file);
     if (cached) return cached;
     try {
-      const body = await readFile(join(this.dir, file));
+      const body = await readFile(join(this.dir, this.prefix + file));
       this.cache.set(file, body);
       return body;
     } catch {
