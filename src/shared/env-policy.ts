@@ -47,7 +47,22 @@ function pick(env: Env, keep: (name: string) => boolean, drop: readonly string[]
  * `${…}` in config.json names) are dropped even when listed, so a secret never travels under an ordinary name.
  */
 export function workerEnv(daemonEnv: Env, scrub: readonly string[] = []): Record<string, string> {
-  return pick(daemonEnv, (k) => isInherited(k) || (ENV_POLICY.workerOnlyNames as readonly string[]).includes(k), scrub);
+  return withCharacterLocale(pick(daemonEnv, (k) => isInherited(k) || (ENV_POLICY.workerOnlyNames as readonly string[]).includes(k), scrub));
+}
+
+/**
+ * The locale a worker's tmux, shells and CLIs read characters in when the environment names none. Without one (a
+ * daemon run by a bare service unit, a worker on a host: sshd passes no LANG to a command) bash reads each byte of
+ * a CJK or emoji character as a Meta key — typed text turned into editing commands — and tmux writes tabs as `_`.
+ * C.UTF-8 changes only the character set (messages, collation and dates stay C) and exists on every current glibc
+ * (built in since 2.35; Debian and Ubuntu ship it) and on musl, where every locale is UTF-8.
+ */
+export const FALLBACK_LOCALE = 'C.UTF-8';
+
+/** `env` with LANG set to FALLBACK_LOCALE when none of LC_ALL, LC_CTYPE and LANG says which characters to read. */
+export function withCharacterLocale(env: Record<string, string>): Record<string, string> {
+  const named = ['LC_ALL', 'LC_CTYPE', 'LANG'].some((k) => (env[k] ?? '').trim() !== '');
+  return named ? env : { ...env, LANG: FALLBACK_LOCALE };
 }
 
 /**

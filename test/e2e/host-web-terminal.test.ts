@@ -101,8 +101,8 @@ describe('the web terminal of a session on another host', () => {
     expect(lstatSync(localEnds[0]!).mode & 0o777).toBe(0o600);
 
     // /term's write link: typed in Chromium, run in B's pane (quotes and `$(…)` typed literally, run by B's shell only).
-    const written = await typeThroughWriteLink(rig, chatId, open.messageId, `echo web-on-b-$((6*7)) '$(id)' "q"`);
-    await until('the typed command ran in B\'s pane', () => hostPaneText().includes('web-on-b-42 $(id) q'), 30_000);
+    const written = await typeThroughWriteLink(rig, chatId, open.messageId, `echo web-on-b-$((6*7)) '$(id)' "q" 中文✓🙂`);
+    await until('the typed command ran in B\'s pane', () => hostPaneText().includes('web-on-b-42 $(id) q 中文✓🙂'), 30_000);
     await written.close();
     await viewer.close();
 

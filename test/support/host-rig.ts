@@ -34,5 +34,6 @@ export async function rigWithHosts(into: E2eRig[], hosts: readonly TestHost[], h
 
 /** The tmux server larkmux's workers use on a host whose larkmux folder is `hostRoot`: the one that folder derives. */
 export function hostTmux(hostRoot: string, args: string[]): SpawnSyncReturns<string> {
-  return spawnSync('tmux', ['-L', tmuxSocketName(null, hostRoot), ...args], { encoding: 'utf8' });
+  // -u: the test's own environment may name no UTF-8 locale, and tmux would then write CJK and tabs as `_`.
+  return spawnSync('tmux', ['-u', '-L', tmuxSocketName(null, hostRoot), ...args], { encoding: 'utf8' });
 }

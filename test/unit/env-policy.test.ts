@@ -17,6 +17,16 @@ describe('environment policy', () => {
     });
   });
 
+  it.each<[string, Record<string, string>, string | undefined]>([
+    ['no locale at all (a bare service unit, a command over ssh): C.UTF-8', { PATH: '/usr/bin' }, 'C.UTF-8'],
+    ['an empty LANG counts as none', { LANG: ' ' }, 'C.UTF-8'],
+    ['LANG kept', { LANG: 'zh_CN.UTF-8' }, 'zh_CN.UTF-8'],
+    ['LC_ALL alone decides: LANG not added', { LC_ALL: 'en_US.UTF-8' }, undefined],
+    ['LC_CTYPE alone decides: LANG not added', { LC_CTYPE: 'C.UTF-8' }, undefined],
+  ])('a worker reads characters in a named locale: %s', (_what, env, lang) => {
+    expect(workerEnv(env).LANG).toBe(lang);
+  });
+
   it('tmux clients and CLIs get the inherited names only (no larkmux settings, no TMUX); a terminal client sets TERM', () => {
     const base = { PATH: '/usr/bin', HOME: '/home/u', LANG: 'zh_CN.UTF-8', LC_ALL: 'C.UTF-8', TMUX_TMPDIR: '/run/t', HTTPS_PROXY: 'http://p:3128' };
     expect(cliBaseEnv(DAEMON_ENV)).toEqual(base);
