@@ -193,9 +193,9 @@ export const HeartbeatMsg = z.strictObject({ type: z.literal('heartbeat'), at: z
 
 /**
  * The CLI's vendor refuses work for a while (issue 30.3), as the worker read it from the CLI's screen or transcript.
- * `limited`: a usage or quota limit, until `untilMs` when the CLI says when it resets (epoch ms; absent when it does not
- * say). `throttled`: a short rate limit the CLI retries by itself (seconds). `clear`: the CLI works again (a turn
- * was accepted after a limit). The worker only reports; the daemon decides whether to hold (src/shared/usage-hold.ts).
+ * `limited`: a usage or quota limit, until `untilMs` when the CLI says when it resets (epoch ms: the end of the minute or
+ * second it showed, so never before the vendor's reset; absent when it does not say). `throttled`: a short rate limit
+ * the CLI retries by itself (seconds). `clear`: the CLI works again (a turn was accepted after a limit). The worker only reports; the daemon decides whether to hold (src/shared/usage-hold.ts).
  * `excerpt` is the CLI's own words (one line, for logs and the card), `cli` which adapter recognised it.
  */
 export const UsageLimitMsg = z.strictObject({

@@ -8,7 +8,8 @@
 // - A `limited` report holds the session until its reset plus a small random jitter; with no reset time known, it is
 //   tried again after a backoff (15 min, doubling to 2 h) and the card says so.
 // - While held nothing is typed into the CLI: prompts and due schedules queue, in order. A schedule already waiting
-//   in the queue is not queued again (it fires once however many times it came due during the hold).
+//   in the queue is not queued again (it fires once however many times it came due during the hold), and its
+//   "⏰ Scheduled by" line is posted once (scheduleWaiting, asked before the line is posted).
 // - At the retry time, on `/resume`, or when the CLI reports `clear`, the queue is released one item at a time: the
 //   next goes when the previous turn ended, so a limit that comes back stops the rest from being typed.
 // - The continuation: the turn the limit cut gets exactly one — if its prompt was delivered (the CLI has it in its
@@ -131,7 +132,7 @@ export function decideHold(state: HoldState, now: number, event: HoldEvent, rand
     case 'prompt': {
       if (!state.hold && !state.inFlight && state.queue.length === 0) return { state, effects: [{ kind: 'deliver', item: event.item }] };
       const sid = event.item.scheduleId;
-      if (sid !== undefined && state.queue.some((q) => q.scheduleId === sid)) return { state, effects: [{ kind: 'merged', item: event.item }] };
+      if (sid !== undefined && scheduleWaiting(state, sid)) return { state, effects: [{ kind: 'merged', item: event.item }] };
       const queue = [...state.queue, event.item];
       // Released and draining: it waits behind the earlier ones, without a "limited" card (the hold is over).
       if (!state.hold) return { state: { ...state, queue }, effects: [] };
@@ -207,6 +208,14 @@ function next(state: HoldState, effects: HoldEffect[]): HoldStep {
 
 function clamp01(n: number): number {
   return Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : 0;
+}
+
+/**
+ * Whether a schedule's earlier firing still waits in the queue: one that comes due again is merged with it, so the
+ * topic is not told again either (its "⏰ Scheduled by" line was posted once; the waiting firing's card says it).
+ */
+export function scheduleWaiting(state: HoldState, scheduleId: string): boolean {
+  return state.queue.some((q) => q.scheduleId === scheduleId);
 }
 
 /** Whether the session keeps its prompts back (held, or still draining what a hold kept). */

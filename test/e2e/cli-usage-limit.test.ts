@@ -43,9 +43,10 @@ describe.each(CASES)('real $cli: usage limit', ({ cli, untilShown, menu, limitMs
     expect(limited.turnId).toBe('hit');
     expect(limited.excerpt).toMatch(excerpt);
     if (untilShown) {
-      // Shown to the minute, in the pane's zone (the worker's): within a minute of what the fake said, never after.
-      expect(limited.untilMs).toBeGreaterThan(sentAt + RESET_S * 1000 - 61_000);
-      expect(limited.untilMs).toBeLessThanOrEqual(Date.now() + RESET_S * 1000);
+      // Shown to the minute, in the pane's zone (the worker's): the end of that minute, so never before the reset the
+      // fake set, and at most a minute after it.
+      expect(limited.untilMs).toBeGreaterThanOrEqual(sentAt + RESET_S * 1000);
+      expect(limited.untilMs).toBeLessThanOrEqual(Date.now() + RESET_S * 1000 + 60_000);
     } else {
       expect(limited.untilMs).toBeUndefined();
     }

@@ -7,13 +7,16 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fireScheduled } from '../../src/daemon/schedules/scheduled-turn.js';
 import { SessionService } from '../../src/daemon/sessions/session-service.js';
 import type { SessionCore } from '../../src/daemon/ground/session-core.js';
 import { holdStorePath } from '../../src/daemon/sessions/hold-store.js';
 import { usageLedgerFor } from '../../src/daemon/sessions/usage-recorder.js';
 import { WorkerPool } from '../../src/daemon/workers/worker-pool.js';
 import { createLogger } from '../../src/platform/log.js';
+import { NO_GRANTS } from '../../src/daemon/ground/permissions.js';
 import { BotConfigSchema } from '../../src/shared/config.js';
+import { ScheduleSchema } from '../../src/shared/schedule-record.js';
 import { translator } from '../../src/shared/i18n.js';
 import { USAGE_LEDGER_VERSION } from '../../src/shared/usage-ledger.js';
 import { markdownText } from '../support/cards.js';
@@ -76,7 +79,7 @@ async function owner(botOverrides: Record<string, unknown> = {}) {
     await pool.dispose();
   };
   cleanups.push(stop);
-  return { service, stop };
+  return { service, stop, im: p.adapter, log };
 }
 
 /** A person's message in the chat, handed to the owner as the bot's inbound path does. */
@@ -125,6 +128,35 @@ describe('a usage limit holds the session', { timeout: 120_000 }, () => {
     expect(await service.holds.resumeNow(service.get(s.id)!)).toEqual({ kind: 'resumed' });
     await until('the waiting prompt answered', () => cardsSay(chatId, 'answered: second'));
     expect(typed()).toEqual(['HIT-LIMIT 3600s first', 'continue', 'second']);
+  });
+
+  it('a schedule due twice during a hold posts its "Scheduled by" line once and runs once; its card still says who scheduled it', async () => {
+    const { service, im, log } = await owner();
+    const chatId = 'oc_hold4';
+    const s = service.create(anchorOf(chatId), 'ou_alice');
+    await say(service, s, chatId, 'HIT-LIMIT 3600s first');
+    await until('held', () => service.holds.holding(s.id) && cardsSay(chatId, 'Limited until'));
+    const schedule = ScheduleSchema.parse({
+      id: '0123456789ab', sessionKey: s.key, anchorId: chatId, scope: 'chat', chatId, chatType: 'p2p', cwd: home, creatorId: 'ou_alice', creatorName: 'Alice',
+      prompt: 'nightly $(report) 报告 🌙', spec: { kind: 'interval', everyMs: 60_000, startAt: 0 }, text: 'every 1m nightly', timezone: TZ, createdAt: 0, nextRunAt: 60_000,
+    });
+    const deps = {
+      sessions: service, im, t: translator('en'), log, permissionBot: () => ({ allowedUsers: ['ou_alice'], allowedChats: [] }), grants: () => NO_GRANTS,
+      scheduler: () => { throw new Error('the creator may still operate the bot: the scheduler is not asked'); },
+    };
+    const lines = () => textsTo(chatId).filter((t) => t.startsWith('⏰ Scheduled by Alice (0123456789ab)'));
+    await fireScheduled(deps, schedule, Date.now(), 'due');
+    await until('the first firing waits', () => textsTo(chatId).filter((t) => t.includes('Waits for the usage limit')).length === 1);
+    await fireScheduled(deps, schedule, Date.now(), 'due');
+    await fireScheduled(deps, schedule, Date.now(), 'caughtUp');
+    expect(lines()).toEqual(['⏰ Scheduled by Alice (0123456789ab): nightly $(report) 报告 🌙']);
+    expect(textsTo(chatId).filter((t) => t.includes('Waits for the usage limit')).length).toBe(1);
+    expect(await service.holds.resumeNow(service.get(s.id)!)).toEqual({ kind: 'resumed' });
+    await until('the scheduled prompt answered', () => cardsSay(chatId, 'answered: nightly $(report) 报告 🌙'));
+    expect(typed()).toEqual(['HIT-LIMIT 3600s first', 'continue', 'nightly $(report) 报告 🌙']);
+    console.log(JSON.stringify(h.fake.messages.filter((m) => m.chatId === chatId && m.msgType === 'interactive').flatMap((m) => m.history.map((v) => markdownText(v)))));
+    expect(cardsSay(chatId, '⏰ Scheduled by Alice (0123456789ab).')).toBe(true);
+    expect(lines().length).toBe(1);
   });
 
   it('a daemon restart during a hold keeps the hold and its queue: after the reset each prompt goes once', async () => {

@@ -42,6 +42,8 @@ interface WorldOptions {
   bot?: Record<string, unknown>;
   /** Files written under the CLI's HOME after seeding (relative path → content). */
   homeFiles?: Record<string, string>;
+  /** More of the CLI's environment (the bot's `env`), beside HOME and the model endpoint. */
+  cliEnv?: Record<string, string>;
 }
 
 async function startWorld(opts: WorldOptions): Promise<ClaudeWorld> {
@@ -51,7 +53,7 @@ async function startWorld(opts: WorldOptions): Promise<ClaudeWorld> {
   for (const d of [home, cwd, tmp, bin]) mkdirSync(d, { recursive: true });
   writeBin(bin, opts.cli);
   const fake = await startFakeModelProcess(spec.fake, { isolate: true });
-  const env = { HOME: home, TMPDIR: tmp, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, LANG: 'C.UTF-8', ...spec.env(fake.url) };
+  const env = { HOME: home, TMPDIR: tmp, PATH: `${bin}:${process.env.PATH ?? '/usr/bin:/bin'}`, LANG: 'C.UTF-8', ...spec.env(fake.url), ...opts.cliEnv };
   const adapter = adapterFor(spec.adapter);
   if (!adapter.ok) throw new Error(adapter.message);
   const seeded = await applySeedFiles(adapter.adapter.seedFiles({ cwd, home, baseUrl: fake.url, env }).filter(opts.seed));
@@ -68,9 +70,9 @@ async function startWorld(opts: WorldOptions): Promise<ClaudeWorld> {
 }
 
 /** `settings` replaces the asking-permissions settings file (e.g. to allow Bash without a prompt). */
-export function startClaudeWorld(opts: { askPermissions: boolean; seed?: boolean; bot?: Record<string, unknown>; settings?: unknown }): Promise<ClaudeWorld> {
+export function startClaudeWorld(opts: { askPermissions: boolean; seed?: boolean; bot?: Record<string, unknown>; settings?: unknown; cliEnv?: Record<string, string> }): Promise<ClaudeWorld> {
   const settings: Record<string, string> = opts.askPermissions || opts.settings ? { '.claude/settings.json': opts.settings ? JSON.stringify(opts.settings) : ASKING } : {};
-  return startWorld({ cli: 'claude', seed: () => opts.seed !== false, ...(opts.bot ? { bot: opts.bot } : {}), homeFiles: settings });
+  return startWorld({ cli: 'claude', seed: () => opts.seed !== false, ...(opts.bot ? { bot: opts.bot } : {}), homeFiles: settings, ...(opts.cliEnv ? { cliEnv: opts.cliEnv } : {}) });
 }
 
 /**

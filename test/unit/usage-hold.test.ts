@@ -1,7 +1,7 @@
 // The hold rules (issue 30 item 3), as tables: throttle vs limit, jitter and backoff, queueing in order, a schedule
 // due many times fires once, release one at a time, the one continuation of a cut turn, budget holds.
 import { describe, expect, it } from 'vitest';
-import { CONTINUATION_PROMPT, decideHold, FREE, HOLD_RULES, HoldStateSchema, holdsPrompts, messageOfTurn, untilText, type HeldItem, type HoldEvent, type HoldState } from '../../src/shared/usage-hold.js';
+import { CONTINUATION_PROMPT, decideHold, FREE, HOLD_RULES, HoldStateSchema, holdsPrompts, messageOfTurn, scheduleWaiting, untilText, type HeldItem, type HoldEvent, type HoldState } from '../../src/shared/usage-hold.js';
 
 const NOW = Date.UTC(2026, 11, 4, 15, 0, 0);
 const ALICE = { userId: 'ou_alice', name: 'Alice' };
@@ -110,6 +110,17 @@ describe('prompts while held', () => {
     ]);
     expect(r.effects).toEqual(['queued:s-a1', 'queued:m1', 'merged:s-a2', 'queued:s-b1']);
     expect(r.state.queue.map((q) => q.id)).toEqual(['s-a1', 'm1', 's-b1']);
+  });
+
+  // Asked before a due schedule posts its "⏰ Scheduled by" line: once per hold, not once per time it came due.
+  it.each([
+    { name: 'not held', state: FREE, waiting: false },
+    { name: 'held, its firing waits', state: { ...held, queue: [item('m1'), item('s-a1', { scheduleId: 'sch1' })] }, waiting: true },
+    { name: 'held, another schedule waits', state: { ...held, queue: [item('s-b1', { scheduleId: 'sch2' })] }, waiting: false },
+    { name: 'released, its firing still waits behind another', state: { hold: null, queue: [item('s-a1', { scheduleId: 'sch1' })], inFlight: 'm1' }, waiting: true },
+    { name: 'released, its firing is the running turn (a new firing is a new turn)', state: { hold: null, queue: [], inFlight: 's-a1' }, waiting: false },
+  ])('schedule sch1 already waiting — $name: $waiting', ({ state, waiting }) => {
+    expect(scheduleWaiting(state, 'sch1')).toBe(waiting);
   });
 
   it.each([

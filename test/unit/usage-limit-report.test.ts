@@ -36,8 +36,15 @@ const CASES: { name: string; events: LimitEvent[]; want: (Partial<LimitReport> |
     want: [{ state: 'limited', untilMs: 10 * H }, null, { state: 'throttled', untilMs: 8 * H + 5_000 }],
   },
   {
+    // Codex's "try again at 8:54 PM" still on screen when the released `continue` goes at 20:56: the clock parser now
+    // reads tomorrow's 8:54 PM. The same words are the same message, not a new limit on the continuation.
+    name: 'the same words read again after their minute passed are not a new limit',
+    events: [look(limited('You’ve hit your usage limit. … try again at 8:54 PM.', 20 * H + 55 * 60_000)), look(limited('You’ve hit your usage limit. … try again at 8:54 PM.', 44 * H + 55 * 60_000), 't1:continue')],
+    want: [{ state: 'limited', untilMs: 20 * H + 55 * 60_000 }, null],
+  },
+  {
     name: 'a reset that moves by more than a few minutes is news',
-    events: [look(limited('limit', 10 * H)), look(limited('limit', 12 * H))],
+    events: [look(limited('limit, try again at 10pm', 10 * H)), look(limited('limit, try again at 12am', 12 * H))],
     want: [{ state: 'limited', untilMs: 10 * H }, { state: 'limited', untilMs: 12 * H }],
   },
   {

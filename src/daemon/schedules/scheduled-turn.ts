@@ -42,6 +42,12 @@ export async function fireScheduled(deps: ScheduledTurnDeps, s: Schedule, due: n
     await im.sendText(place, t('schedule.creatorLost', { id: s.id, who }), rootReply(s));
     return;
   }
+  // Due again while its earlier firing waits for a usage limit: that one runs once, and its line was posted already.
+  const open = deps.sessions.getByKey(s.sessionKey);
+  if (isOpenSession(open) && deps.sessions.holds.scheduleWaiting(open.id, s.id)) {
+    deps.log.info({ schedule: s.id }, 'a schedule due again during a hold: its earlier firing still waits, nothing posted');
+    return;
+  }
   const lines = [t('schedule.fired', { who, id: s.id, prompt: s.prompt })];
   if (reason === 'caughtUp') lines.push(t('schedule.caughtUp', { due: formatWhen(due, s.timezone) }));
   const posted = await im.sendText(place, lines.join('\n'), rootReply(s));

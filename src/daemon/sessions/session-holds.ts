@@ -5,7 +5,7 @@
 import type { Translate } from '../../shared/i18n.js';
 import type { UsageLimitMsg } from '../../shared/ipc.js';
 import { budgetLevel, decideBudget, dayIn, nextDayStart, type Budget, type DayTotals } from '../../shared/usage-budget.js';
-import { CONTINUATION_SUFFIX, decideHold, FREE, holdsPrompts, untilText, type HeldItem, type Hold, type HoldEffect, type HoldEvent, type HoldState } from '../../shared/usage-hold.js';
+import { CONTINUATION_SUFFIX, decideHold, FREE, holdsPrompts, scheduleWaiting, untilText, type HeldItem, type Hold, type HoldEffect, type HoldEvent, type HoldState } from '../../shared/usage-hold.js';
 import type { Logger } from '../../platform/log.js';
 import type { z } from 'zod';
 import type { ImAdapter } from '../im/types.js';
@@ -99,6 +99,11 @@ export class SessionHolds {
   /** Whether the session keeps prompts back now (a hold, or a queue it is still draining). */
   holding(sessionId: string): boolean {
     return holdsPrompts(this.stateOf(sessionId));
+  }
+
+  /** Whether the schedule's earlier firing still waits here: one due again merges with it and says nothing new. */
+  scheduleWaiting(sessionId: string, scheduleId: string): boolean {
+    return scheduleWaiting(this.stateOf(sessionId), scheduleId);
   }
 
   /**

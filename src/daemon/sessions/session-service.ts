@@ -161,9 +161,8 @@ export class SessionService {
   }
 
   /**
-   * The turn, from a routed message to its worker: the turn and its card are registered, the worker launched within
-   * the caps (the card says so while it waits), the folder's git state noted for the change card, the text sent, and
-   * the card told what the person should know (notices, a worker that could not be reached) — unless a usage hold keeps it.
+   * The turn, from a routed message to its worker (unless a usage hold keeps it): the turn and its card registered, the
+   * worker launched within the caps, the folder's git state noted, the text sent, the card told what to know.
    */
   async submit(session: SessionCore, turn: Turn): Promise<void> {
     const { messageId: id, scheduleId, ...rest } = turn;
@@ -174,20 +173,21 @@ export class SessionService {
   private async deliver(session: SessionCore, turn: Turn): Promise<void> {
     const live = this.liveOf(session);
     this.records.update(session.id, { requesterId: turn.requester.userId, lastActivityAt: Date.now() });
-    // The turn is registered at once; its card goes out in the background so the text reaches the CLI without
-    // waiting for Feishu (card operations stay in order behind it, so status updates land on the new card).
+    // The turn is registered at once; its card goes out in the background so the text reaches the CLI without waiting
+    // for Feishu. Card operations keep their order: status updates, and the notices before a quick answer, land on it.
     const card = live.beginTurn({ turnId: turn.messageId, messageId: turn.messageId, requester: turn.requester }, turn.text);
+    const notice = turn.notices.join('\n');
+    if (notice) void live.cards.setNotice(notice);
     const prompt = turnPrompt(turn);
     // Prompts wait for the session's host: this one waits behind them (never overtakes them, launches nothing alone).
     const waits = this.hostWaits.waiting(session.id) && this.hostWaits.join(session.id, prompt);
     // Within the caps: waits for a stop under way on it, a free slot and, for a new CLI, free memory (capacity-keeper.ts).
     const queued = () => void live.cards.setNotice(this.opts.t('capacity.queued', { busy: this.counts().liveWorkers, max: this.bot.maxLiveWorkers }));
     if (!waits) await this.opts.capacity.launch(this, session, queued, (why) => void card.then(() => live.cards.setNotice(lowMemoryNotice(why, this.opts.t))));
-    // The folder of a session on another host is there, not here: a same-named folder here is not its change set.
-    if (sessionHost(session) === LOCAL_HOST) await live.changes.begin();
+    if (sessionHost(session) === LOCAL_HOST) await live.changes.begin(); // a remote session's folder (its change set) is on its host
     const sent = waits ? 'sent' : sendPrompt(this.worker(session), prompt);
     await card;
-    if (turn.notices.length) await live.cards.setNotice(turn.notices.join('\n'));
+    if (notice) await live.cards.setNotice(notice); // again: a wait for a free slot showed its own meanwhile
     if (sent !== 'sent' && !this.hostWaits.join(session.id, prompt)) await live.cards.setNotice(noWorkerNotice((p) => this.opts.workers.placementProblem?.(p), sessionHost(session), this.opts.t));
   }
 

@@ -1,6 +1,7 @@
 // When a usage limit resets, from the words a CLI prints: a clock time ("10pm", "10:02 PM", "3pm (Asia/Shanghai)"),
 // a date and time ("Dec 5, 2026 3:04 AM"), or a duration ("in 2 hours 5 minutes", "in 12s"). Pure: `now` and the
-// time zone the CLI printed in are inputs.
+// time zone the CLI printed in are inputs. A reset keeps how precisely it was shown: "8:54 PM" is some moment in that
+// minute, so the latest moment it may mean is the minute's end (resetEnd).
 import { hostTimezone, isTimezone } from '../../shared/schedule-settings.js';
 
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
@@ -21,9 +22,28 @@ function fieldsIn(ms: number, timeZone: string): { y: number; mo: number; d: num
   return { y: get('year'), mo: get('month'), d: get('day'), h: get('hour'), mi: get('minute'), s: get('second') };
 }
 
+/**
+ * How precisely a reset was shown: a clock time to the `minute` ("10pm", "8:54 PM", "Dec 5th, 2026 12:32 AM") or to
+ * the `second` ("8:54:30 PM"), or `relative` — a count from now ("in 12s", "in 2 hours"), taken as exact.
+ */
+export type ResetPrecision = 'minute' | 'second' | 'relative';
+
+/** A reset as the CLI showed it: the start of the shown minute or second (or now + the count), and its precision. */
+export interface ShownReset {
+  atMs: number;
+  precision: ResetPrecision;
+}
+
+const PRECISION_MS: Record<ResetPrecision, number> = { minute: 60_000, second: 1_000, relative: 0 };
+
+/** The latest moment a shown reset may mean: the end of the minute or second it names (a hold waits for that). */
+export function resetEnd(reset: ShownReset): number {
+  return reset.atMs + PRECISION_MS[reset.precision];
+}
+
 /** Epoch ms of a wall-clock time in `timeZone` (the zone's offset at that moment, so DST is respected). */
-export function zonedToEpoch(y: number, mo: number, d: number, h: number, mi: number, timeZone: string): number {
-  const asUtc = Date.UTC(y, mo - 1, d, h, mi);
+export function zonedToEpoch(y: number, mo: number, d: number, h: number, mi: number, timeZone: string, sec = 0): number {
+  const asUtc = Date.UTC(y, mo - 1, d, h, mi, sec);
   let guess = asUtc;
   for (let i = 0; i < 2; i++) {
     const f = fieldsIn(guess, timeZone);
@@ -52,35 +72,38 @@ function hour24(h: number, ampm: string | undefined): number {
 
 /**
  * A clock time the CLI printed, as the next such moment after `now` in the zone it names in parentheses or else
- * `timeZone`. A time a minute or more in the past means tomorrow (a reset at 1am seen at 11pm). With a date
+ * `timeZone`. A time more than a minute before `now` means tomorrow (a reset at 1am seen at 11pm). With a date
  * ("Dec 5, 2026 3:04 AM", "Dec 5th 3:04 AM") the date is taken as written.
  */
-export function clockTimeMs(text: string, now: number, timeZone: string): number | null {
+export function clockTime(text: string, now: number, timeZone: string): ShownReset | null {
   const zone = /\(([A-Za-z_]+(?:\/[A-Za-z0-9_+-]+)+|UTC)\)/.exec(text)?.[1];
   const tz = zone && isTimezone(zone) ? zone : timeZone;
-  const t = /\b(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?(?=[\s).,·]|$)/i;
-  const dated = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?(?:\s+(\d{4}))?,?\s+(?:at\s+)?(\d{1,2})(?::(\d{2}))?\s*([ap]\.?m\.?)?/i.exec(text);
+  const t = /\b(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*([ap]\.?m\.?)?(?=[\s).,·]|$)/i;
+  const dated = /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?(?:\s+(\d{4}))?,?\s+(?:at\s+)?(\d{1,2})(?::(\d{2}))?(?::(\d{2}))?\s*([ap]\.?m\.?)?/i.exec(text);
   if (dated) {
     const today = fieldsIn(now, tz);
     const mo = MONTHS.indexOf(dated[1]!.toLowerCase()) + 1;
-    let y = dated[3] ? Number(dated[3]) : today.y;
-    let at = zonedToEpoch(y, mo, Number(dated[2]), hour24(Number(dated[4]), dated[6]), Number(dated[5] ?? 0), tz);
-    if (!dated[3] && at < now - 86_400_000) at = zonedToEpoch(++y, mo, Number(dated[2]), hour24(Number(dated[4]), dated[6]), Number(dated[5] ?? 0), tz);
-    return at;
+    const precision = dated[6] === undefined ? 'minute' : 'second';
+    const on = (y: number): number => zonedToEpoch(y, mo, Number(dated[2]), hour24(Number(dated[4]), dated[7]), Number(dated[5] ?? 0), tz, Number(dated[6] ?? 0));
+    const y = dated[3] ? Number(dated[3]) : today.y;
+    const at = on(y);
+    return { atMs: !dated[3] && at < now - 86_400_000 ? on(y + 1) : at, precision };
   }
   for (const m of text.matchAll(new RegExp(t.source, 'gi'))) {
     // A bare number is a count, not a time: a time has minutes or am/pm.
-    if (m[2] === undefined && m[3] === undefined) continue;
-    const h = hour24(Number(m[1]), m[3]);
+    if (m[2] === undefined && m[4] === undefined) continue;
+    const h = hour24(Number(m[1]), m[4]);
     const mi = Number(m[2] ?? 0);
-    if (h > 23 || mi > 59) continue;
+    const sec = Number(m[3] ?? 0);
+    if (h > 23 || mi > 59 || sec > 59) continue;
+    const precision = m[3] === undefined ? 'minute' : 'second';
     const today = fieldsIn(now, tz);
-    let at = zonedToEpoch(today.y, today.mo, today.d, h, mi, tz);
+    let at = zonedToEpoch(today.y, today.mo, today.d, h, mi, tz, sec);
     if (at < now - 60_000) {
       const tomorrow = fieldsIn(now + 86_400_000, tz);
-      at = zonedToEpoch(tomorrow.y, tomorrow.mo, tomorrow.d, h, mi, tz);
+      at = zonedToEpoch(tomorrow.y, tomorrow.mo, tomorrow.d, h, mi, tz, sec);
     }
-    return at;
+    return { atMs: at, precision };
   }
   return null;
 }

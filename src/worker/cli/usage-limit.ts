@@ -1,13 +1,18 @@
 // A CLI's usage-limit or rate-limit state read from its own words (screen text or a transcript line): which state,
 // until when, and the line that says so. Pure; each adapter gives its phrases as data (UsageLimitPhrases).
-import { clockTimeMs, durationMs } from './limit-time.js';
+import { clockTime, durationMs, resetEnd, type ResetPrecision, type ShownReset } from './limit-time.js';
 
 export type UsageLimitState = 'limited' | 'throttled';
 
 export interface UsageLimitSeen {
   state: UsageLimitState;
-  /** When the vendor says the limit resets (epoch ms); absent when the CLI does not say. */
+  /**
+   * When the vendor says the limit resets (epoch ms): the END of the minute or second the CLI showed ("8:54 PM" is
+   * 20:55:00), so a hold is never over before the vendor's reset. Absent when the CLI does not say.
+   */
   untilMs?: number;
+  /** How precisely the CLI showed that reset (with `untilMs`). */
+  precision?: ResetPrecision;
   /** The CLI's own line, trimmed (for logs and the card). */
   excerpt: string;
 }
@@ -22,24 +27,24 @@ export interface UsageLimitPhrases {
   followLines?: number;
 }
 
-/** A reset further away than this is a hold (limited); nearer, the CLI's own retry covers it (throttled). */
+/** A reset counted from now ("in 12s") further away than this is a hold (limited); nearer, the CLI's own retry covers it. */
 export const THROTTLE_MAX_MS = 60_000;
 const EXCERPT_MAX = 300;
 
 /** Where the reset time sits in a line: after "resets", "reset at", "try again at/in", "retry in", or in parentheses. */
-function resetOf(text: string, now: number, timeZone: string): number | undefined {
+function resetOf(text: string, now: number, timeZone: string): ShownReset | undefined {
   const at = /(?:resets?(?:\s+at)?|try again at|available again at|until)\s+(.+)$/i.exec(text)?.[1]
-    ?? /\((\d{1,2}(?::\d{2})?\s*[ap]\.?m\.?[^)]*)\)/i.exec(text)?.[1];
+    ?? /\((\d{1,2}(?::\d{2}){0,2}\s*[ap]\.?m\.?[^)]*)\)/i.exec(text)?.[1];
   if (at) {
-    const clock = clockTimeMs(at, now, timeZone);
+    const clock = clockTime(at, now, timeZone);
     if (clock !== null) return clock;
     const inIt = /^in\s+(.+)$/i.exec(at.trim())?.[1];
     const d = inIt ? durationMs(inIt) : null;
-    if (d !== null) return now + d;
+    if (d !== null) return { atMs: now + d, precision: 'relative' };
   }
   const after = /(?:try again|retry|resets?|available again)\s+in\s+(.+?)(?:[.)·]|$)/i.exec(text)?.[1];
   const d = after ? durationMs(after) : null;
-  return d !== null ? now + d : undefined;
+  return d !== null ? { atMs: now + d, precision: 'relative' } : undefined;
 }
 
 const clean = (line: string): string => line.replace(/^[\s│■✻✕⚠●·*└⎿]+|[\s│]+$/g, '');
@@ -66,16 +71,22 @@ export function usageLimitIn(text: string, phrases: UsageLimitPhrases, now: numb
     if (!phrases.limit.test(lines[i]!)) continue;
     const joined = messageFrom(lines, i, phrases.followLines ?? 0);
     const excerpt = joined.replace(/\s+/g, ' ').trim().slice(0, EXCERPT_MAX);
-    const untilMs = resetOf(joined, now, timeZone);
+    const reset = resetOf(joined, now, timeZone);
+    const untilMs = reset ? resetEnd(reset) : undefined;
     // Codex says it retries on the line above its 429 ("Server is busy, reconnecting 2/5" over "└ Exceeded retry limit").
     const retrying = phrases.retrying?.test(`${lines[i - 1] ?? ''} ${joined}`) ?? false;
-    return { state: stateOf(untilMs, now, retrying), ...(untilMs !== undefined && untilMs > now ? { untilMs } : {}), excerpt };
+    const ahead = reset && untilMs !== undefined && untilMs > now ? { untilMs, precision: reset.precision } : {};
+    return { state: stateOf(reset, now, retrying), ...ahead, excerpt };
   }
   return null;
 }
 
-/** A reset far off holds; a near one, or a CLI retrying with no reset named, is a throttle it rides out itself. */
-function stateOf(untilMs: number | undefined, now: number, retrying: boolean): UsageLimitState {
-  if (untilMs !== undefined) return untilMs - now > THROTTLE_MAX_MS ? 'limited' : 'throttled';
-  return retrying ? 'throttled' : 'limited';
+/**
+ * A clock time is the vendor's reset (a CLI announces its own retry as a count, "retrying in 12s"): a hold however
+ * near. A count far off holds; a near one, or a CLI retrying with no reset named, is a throttle it rides out itself.
+ */
+function stateOf(reset: ShownReset | undefined, now: number, retrying: boolean): UsageLimitState {
+  if (reset === undefined) return retrying ? 'throttled' : 'limited';
+  if (reset.precision !== 'relative') return 'limited';
+  return resetEnd(reset) - now > THROTTLE_MAX_MS ? 'limited' : 'throttled';
 }

@@ -6,6 +6,8 @@ export type LimitReportState = {
   /** What the daemon was last told; null before any limit was seen. */
   told: 'limited' | 'throttled' | 'clear' | null;
   untilMs?: number;
+  /** The words last reported, as they were (digits kept): read again, they are the same message still on screen. */
+  excerpt?: string;
   /** The turn the limit was reported for. */
   turnId?: string;
   /** Every wording the limit was seen in since it was reported, digits dropped (they tick: "retrying in 12s"). */
@@ -45,13 +47,15 @@ export function limitReportStep(state: LimitReportState, ev: LimitEvent): { stat
     const known = state.words ?? [];
     const noted = known.includes(words) || known.length >= WORDINGS_KEPT ? state : { ...state, words: [...known, words] };
     // A later frame that no longer names the reset (Claude's final "API Error … (429)") keeps the one already told.
-    const sameReset = seen.untilMs === undefined || (state.untilMs !== undefined && Math.abs(seen.untilMs - state.untilMs) < SAME_RESET_MS);
+    // The very words already reported are that message still on screen, however its reset reads now: "try again at
+    // 8:54 PM" read after 20:55 is tomorrow's 8:54 PM to the clock parser, not a new limit.
+    const sameReset = seen.untilMs === undefined || seen.excerpt === state.excerpt || (state.untilMs !== undefined && Math.abs(seen.untilMs - state.untilMs) < SAME_RESET_MS);
     if (state.told === seen.state && sameReset) return { state: noted, report: null };
     // A retry line that lost its reset for a frame (Claude redraws it every second) does not undo a hold whose reset
     // is still ahead: only a reset named near, or a clear, does.
     if (state.told === 'limited' && seen.state === 'throttled' && seen.untilMs === undefined && (state.untilMs ?? Infinity) > ev.now) return { state: noted, report: null };
     const report: LimitReport = { state: seen.state, excerpt: seen.excerpt, ...(seen.untilMs !== undefined ? { untilMs: seen.untilMs } : {}), ...(ev.turnId ? { turnId: ev.turnId } : {}) };
-    return { state: { told: seen.state, ...(seen.untilMs !== undefined ? { untilMs: seen.untilMs } : {}), ...(ev.turnId ? { turnId: ev.turnId } : {}), words: [words] }, report };
+    return { state: { told: seen.state, ...(seen.untilMs !== undefined ? { untilMs: seen.untilMs } : {}), excerpt: seen.excerpt, ...(ev.turnId ? { turnId: ev.turnId } : {}), words: [words] }, report };
   }
   if (state.told !== 'limited' && state.told !== 'throttled') return { state, report: null };
   // The turn that hit the limit ending with no answer, or with the limit as its answer, is not the CLI working again.
