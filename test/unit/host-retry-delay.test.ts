@@ -1,5 +1,6 @@
-// The pause before a prompt whose host was unreachable is sent again: doubling from 2 s, never more than a minute, so
-// a host that stays down is tried about once a minute (never a tight loop).
+// The pause before a prompt whose host was unreachable is sent again: doubling from 2 s, at most 4 s while the outage
+// is under two minutes old (a link back after 20 s is found within seconds), never more than a minute after, so a host
+// that stays down is tried about once a minute (never a tight loop).
 import { describe, expect, it } from 'vitest';
 import { hostRetryDelayMs, waitingPrompts } from '../../src/daemon/sessions/host-waits.js';
 
@@ -12,7 +13,16 @@ describe('hostRetryDelayMs', () => {
     [5, 60_000],
     [50, 60_000],
     [-1, 2_000],
-  ])('attempt %i waits %i ms', (attempt, ms) => expect(hostRetryDelayMs(attempt)).toBe(ms));
+  ])('attempt %i of a long outage waits %i ms', (attempt, ms) => expect(hostRetryDelayMs(attempt)).toBe(ms));
+
+  it.each([
+    [0, 0, 2_000],
+    [1, 5_000, 4_000],
+    [5, 20_000, 4_000],
+    [30, 119_999, 4_000],
+    [30, 120_000, 60_000],
+    [3, 120_000, 16_000],
+  ])('attempt %i of a host down %i ms waits %i ms', (attempt, downFor, ms) => expect(hostRetryDelayMs(attempt, downFor)).toBe(ms));
 });
 
 describe('waitingPrompts', () => {

@@ -15,15 +15,25 @@ import type { SendOutcome, SessionWorker } from '../workers/session-worker.js';
 export const HOST_RETRY = {
   /** The first pause: a host that blinked is back soon. */
   firstMs: 2_000,
-  /** The longest pause: a host that stays down is tried once a minute. */
+  /**
+   * The longest pause while the outage is young (earlyForMs): a link that was down for a minute (an interface
+   * restarted, sshd restarted, a VPN reconnecting) is found again within seconds of its return, not up to a minute later.
+   */
+  earlyMaxMs: 4_000,
+  earlyForMs: 2 * 60_000,
+  /** The longest pause after that: a host that stays down is tried once a minute. */
   maxMs: 60_000,
   /** A changed host key with known_hosts untouched: tried again this rarely (someone may have fixed the host's key). */
   keyChangedMs: 60 * 60_000,
 } as const;
 
-/** The pause before retry number `attempt` (0 first): doubling from firstMs, capped at maxMs. */
-export function hostRetryDelayMs(attempt: number): number {
-  return Math.min(HOST_RETRY.maxMs, HOST_RETRY.firstMs * 2 ** Math.min(Math.max(attempt, 0), 16));
+/**
+ * The pause before retry number `attempt` (0 first) of a host down for `downForMs`: doubling from firstMs, capped at
+ * earlyMaxMs while the outage is young, at maxMs after.
+ */
+export function hostRetryDelayMs(attempt: number, downForMs = Infinity): number {
+  const cap = downForMs < HOST_RETRY.earlyForMs ? HOST_RETRY.earlyMaxMs : HOST_RETRY.maxMs;
+  return Math.min(cap, HOST_RETRY.firstMs * 2 ** Math.min(Math.max(attempt, 0), 16));
 }
 
 export type WaitingPrompt = Extract<DaemonToWorker, { type: 'input' | 'raw_input' }>;
@@ -170,7 +180,7 @@ export class HostWaits {
   }
 
   private schedule(id: string, o: Outage): void {
-    const pause = o.reason === 'host-key-changed' ? HOST_RETRY.maxMs : hostRetryDelayMs(o.attempts);
+    const pause = o.reason === 'host-key-changed' ? HOST_RETRY.maxMs : hostRetryDelayMs(o.attempts, this.now() - o.since);
     o.timer ??= setTimeout(() => this.retry(id, o), pause);
   }
 
