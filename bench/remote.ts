@@ -132,7 +132,13 @@ async function idleFifty(rig: E2eRig, measure: ReturnType<typeof sides>) {
 /** Drops the link with a prompt waiting, restores it, and times link-up → the prompt in b's pane. */
 async function reconnect(rig: E2eRig, sshd: TestSshd, chat: TimedChat, measure: ReturnType<typeof sides>, master: string): Promise<number> {
   await sshd.stop();
-  for (const p of processesMatching([master])) process.kill(p, 'SIGKILL');
+  for (const p of processesMatching([master])) {
+    try {
+      process.kill(p, 'SIGKILL');
+    } catch {
+      /* it ended with its connection */
+    }
+  }
   await waitFor('the ControlMaster to end', () => !measure.masterAlive(), 10_000);
   const marker = `#LMXRECONNECT${Date.now() % 1000}Q`;
   const seen = chat.watcher.expect(marker);
