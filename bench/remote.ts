@@ -154,6 +154,9 @@ async function reconnect(rig: E2eRig, sshd: TestSshd, chat: TimedChat, measure: 
   clearTimeout(timer);
   if (Number.isNaN(at)) throw new Error('the waiting prompt never reached the pane after the link returned');
   log(`link restored: the waiting prompt was in ${HOST}'s pane ${at - t0} ms later`);
+  // Why it took that long: the daemon's connection attempts (each a log line), in ms from the link's return.
+  const attempts = rig.logText().split('\n').filter((l) => l.includes('connecting to the host')).map((l) => Number(/"time":(\d+)/.exec(l)?.[1]) - t0);
+  log(`connection attempts, ms from the link's return: ${attempts.filter((ms) => ms > -BENCH.linkDownS * 2000).join(', ')}`);
   return at - t0;
 }
 
