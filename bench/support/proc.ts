@@ -103,7 +103,7 @@ export function treesCpu(pids: readonly number[]): number {
 /** The pid of the tmux server on socket `-L name`, or null. */
 export function tmuxServerPid(socket: string): number | null {
   try {
-    const out = execFileSync('tmux', ['-L', socket, 'display-message', '-p', '#{pid}'], { encoding: 'utf8', env: { ...process.env, TMUX: '' } });
+    const out = execFileSync('tmux', ['-L', socket, 'display-message', '-p', '#{pid}'], { encoding: 'utf8', env: { ...process.env, TMUX: '' }, stdio: ['ignore', 'pipe', 'ignore'] });
     return /^\d+$/.test(out.trim()) ? Number(out.trim()) : null;
   } catch {
     return null;
@@ -119,3 +119,26 @@ export function childrenMatching(pid: number, match: string): number[] {
 
 /** Whether these measurements work here. */
 export const procAvailable = read('/proc/self/stat') !== null;
+
+/** `pid` and its live descendants. */
+export function processTree(pid: number): number[] {
+  const stats = allStats();
+  const out: number[] = [];
+  const stack = [pid];
+  while (stack.length) {
+    const p = stack.pop()!;
+    out.push(p);
+    stack.push(...stats.filter((s) => s.ppid === p).map((s) => s.pid));
+  }
+  return stats.some((s) => s.pid === pid) ? out : [];
+}
+
+/** Live processes whose command line (NULs as spaces) contains every one of `parts`. */
+export function processesMatching(parts: readonly string[]): number[] {
+  return allStats()
+    .filter((s) => {
+      const cmd = (read(`/proc/${s.pid}/cmdline`) ?? '').replace(/\0/g, ' ');
+      return parts.every((p) => cmd.includes(p));
+    })
+    .map((s) => s.pid);
+}

@@ -1,5 +1,6 @@
 // A real OpenSSH server for tests: /usr/sbin/sshd as the current user on 127.0.0.1 and a free port, with its own host
-// key and an authorized_keys holding a client key generated for this run. Loopback only, never another address.
+// key and an authorized_keys holding a client key generated for this run. Loopback only, never another address — unless
+// the caller gives the address of a network namespace it made itself (with its own veth pair) and runs sshd there.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
@@ -13,7 +14,7 @@ export interface TestSshd {
   dir: string;
   port: number;
   user: string;
-  /** `user@127.0.0.1` */
+  /** `user@<address>` (127.0.0.1 unless the options name another) */
   target: string;
   /** The client's private key (authorized on this server). */
   clientKey: string;
@@ -40,6 +41,7 @@ function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = createServer();
     s.once('error', reject);
+    // A port free on loopback here; in a namespace of the caller's every port is free.
     s.listen(0, '127.0.0.1', () => {
       const port = (s.address() as { port: number }).port;
       s.close(() => resolve(port));
@@ -47,9 +49,9 @@ function freePort(): Promise<number> {
   });
 }
 
-function answersBanner(port: number): Promise<boolean> {
+function answersBanner(address: string, port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const c = connect({ host: '127.0.0.1', port });
+    const c = connect({ host: address, port });
     c.setTimeout(2000);
     c.once('data', (d) => {
       c.destroy();
@@ -63,8 +65,18 @@ function answersBanner(port: number): Promise<boolean> {
   });
 }
 
-/** `setEnv`: variables sshd sets in every session it starts (its `SetEnv`), as a host's own environment would. */
-export async function startTestSshd(opts: { setEnv?: Record<string, string> } = {}): Promise<TestSshd> {
+export interface TestSshdOptions {
+  /** Where sshd listens (default 127.0.0.1): only an address of a network namespace the caller made. */
+  address?: string;
+  /** Words before sshd's own, e.g. `ip netns exec <ns>` to run it in that namespace. */
+  wrap?: readonly string[];
+  /** Variables sshd sets in every session it starts (its `SetEnv`), as a host's own environment would. */
+  setEnv?: Record<string, string>;
+}
+
+export async function startTestSshd(opts: TestSshdOptions = {}): Promise<TestSshd> {
+  const address = opts.address ?? '127.0.0.1';
+  const wrap = opts.wrap ?? [];
   if (!existsSync(SSHD)) throw new Error(`${SSHD} is missing: install openssh-server (.ci/run does)`);
   // Short path: sshd and ssh put unix sockets near here.
   const dir = mkdtempSync(join(tmpdir(), 'lmx-sshd-'));
@@ -86,7 +98,7 @@ export async function startTestSshd(opts: { setEnv?: Record<string, string> } = 
     },
     user,
     get target() {
-      return `${user}@127.0.0.1`;
+      return `${user}@${address}`;
     },
     clientKey,
     hostKeyPub: `${hostKey}.pub`,
@@ -100,7 +112,7 @@ export async function startTestSshd(opts: { setEnv?: Record<string, string> } = 
         conf,
         [
           `Port ${port}`,
-          'ListenAddress 127.0.0.1',
+          `ListenAddress ${address}`,
           `HostKey ${hostKey}`,
           `PidFile ${join(dir, 'sshd.pid')}`,
           `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
@@ -117,11 +129,12 @@ export async function startTestSshd(opts: { setEnv?: Record<string, string> } = 
           '',
         ].join('\n'),
       );
-      const c = spawn(SSHD, ['-D', '-e', '-f', conf], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+      const [cmd, ...args] = [...wrap, SSHD, '-D', '-e', '-f', conf];
+      const c = spawn(cmd!, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
       log = '';
       c.stderr?.on('data', (d) => (log += d));
       child = c;
-      await until(`sshd on 127.0.0.1:${port}`, async () => c.exitCode === null && (await answersBanner(port)), 30_000);
+      await until(`sshd on ${address}:${port}`, async () => c.exitCode === null && (await answersBanner(address, port)), 30_000);
     },
     async stop() {
       const c = child;
@@ -134,7 +147,7 @@ export async function startTestSshd(opts: { setEnv?: Record<string, string> } = 
         /* already gone */
       }
       await until('sshd to end', () => c.exitCode !== null || c.signalCode !== null, 20_000);
-      await until(`port ${port} to close`, async () => !(await answersBanner(port)), 20_000);
+      await until(`port ${port} to close`, async () => !(await answersBanner(address, port)), 20_000);
     },
     async cleanup() {
       await sshd.stop();
