@@ -4,7 +4,7 @@
 // A host that is down (gpu2: a port nothing listens on) makes the message wait, says so once, is tried rarely, and the
 // message runs there once when it is back.
 // Real daemon (the build: the bundle is what ships to the host), fake Feishu, shell CLI. Needs `npm run build`.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,8 @@ import type { E2eRig } from '../support/e2e-daemon.js';
 import { hostTmux as hostTmuxOf, rigWithHosts as rigWithTestHosts } from '../support/host-rig.js';
 import type { FakeMessage } from '../support/fake-feishu/index.js';
 import { startTestSshd, type TestSshd } from '../support/sshd.js';
+import { controlPath } from '../../src/platform/ssh/ssh-argv.js';
+import { sshPlaces } from '../../src/platform/ssh/ssh-run.js';
 
 let sshd: TestSshd;
 /** gpu2: down until a test starts it (its port and pinned key stay). */
@@ -98,6 +100,12 @@ describe('a session placed on a host', () => {
     await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes(`${outside} is outside the folders sessions may use on gpu1 (${srv})`)), 30_000, 'confinement');
     const after = (await rig.status()).sessions.filter((s: { key: string; lifecycle: string }) => s.key.startsWith(open.messageId) && s.lifecycle !== 'closed');
     expect(after).toMatchObject([{ host: 'gpu1', cwd: app }]);
+
+    // `larkmux stop` closes gpu1's ControlMaster (else it would outlive the daemon by ssh's ControlPersist).
+    const master = controlPath({ name: 'gpu1', ssh: sshd.target, port: sshd.port }, sshPlaces(rig.home.paths));
+    expect(existsSync(master)).toBe(true);
+    await rig.stop();
+    expect(existsSync(master)).toBe(false);
   }, 240_000);
 
   it('the folder picker of a new topic offers each host\'s roots as host:dir beside the bot\'s own folder', async () => {

@@ -166,7 +166,7 @@ describe('a session worker on a host', () => {
       expect(exits.filter((e) => e.cause === 'link_lost')).toHaveLength(1);
     } finally {
       await pool.dispose();
-      remote.dispose();
+      await remote.dispose();
       await tmux.kill();
     }
   });
@@ -195,7 +195,7 @@ describe('the pool watching a worker on a host', () => {
       expect(alive(agentPid)).toBe(true);
     } finally {
       await pool.dispose();
-      remote.dispose();
+      await remote.dispose();
       await tmux.kill();
     }
   });

@@ -280,7 +280,7 @@ export class Daemon {
     this.opts.log.info('daemon stopping');
     this.capacity.dispose();
     await this.pool.dispose();
-    this.remoteHosts.dispose();
+    await this.remoteHosts.dispose();
     await Promise.all(this.bots.map((b) => b.dispose().catch((err) => this.opts.log.error({ err }, 'bot did not stop cleanly'))));
     this.frames.dispose();
     this.console?.server.dispose();

@@ -7,6 +7,7 @@ import type { BundleManifest } from '../../platform/bundle-manifest.js';
 import { DEFAULT_REMOTE_ROOT, ensureRemoteBundle } from '../../platform/ssh/remote-bundle.js';
 import { sshArgv, type SshPlaces } from '../../platform/ssh/ssh-argv.js';
 import type { SshFailureKind } from '../../platform/ssh/ssh-failure.js';
+import { closeMaster } from '../../platform/ssh/ssh-run.js';
 import { quoteShellArg } from '../../shared/shell-quote.js';
 import { encodeFrame, FrameDecoder } from '../../shared/frame-codec.js';
 import { parseAgentToDaemon, type AgentPaneAnswer, type AgentPaneAsk, type AgentToDaemon, type DaemonToAgent } from '../../shared/host-agent-protocol.js';
@@ -114,10 +115,12 @@ export class RemoteHost implements RemoteWorkerStarter {
   }
 
   /** Ends the link: the agent detaches its workers (the CLIs keep running) and exits. */
-  dispose(): void {
+  async dispose(): Promise<void> {
     this.disposed = true;
     this.webForwards.cancelAll();
     this.link?.ssh.stdin.end();
+    // Best effort (bounded by closeMaster's own timeout): no master is a fine outcome too.
+    await closeMaster(this.opts.host, this.opts.places, this.opts.sshEnv).catch(() => false);
   }
 
   private connect(): Promise<void> {

@@ -40,8 +40,13 @@ export class RemoteHosts {
     return this.bundle;
   }
 
-  dispose(): void {
-    for (const h of this.live.values()) h.dispose();
+  /**
+   * Ends every host's link and closes its ControlMaster: a master left behind would outlive the daemon by its
+   * ControlPersist (ten minutes), holding a connection to the host and a socket in a folder that may be removed.
+   */
+  async dispose(): Promise<void> {
+    const hosts = [...this.live.values()];
     this.live.clear();
+    await Promise.all(hosts.map((h) => h.dispose()));
   }
 }
