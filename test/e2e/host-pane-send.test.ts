@@ -3,18 +3,16 @@
 // network), the agent finds the caller's pane by its tty on the host and the daemon decides the session. A pane on the
 // host that is not a session's, and a process with no pane, get exit 3 and "not in a larkmux pane", as locally.
 // Real daemon (the build: the bundle is what ships to the host), fake Feishu, shell CLI, a real sshd on 127.0.0.1.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { controlCall } from '../../src/platform/control-client.js';
-import { knownHostsName, pinInKnownHosts } from '../../src/platform/ssh/known-hosts.js';
-import { sshPlaces } from '../../src/platform/ssh/ssh-run.js';
 import { HOST_PANE_ONLY, HOST_PANE_SOCKET } from '../../src/shared/host-agent-protocol.js';
-import { tmuxSocketName } from '../../src/shared/tmux-socket.js';
 import { textsIn } from '../support/cards.js';
-import { startRig, type E2eRig } from '../support/e2e-daemon.js';
+import type { E2eRig } from '../support/e2e-daemon.js';
+import { hostTmux as hostTmuxOf, rigWithHosts } from '../support/host-rig.js';
 import { startTestSshd, type TestSshd } from '../support/sshd.js';
 import { until } from '../support/until.js';
 
@@ -38,7 +36,7 @@ afterAll(async () => {
 });
 
 /** The tmux server larkmux's workers use on the host: the one its folder there derives. */
-const hostTmux = (args: string[]) => spawnSync('tmux', ['-L', tmuxSocketName(null, hostRoot), ...args], { encoding: 'utf8' });
+const hostTmux = (args: string[]) => hostTmuxOf(hostRoot, args);
 
 /** The pane's `larkmux` on the host, by its absolute path (what a hand-started shell there would have to type). */
 const hostLarkmux = () => join(hostRoot, 'run', 'bin', 'larkmux');
@@ -56,14 +54,9 @@ function withoutTty(args: string[]): Promise<{ code: number | null; output: stri
 
 describe('larkmux where / send in a pane on a host', () => {
   it('a session on host B: send posts the text exactly, where names the session; a hand-started pane on B and a process without a pane get exit 3', async () => {
-    rig = await startRig({ daemon: 'built' });
-    const { fake, home } = rig;
+    rig = await rigWithHosts([], [{ name: 'b', sshd, workingDirs: [srv] }], hostRoot);
+    const { fake } = rig;
     const appId = rig.appIds[0]!;
-    home.writeConfig({ ...JSON.parse(readFileSync(home.paths.config, 'utf8')), hosts: [{ name: 'b', ssh: sshd.target, port: sshd.port, identityFile: sshd.clientKey, workingDirs: [srv] }] });
-    const [type, blob] = readFileSync(sshd.hostKeyPub, 'utf8').trim().split(' ');
-    writeFileSync(sshPlaces(home.paths).knownHosts, pinInKnownHosts('', knownHostsName('127.0.0.1', sshd.port), { type: type!, blob: blob! }));
-    home.env.LARKMUX_REMOTE_ROOT = hostRoot;
-    await rig.start();
 
     const open = await fake.injectMessage({ chatType: 'group', text: `/cd b:${srv}`, mentionBot: true });
     const chatId = open.chatId;

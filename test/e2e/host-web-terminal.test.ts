@@ -3,17 +3,16 @@
 // and the daemon reaches it through an OpenSSH stream-local forward on B's ControlMaster. Real daemon (the build: the
 // bundle is what ships to B), fake Feishu, a real sshd on 127.0.0.1 as B, real Chromium. Needs `npm run build`.
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { knownHostsName, pinInKnownHosts } from '../../src/platform/ssh/known-hosts.js';
 import { closeMaster, sshPlaces } from '../../src/platform/ssh/ssh-run.js';
-import { tmuxSocketName } from '../../src/shared/tmux-socket.js';
 import { launchChromium } from '../support/browser.js';
 import { cardsFor, elementsOf, textsIn } from '../support/cards.js';
-import { startRig, type E2eRig } from '../support/e2e-daemon.js';
+import type { E2eRig } from '../support/e2e-daemon.js';
+import { hostTmux as hostTmuxOf, rigWithHosts } from '../support/host-rig.js';
 import { startTestSshd, type TestSshd } from '../support/sshd.js';
 import { until } from '../support/until.js';
 
@@ -41,7 +40,7 @@ afterAll(async () => {
 });
 
 /** The tmux server larkmux's workers use on B: the one its folder there derives. */
-const hostTmux = (args: string[]) => spawnSync('tmux', ['-L', tmuxSocketName(null, hostRoot), ...args], { encoding: 'utf8' });
+const hostTmux = (args: string[]) => hostTmuxOf(hostRoot, args);
 
 /** Everything B's pane shows and scrolled past. */
 function hostPaneText(): string {
@@ -59,14 +58,9 @@ const socketsIn = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n
 
 describe('the web terminal of a session on another host', () => {
   it('the card\'s link shows B\'s pane and /term\'s write link types into it, through a forward on the ControlMaster; again after the link is cut', { timeout: 300_000 }, async () => {
-    rig = await startRig({ daemon: 'built' });
-    const hosts = [{ name: 'gpu1', ssh: sshd.target, port: sshd.port, identityFile: sshd.clientKey, workingDirs: [srv] }];
-    rig.home.writeConfig({ ...JSON.parse(readFileSync(rig.home.paths.config, 'utf8')), hosts });
-    const [type, blob] = readFileSync(sshd.hostKeyPub, 'utf8').trim().split(' ');
+    rig = await rigWithHosts([], [{ name: 'gpu1', sshd, workingDirs: [srv] }], hostRoot);
+    const gpu1 = { name: 'gpu1', ssh: sshd.target, port: sshd.port, identityFile: sshd.clientKey };
     const places = sshPlaces(rig.home.paths);
-    writeFileSync(places.knownHosts, pinInKnownHosts('', knownHostsName('127.0.0.1', sshd.port), { type: type!, blob: blob! }));
-    rig.home.env.LARKMUX_REMOTE_ROOT = hostRoot;
-    await rig.start();
     const { fake } = rig;
     const appId = rig.appIds[0]!;
 
@@ -108,7 +102,7 @@ describe('the web terminal of a session on another host', () => {
 
     // The ControlMaster is cut: the worker goes with the link, its forward with it; the next message brings a worker
     // back, and the web terminal works again through a new forward.
-    expect(await closeMaster(hosts[0]!, places, rig.home.env)).toBe(true);
+    expect(await closeMaster(gpu1, places, rig.home.env)).toBe(true);
     await until('the forward\'s local end removed', () => !existsSync(localEnds[0]!), 30_000);
     await fake.injectMessage({ chatType: 'group', chatId, rootId: open.messageId, text: 'echo again-on-b-$((7*7))' });
     await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('again-on-b-49')), 120_000, 'the answer after the reconnect');
