@@ -204,6 +204,7 @@ export class Daemon {
     return classifyTmuxSessions(list.names, owned);
   }
 
+  // Web requests only (worker events go to the owner each start names): one Map lookup per bot, and bots are a handful.
   private botOf(sessionId: string): BotRuntime | undefined {
     return this.bots.find((b) => b.owns(sessionId));
   }
