@@ -1,5 +1,7 @@
 // What the daemon makes of a host's `get` output as it arrives (shared/host-fetch-protocol.ts splitFetched): table-driven.
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { readFetched } from '../../src/daemon/workers/remote-fetch.js';
 import { HOST_FETCH_LINE_BYTES, parseHostFetchRequest, splitFetched } from '../../src/shared/host-fetch-protocol.js';
 
 const SHA = 'a'.repeat(64);
@@ -41,5 +43,20 @@ describe('parseHostFetchRequest', () => {
     ['not json', false],
   ])('%s → %s', (text, ok) => {
     expect(parseHostFetchRequest(text).ok).toBe(ok);
+  });
+});
+
+describe('readFetched (the daemon on arrival)', () => {
+  const data = Buffer.from('bytes from the host');
+  const sha = createHash('sha256').update(data).digest('hex');
+  it('posts only what matches the sha256 the host computed', () => {
+    expect(readFetched(out(line({ ok: true, bytes: data.length, sha256: sha }), data), 100)).toEqual({ read: { ok: true, data } });
+    const damaged = Buffer.from(data);
+    damaged[0] = 0x42;
+    expect(readFetched(out(line({ ok: true, bytes: data.length, sha256: sha }), damaged), 100)).toEqual({ read: { ok: false, reason: 'failed', detail: 'the file arrived damaged (sha256 differs)' } });
+  });
+  it('a refusal is the local refusal; output that is no answer is said so', () => {
+    expect(readFetched(out(line({ ok: false, refusal: { reason: 'denied' } })), 100)).toEqual({ read: { ok: false, reason: 'denied' } });
+    expect(readFetched(out('bash: node: command not found\n'), 100)).toEqual({ bad: 'the answer is not JSON' });
   });
 });

@@ -67,18 +67,23 @@ export async function fetchFromHost(host: RemoteHost, request: HostFetchRequest,
   });
 }
 
-function judge(host: RemoteHost, out: Buffer, limit: number, code: number | null, stderr: string): LocalRead {
+/** The host's read from its whole output, what arrived checked against its sha256; `bad` when it is no answer. */
+export function readFetched(out: Buffer, limit: number): { read: LocalRead } | { bad: string } {
   const so = splitFetched(out, limit, true);
-  if (so.state === 'refused') return { ok: false, ...so.answer.refusal };
-  if (so.state === 'complete') {
-    const sha = createHash('sha256').update(so.data).digest('hex');
-    return sha === so.answer.sha256 ? { ok: true, data: so.data } : failed('the file arrived damaged (sha256 differs)');
-  }
+  if (so.state === 'refused') return { read: { ok: false, ...so.answer.refusal } };
+  if (so.state === 'bad' || so.state === 'partial') return { bad: so.state === 'bad' ? so.error : 'cut short' };
+  const sha = createHash('sha256').update(so.data).digest('hex');
+  return { read: sha === so.answer.sha256 ? { ok: true, data: so.data } : failed('the file arrived damaged (sha256 differs)') };
+}
+
+function judge(host: RemoteHost, out: Buffer, limit: number, code: number | null, stderr: string): LocalRead {
+  const r = readFetched(out, limit);
+  if ('read' in r) return r.read;
   const ssh = classifySshFailure(code, stderr);
   if (ssh) return failed(ssh.detail);
   // No answer from the agent: most likely its bundle is gone from the host; placed again on the next read.
   if (out.length === 0) host.forgetBundleDir();
-  return failed(`the file could not be read on ${host.ssh.host.name} (${so.state === 'bad' ? so.error : `exit ${code}`})`);
+  return failed(`the file could not be read on ${host.ssh.host.name} (${out.length === 0 ? `exit ${code}` : r.bad})`);
 }
 
 /** Where a pane on a host sends files from: read there, judged there by the local rules, larkmux's folder there kept out. */
