@@ -40,7 +40,11 @@ export type LocalReadRefusal =
   | { reason: 'not_regular'; kind: Exclude<FileKind, 'file'> }
   | { reason: 'failed'; detail: string };
 
-export type LocalRead = ({ ok: true; data: Buffer }) | ({ ok: false } & LocalReadRefusal);
+/**
+ * `size`, when given, is the file's size (at least limit + 1) and `data` holds none of it: a host does not send the bytes
+ * of a file larger than asked for, only that it is (daemon/workers/remote-fetch.ts).
+ */
+export type LocalRead = ({ ok: true; data: Buffer; size?: number }) | ({ ok: false } & LocalReadRefusal);
 
 /** Reads a file for a post: on this machine (readLocalFile) or on a session's host (daemon/workers/remote-fetch.ts). */
 export type FileReader = (path: string, limit: number, access: FileAccess, signal?: AbortSignal) => Promise<LocalRead>;

@@ -33,8 +33,11 @@ export const HostFetchRefusalSchema = z.discriminatedUnion('reason', [
 ]);
 
 export const HostFetchAnswerSchema = z.union([
-  /** `bytes` bytes follow this line; the daemon checks them against `sha256`. */
-  z.strictObject({ ok: z.literal(true), bytes: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/) }),
+  /**
+   * `bytes` bytes follow this line; the daemon checks them against `sha256`. `larger`: the file has more than `limit`
+   * bytes, and none follow (`bytes` 0): it would be refused anyway, so a large file costs the link nothing.
+   */
+  z.strictObject({ ok: z.literal(true), bytes: z.number().int().nonnegative(), sha256: z.string().regex(/^[0-9a-f]{64}$/), larger: z.literal(true).optional() }),
   z.strictObject({ ok: z.literal(false), refusal: HostFetchRefusalSchema }),
 ]);
 export type HostFetchAnswer = z.infer<typeof HostFetchAnswerSchema>;

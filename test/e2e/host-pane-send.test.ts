@@ -109,7 +109,8 @@ describe('larkmux where / send in a pane on a host', () => {
     expect(fake.uploads.filter((u) => u.imageKey === imageKey).map((u) => sha(u.bytes))).toEqual([sha(png)]);
 
     // What a local send refuses, B refuses the same way, in words in the pane, exit 1, and nothing is posted: a missing
-    // file, a folder, a file larger than Feishu takes (30 MB; sparse on B), a link out of the session's folder.
+    // file, a folder, a file larger than Feishu takes (30 MB; sparse on B; B sends none of its bytes), a link out of the
+    // session's folder.
     mkdirSync(join(srv, 'adir'));
     const big = openSync(join(srv, 'big.bin'), 'w');
     ftruncateSync(big, 31 * 1024 * 1024);
@@ -133,7 +134,7 @@ describe('larkmux where / send in a pane on a host', () => {
     // Read on B by its `get` (B is this machine's user in the test, so the daemon says where each read was made).
     const reads = rig.logText().split('\n').filter((l) => l.includes('file read on a host for larkmux send') && l.includes('"host":"b"'));
     expect(reads.map((l) => (JSON.parse(l) as { bytes?: number; refused?: string }))).toMatchObject([
-      { bytes: reportBytes.length }, { bytes: png.length }, { refused: 'missing' }, { refused: 'not_regular' }, { bytes: 30 * 1024 * 1024 + 1 }, { refused: 'outside' },
+      { bytes: reportBytes.length }, { bytes: png.length }, { refused: 'missing' }, { refused: 'not_regular' }, { bytes: 0, larger: true }, { refused: 'outside' },
     ]);
     expect(fake.messages.filter((m) => m.msgType === 'file' || m.msgType === 'image').length).toBe(media.length);
 

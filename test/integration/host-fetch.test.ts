@@ -38,9 +38,11 @@ describe('host-agent get', () => {
     expect(r.answer.sha256).toBe(createHash('sha256').update(r.data).digest('hex'));
   });
 
-  it('at most limit + 1 bytes of a larger file (enough to show it is too large)', async () => {
+  it('a file larger than the limit: said so, and none of its bytes sent', async () => {
     const r = await fetched(ask({ path: join(dir, 'big.bin'), limit: 10 }), 10);
-    expect(r.state === 'complete' && r.data.length).toBe(11);
+    expect(r.state === 'complete' && { larger: r.answer.larger, bytes: r.data.length }).toEqual({ larger: true, bytes: 0 });
+    const fits = await fetched(ask({ path: join(dir, 'big.bin'), limit: 100 }), 100);
+    expect(fits.state === 'complete' && { larger: fits.answer.larger, bytes: fits.data.length }).toEqual({ larger: undefined, bytes: 100 });
   });
 
   it.each([

@@ -60,3 +60,10 @@ describe('readFetched (the daemon on arrival)', () => {
     expect(readFetched(out('bash: node: command not found\n'), 100)).toEqual({ bad: 'the answer is not JSON' });
   });
 });
+
+describe('readFetched of a file larger than asked for', () => {
+  it('knows only that it is larger (limit + 1, as a local read), with no bytes', () => {
+    const empty = createHash('sha256').update(Buffer.alloc(0)).digest('hex');
+    expect(readFetched(out(line({ ok: true, bytes: 0, sha256: empty, larger: true })), 100)).toEqual({ read: { ok: true, data: Buffer.alloc(0), size: 101 } });
+  });
+});

@@ -52,7 +52,8 @@ async function postOne(target: PostTarget, item: OutboundItem, { access, read: r
   const read = await readFile(item.path, canReceive ? Math.max(limits.imageBytes, limits.fileBytes) : 0, access, signal);
   if (!im.sendMedia || !im.uploadFile) return { item: name, ok: false, error: 'this chat cannot receive files', ...(read.ok ? {} : { refused: read.reason }) };
   if (!read.ok) return { item: name, ok: false, error: describeLocalRefusal(read), refused: read.reason };
-  const plan = planMedia(item.path, read.data.length, item.kind, limits);
+  // Larger than limit (the largest media either kind may be): refused here, so a size without the data never goes on.
+  const plan = planMedia(item.path, read.size ?? read.data.length, item.kind, limits);
   if (!plan.ok) return { item: name, ok: false, error: mediaRefusal(plan) };
   if (plan.as === 'image') {
     const up = await im.uploadImage(read.data);

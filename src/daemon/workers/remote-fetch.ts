@@ -73,7 +73,9 @@ export function readFetched(out: Buffer, limit: number): { read: LocalRead } | {
   if (so.state === 'refused') return { read: { ok: false, ...so.answer.refusal } };
   if (so.state === 'bad' || so.state === 'partial') return { bad: so.state === 'bad' ? so.error : 'cut short' };
   const sha = createHash('sha256').update(so.data).digest('hex');
-  return { read: sha === so.answer.sha256 ? { ok: true, data: so.data } : failed('the file arrived damaged (sha256 differs)') };
+  if (sha !== so.answer.sha256) return { read: failed('the file arrived damaged (sha256 differs)') };
+  // Larger than asked for: only that is known (limit + 1 bytes, as a local read would have), so the post refuses it.
+  return { read: so.answer.larger ? { ok: true, data: so.data, size: limit + 1 } : { ok: true, data: so.data } };
 }
 
 function judge(host: RemoteHost, out: Buffer, limit: number, code: number | null, stderr: string): LocalRead {
@@ -98,7 +100,7 @@ export function hostFiles(host: RemoteHost | undefined, log: Logger): HostFiles 
   const read: FileReader = async (path, limit, access, signal) => {
     const r = await fetchFromHost(host, { path, limit, roots: [...access.roots], home: access.home }, signal);
     // Sizes and reasons only: never the path's content, and the path stays out too (it may name a user's secret).
-    log.info({ host: host.ssh.host.name, ...(r.ok ? { bytes: r.data.length } : { refused: r.reason }) }, 'file read on a host for larkmux send');
+    log.info({ host: host.ssh.host.name, ...(r.ok ? { bytes: r.data.length, ...(r.size ? { larger: true } : {}) } : { refused: r.reason }) }, 'file read on a host for larkmux send');
     return r;
   };
   return { read, home: host.homeOnHost };

@@ -30,7 +30,9 @@ export async function serveFetch(input: Readable): Promise<{ answer: HostFetchAn
     const { ok: _ok, ...refusal } = read;
     return { answer: { ok: false, refusal }, data: null };
   }
-  return { answer: { ok: true, bytes: read.data.length, sha256: createHash('sha256').update(read.data).digest('hex') }, data: read.data };
+  const data = read.data.length > limit ? Buffer.alloc(0) : read.data;
+  const answer: HostFetchAnswer = { ok: true, bytes: data.length, sha256: createHash('sha256').update(data).digest('hex'), ...(data === read.data ? {} : { larger: true as const }) };
+  return { answer, data };
 }
 
 export function fetchOutput({ answer, data }: { answer: HostFetchAnswer; data: Buffer | null }): Buffer {
