@@ -26,7 +26,11 @@ export async function fetchFromHost(host: RemoteHost, request: HostFetchRequest,
   const dir = await host.bundleDir();
   if (!dir.ok) return failed(dir.detail);
   const { host: cfg, places, env } = host.ssh;
-  ensureSocketFolder(join(controlPath(cfg, places), '..'));
+  try {
+    ensureSocketFolder(join(controlPath(cfg, places), '..'));
+  } catch (err) {
+    return failed((err as Error).message);
+  }
   const remote = ['exec', 'node', quoteShellArg(`${dir.dir}/host-agent.js`), HOST_FETCH_VERB];
   return new Promise<LocalRead>((resolve) => {
     const child = spawn('ssh', sshArgv(cfg, places, remote), { stdio: ['pipe', 'pipe', 'pipe'], env: env ?? process.env });
