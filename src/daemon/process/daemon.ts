@@ -20,6 +20,7 @@ import { defaultRenderEntry, WorkerPool } from '../workers/worker-pool.js';
 import { LOCAL_HOST } from '../../shared/host-config.js';
 import { RemoteHosts } from '../workers/remote-hosts.js';
 import { remoteUploadFolder } from '../workers/remote-upload.js';
+import { hostFiles } from '../workers/remote-fetch.js';
 import { readMemAvailable } from '../../platform/meminfo.js';
 import { memoryFloorBytes } from '../sessions/capacity.js';
 import { RenderProcessHost } from '../../platform/render-process.js';
@@ -131,7 +132,7 @@ export class Daemon {
       this.web.mount(this.console.server);
       this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames, hosts: config.hosts, remoteUploads }));
     }
-    this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, paths.home, log);
+    this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, paths.home, log, (name) => hostFiles(this.remoteHosts.get(name), log));
     this.notice = nextStepNotice(config, opts.configExists, paths.config, larkmuxCommand());
     this.control = new ControlServer(
       paths.controlSocket,

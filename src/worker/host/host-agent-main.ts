@@ -15,6 +15,8 @@ import { tmuxSocketName } from '../../shared/tmux-socket.js';
 import { HostAgent, type AgentLog } from './host-agent.js';
 import { HOST_UPLOAD_VERB } from '../../shared/host-upload-protocol.js';
 import { receiveUpload } from './host-upload.js';
+import { HOST_FETCH_VERB } from '../../shared/host-fetch-protocol.js';
+import { fetchOutput, serveFetch } from './host-fetch.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const log: AgentLog = (level, msg, fields = {}) => {
@@ -26,6 +28,10 @@ process.stderr.on('error', () => undefined);
 if (process.argv[2] === HOST_UPLOAD_VERB) {
   const res = await receiveUpload(process.stdin);
   process.stdout.write(JSON.stringify(res) + '\n', () => process.exit(res.ok ? 0 : 1));
+} else if (process.argv[2] === HOST_FETCH_VERB) {
+  // `get`: one file a pane here sends, read by the local rules (host-fetch.ts) and written to stdout, then exit.
+  const served = await serveFetch(process.stdin);
+  process.stdout.write(fetchOutput(served), () => process.exit(served.answer.ok ? 0 : 1));
 } else {
   runAgent();
 }
