@@ -209,7 +209,8 @@ export class LiveSession {
         this.hooks.turnOver?.(msg.turnId);
         // The reason in the bot's language (the worker's English reason stays in the logs).
         const reason = msg.failure ? describeFailure(this.t, msg.failure) : msg.reason;
-        await this.cards.setNotice(this.t('notice.inputFailed', { reason }));
+        // A prompt caught by a dropped link that no transcript can vouch for: said as it is — it may have arrived.
+        await this.cards.setNotice(msg.failure?.code === 'may_not_have_arrived' ? reason : this.t('notice.inputFailed', { reason }));
         if (turn) this.log.warn({ turn: msg.turnId, reason: msg.reason }, 'input failed');
         await this.hooks.attention?.problem('input_failed', this.t('attention.inputFailed', { reason }), turn?.requester.userId ?? this.lastRequester);
         return;

@@ -311,7 +311,7 @@ export class SessionService {
   }
 
   /** `exit`: how the pool saw it go; a link to a host that was lost leaves its prompts waiting (host-waits.ts). */
-  onWorkerExit(id: string, expected: boolean, exit?: Pick<WorkerExit, 'cause' | 'unsent' | 'linkFailure'>): void {
+  onWorkerExit(id: string, expected: boolean, exit?: Pick<WorkerExit, 'cause' | 'unsent' | 'inFlight' | 'linkFailure'>): void {
     this.handles.get(id)?.gone();
     this.live.get(id)?.workerGone();
     this.opts.capacity.workerGone(id);
