@@ -19,6 +19,7 @@ export const FAILURE_CODES = [
   'tmux_start_failed',
   'not_ready',
   'session_closed',
+  'may_not_have_arrived',
 ] as const;
 export const FailureCodeSchema = z.enum(FAILURE_CODES);
 export type FailureCode = z.infer<typeof FailureCodeSchema>;
@@ -47,6 +48,7 @@ const KEYS: Record<FailureCode, MessageKey> = {
   tmux_start_failed: 'failure.tmux_start_failed',
   not_ready: 'failure.not_ready',
   session_closed: 'failure.session_closed',
+  may_not_have_arrived: 'failure.may_not_have_arrived',
 };
 
 /** The failure in words, with a translator already bound to the reader's language. */

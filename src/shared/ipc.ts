@@ -79,8 +79,14 @@ export const InitMsg = z.strictObject({
   webUnix: z.boolean().optional(),
 });
 
-export const InputMsg = z.strictObject({ type: z.literal('input'), turnId: id, text, requester: RequesterSchema });
-export const RawInputMsg = z.strictObject({ type: z.literal('raw_input'), turnId: id, text: z.string().max(4096) });
+/**
+ * `inFlightSince`: this prompt was handed to the worker on a host at that time (the daemon's clock, ms) and the link
+ * dropped before its delivery was reported; the worker there checks the CLI's transcript before typing it again
+ * (worker/lifecycle/in-flight.ts): arrived → its turn goes on, absent → typed, unknown → input_failed `may_not_have_arrived`.
+ */
+const inFlightSince = z.number().int().nonnegative().optional();
+export const InputMsg = z.strictObject({ type: z.literal('input'), turnId: id, text, requester: RequesterSchema, inFlightSince });
+export const RawInputMsg = z.strictObject({ type: z.literal('raw_input'), turnId: id, text: z.string().max(4096), inFlightSince });
 export const KeyMsg = z.strictObject({ type: z.literal('key'), key: KeyNameSchema, by: RequesterSchema.optional() });
 export const SelectionChoiceMsg = z.strictObject({
   type: z.literal('selection_choice'),

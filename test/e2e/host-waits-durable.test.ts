@@ -7,40 +7,33 @@
 // - A daemon restart keeps the host's CLI: the next message runs in the same pane, the same shell (pane pid) on gpu1.
 // Needs `npm run build`.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { textsIn } from '../support/cards.js';
 import type { E2eRig } from '../support/e2e-daemon.js';
-import { hostTmux, rigWithHosts } from '../support/host-rig.js';
+import { hostFolders, hostHistory as hostHistoryOf, hostTmux, paneOutputs, rigWithHosts } from '../support/host-rig.js';
 import { runLarkmux } from '../support/larkmux-cli.js';
 import { startTestSshd, type TestSshd } from '../support/sshd.js';
 
 let sshd: TestSshd;
 let hostRoot: string;
 let app: string;
+let folders: ReturnType<typeof hostFolders> | undefined;
 
 beforeAll(async () => {
   sshd = await startTestSshd();
-  hostRoot = realpathSync(mkdtempSync(join(tmpdir(), 'lmx-gpu1-')));
-  app = join(realpathSync(mkdtempSync(join(tmpdir(), 'lmx-srv-'))), 'app');
-  mkdirSync(app);
+  folders = hostFolders();
+  ({ hostRoot, app } = folders);
 }, 60_000);
 
 afterAll(async () => {
   await sshd?.cleanup();
-  for (const d of [hostRoot, app && join(app, '..')]) if (d) rmSync(d, { recursive: true, force: true });
+  folders?.remove();
 });
 
-/** Every line of the host's panes' histories (larkmux's tmux server there). */
-function hostHistory(): string[] {
-  const panes = hostTmux(hostRoot, ['list-panes', '-a', '-F', '#{pane_id}']).stdout.split('\n').filter(Boolean);
-  return panes.flatMap((p) => hostTmux(hostRoot, ['capture-pane', '-p', '-J', '-S', '-', '-t', p]).stdout.split('\n'));
-}
-
-/** The outputs among the lines (a typed `echo x-$((6*7))` shows as itself; its output as `x-42` alone). */
-const outputs = (lines: string[], tag: RegExp) => lines.map((l) => l.trim()).filter((l) => tag.test(l) && !l.includes('echo'));
+const hostHistory = () => hostHistoryOf(hostRoot);
+const outputs = paneOutputs;
 
 /** A topic placed on gpu1 (in `app`): its chat and root message. */
 async function topicOnGpu1(rig: E2eRig): Promise<{ chatId: string; rootId: string }> {

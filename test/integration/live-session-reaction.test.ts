@@ -51,6 +51,16 @@ describe('delivered reaction and the final answer, in either order', () => {
     expect(h.fake.reactions.filter((r) => r.messageId === messageId)).toHaveLength(1);
   });
 
+  it('its worker gone before the report (a host\'s link dropped), the next worker proves it delivered: one reaction', async () => {
+    const { live, turnId, messageId } = await session();
+    live.workerGone();
+    await live.handle({ type: 'input_delivered', turnId, evidence: 'transcript', enterRetries: 0 });
+    await h.fake.waitFor(() => h.fake.reactions.some((r) => r.messageId === messageId), 10_000, 'delivered reaction');
+    await live.handle({ type: 'input_delivered', turnId, evidence: 'transcript', enterRetries: 0 });
+    await live.handle({ type: 'final_output', turnId, text: 'FAKE-REPLY: fast' });
+    expect(h.fake.reactions.filter((r) => r.messageId === messageId)).toHaveLength(1);
+  });
+
   it('a failed delivery gets no reaction', async () => {
     const { live, turnId, messageId } = await session();
     await live.handle({ type: 'input_failed', turnId, reason: 'the text is still in the input box' });

@@ -2,7 +2,9 @@
 // 127.0.0.1 (test/support/sshd.ts), their keys pinned in larkmux's own known_hosts as `larkmux hosts add … --accept`
 // pins them, and larkmux's folder on the hosts (LARKMUX_REMOTE_ROOT) apart from the user's.
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { knownHostsName, pinInKnownHosts } from '../../src/platform/ssh/known-hosts.js';
 import { sshPlaces } from '../../src/platform/ssh/ssh-run.js';
 import { tmuxSocketName } from '../../src/shared/tmux-socket.js';
@@ -31,6 +33,23 @@ export async function rigWithHosts(into: E2eRig[], hosts: readonly TestHost[], h
   await made.start();
   return made;
 }
+
+/** A host's larkmux folder (its LARKMUX_REMOTE_ROOT) and a working folder `app` there: temporary, as real paths. */
+export function hostFolders(): { hostRoot: string; app: string; remove(): void } {
+  const hostRoot = realpathSync(mkdtempSync(join(tmpdir(), 'lmx-gpu1-')));
+  const app = join(realpathSync(mkdtempSync(join(tmpdir(), 'lmx-srv-'))), 'app');
+  mkdirSync(app);
+  return { hostRoot, app, remove: () => [hostRoot, join(app, '..')].forEach((d) => rmSync(d, { recursive: true, force: true })) };
+}
+
+/** Every line of the histories of the panes on a host whose larkmux folder is `hostRoot` (larkmux's tmux server there). */
+export function hostHistory(hostRoot: string): string[] {
+  const panes = hostTmux(hostRoot, ['list-panes', '-a', '-F', '#{pane_id}']).stdout.split('\n').filter(Boolean);
+  return panes.flatMap((p) => hostTmux(hostRoot, ['capture-pane', '-p', '-J', '-S', '-', '-t', p]).stdout.split('\n'));
+}
+
+/** The outputs among pane lines (a typed `echo x-$((6*7))` shows as itself; its output as `x-42` alone). */
+export const paneOutputs = (lines: string[], tag: RegExp): string[] => lines.map((l) => l.trim()).filter((l) => tag.test(l) && !l.includes('echo'));
 
 /** The tmux server larkmux's workers use on a host whose larkmux folder is `hostRoot`: the one that folder derives. */
 export function hostTmux(hostRoot: string, args: string[]): SpawnSyncReturns<string> {

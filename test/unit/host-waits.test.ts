@@ -23,7 +23,8 @@ class Rig {
   waits!: HostWaits;
   readonly store: HostWaitStore;
   private readonly worker = {
-    input: (turnId: string): SendOutcome => (this.hostUp ? (this.reached.push(turnId), 'sent') : 'no_worker'),
+    // A prompt that was in flight reaches the host marked so (`@` when it was first handed over).
+    input: (turnId: string, _t: string, _r: unknown, since?: number): SendOutcome => (this.hostUp ? (this.reached.push(since === undefined ? turnId : `${turnId}@${since}`), 'sent') : 'no_worker'),
     rawInput: (turnId: string): SendOutcome => (this.hostUp ? (this.reached.push(turnId), 'sent') : 'no_worker'),
   } as unknown as SessionWorker;
 
@@ -73,6 +74,21 @@ describe('HostWaits', () => {
     waits.recovered(rig.session.id);
     await vi.advanceTimersByTimeAsync(10 * HOST_RETRY.maxMs);
     expect(rig.reached).toEqual(['om_a', 'om_b', 'om_c']);
+  });
+
+  it('a prompt in flight when the link dropped goes first, marked in flight (through a restart too); the unsent after it', async () => {
+    const first = new Rig(home);
+    const waits = await first.open();
+    waits.hold(first.session.id, [prompt('b')], 'unreachable', [{ ...prompt('a'), inFlightSince: 1234 }]);
+    expect(first.told).toEqual(['unreachable']);
+    await waits.dispose();
+    const second = new Rig(home);
+    Object.assign(second, { session: first.session });
+    second.hostUp = true;
+    await second.open();
+    await vi.advanceTimersByTimeAsync(HOST_RETRY.firstMs);
+    expect(second.reached).toEqual(['om_a@1234', 'om_b']);
+    expect(second.told).toEqual([]);
   });
 
   it('a new HostWaits on the same file (a daemon restart) sends what waited, in order, without telling the topic again', async () => {

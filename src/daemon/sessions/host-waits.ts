@@ -3,8 +3,11 @@
 // after a pause that doubles up to a minute, so a host that stays down costs a connection attempt a minute, not a
 // tight loop. A host whose key changed is not tried every minute: its link is refused until someone re-pins the key,
 // so it is tried again as soon as larkmux's known_hosts changes (a stat a minute, no connection) or once an hour.
-// Only prompts that never left this machine come here (worker-link.ts `unsent`): sending them again cannot make a
-// duplicate. A prompt handed to a worker leaves the file only when that worker says it is ready on its host.
+// Prompts that never left this machine come here (worker-link.ts `unsent`): sending them again cannot make a
+// duplicate. So do prompts that were in flight (handed to the worker on the host, their delivery never reported),
+// marked `inFlightSince`: the worker there checks the CLI's transcript before typing one (worker/lifecycle/in-flight.ts),
+// so each is typed again only when the transcript proves it did not arrive. A prompt handed to a worker leaves the
+// file only when that worker says it is ready on its host.
 import type { DaemonToWorker } from '../../shared/ipc.js';
 import type { HostWaitReason, HostWaitRecord } from '../../shared/host-wait.js';
 export type { HostWaitReason } from '../../shared/host-wait.js';
@@ -49,7 +52,7 @@ export function turnPrompt(turn: { messageId: string; kind: 'prompt' | 'passthro
 }
 
 export function sendPrompt(w: SessionWorker, m: WaitingPrompt): SendOutcome {
-  return m.type === 'input' ? w.input(m.turnId, m.text, m.requester) : w.rawInput(m.turnId, m.text);
+  return m.type === 'input' ? w.input(m.turnId, m.text, m.requester, m.inFlightSince) : w.rawInput(m.turnId, m.text, m.inFlightSince);
 }
 
 /** What the waits need of the session's owner (SessionService). */
@@ -116,7 +119,7 @@ export class HostWaits {
    * runs), and the prompts that did not reach the host wait in it, sent again after the pause. The topic is told once
    * per reason, when a prompt first waits for it; the prompts are on disk before that.
    */
-  hold(id: string, unsent: readonly DaemonToWorker[], reason: HostWaitReason = 'unreachable'): void {
+  hold(id: string, unsent: readonly DaemonToWorker[], reason: HostWaitReason = 'unreachable', inFlight: readonly WaitingPrompt[] = []): void {
     if (this.disposed) return;
     const o: Outage = this.outages.get(id) ?? { since: this.now(), reason, told: [], attempts: 0, timer: null, prompts: [], sending: [] };
     this.outages.set(id, o);
@@ -125,7 +128,8 @@ export class HostWaits {
     o.keys = reason === 'host-key-changed' ? { stamp: this.ports.keysStamp(), triedAt: this.now() } : undefined;
     // What never reached the host comes back as `unsent`, in the order it was sent: what the last try handed over
     // is older than what waits, anything else is newer. What was handed over and is not among it reached the host.
-    const back = waitingPrompts(unsent);
+    // In flight ones were handed over before anything still unsent.
+    const back = [...inFlight, ...waitingPrompts(unsent)];
     const handed = new Set(o.sending.map((p) => p.turnId));
     const again = new Set(back.map((p) => p.turnId));
     o.prompts = [...back.filter((p) => handed.has(p.turnId)), ...o.prompts.filter((p) => !again.has(p.turnId)), ...back.filter((p) => !handed.has(p.turnId))];

@@ -65,6 +65,11 @@ export class LiveSession {
    * (a fast turn's answer can overtake the delivery report), so this outlives the turn itself.
    */
   private readonly awaitingDelivery = new Map<string, string>();
+  /**
+   * Turns still awaiting their delivery report when their worker went: one a host's next worker proves delivered from
+   * the transcript (a prompt in flight when the link dropped) still gets its reaction; kept until its turn ends.
+   */
+  private readonly unconfirmedAtGone = new Map<string, string>();
   private readonly selections = new Map<string, PendingSelection>();
   /** Who may answer each pending selection besides operators: the requester of the turn it appeared in. */
   private readonly selectionRequesters = new Map<string, string | undefined>();
@@ -154,6 +159,7 @@ export class LiveSession {
 
   /** The worker process ended: no delivery report will come for what it was sent. */
   workerGone(): void {
+    for (const [turnId, messageId] of this.awaitingDelivery) this.unconfirmedAtGone.set(turnId, messageId);
     this.awaitingDelivery.clear();
     // Its turns will not end by an answer: a hold's next released prompt must not wait for them.
     for (const id of this.turns.keys()) this.hooks.turnOver?.(id);
@@ -187,8 +193,9 @@ export class LiveSession {
         return;
       }
       case 'input_delivered': {
-        const messageId = this.awaitingDelivery.get(msg.turnId);
+        const messageId = this.awaitingDelivery.get(msg.turnId) ?? this.unconfirmedAtGone.get(msg.turnId);
         this.awaitingDelivery.delete(msg.turnId);
+        this.unconfirmedAtGone.delete(msg.turnId);
         if (this.cutAwaitingProof?.turnId === msg.turnId) {
           const cut = this.cutAwaitingProof;
           this.cutAwaitingProof = undefined;
@@ -206,10 +213,12 @@ export class LiveSession {
         const turn = this.turns.get(msg.turnId);
         this.turns.delete(msg.turnId);
         this.awaitingDelivery.delete(msg.turnId);
+        this.unconfirmedAtGone.delete(msg.turnId);
         this.hooks.turnOver?.(msg.turnId);
         // The reason in the bot's language (the worker's English reason stays in the logs).
         const reason = msg.failure ? describeFailure(this.t, msg.failure) : msg.reason;
-        await this.cards.setNotice(this.t('notice.inputFailed', { reason }));
+        // A prompt caught by a dropped link that no transcript can vouch for: said as it is — it may have arrived.
+        await this.cards.setNotice(msg.failure?.code === 'may_not_have_arrived' ? reason : this.t('notice.inputFailed', { reason }));
         if (turn) this.log.warn({ turn: msg.turnId, reason: msg.reason }, 'input failed');
         await this.hooks.attention?.problem('input_failed', this.t('attention.inputFailed', { reason }), turn?.requester.userId ?? this.lastRequester);
         return;

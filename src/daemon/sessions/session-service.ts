@@ -17,7 +17,8 @@ import type { WorkerExit, WorkerPoolEvents } from '../workers/worker-pool.js';
 import type { WebUpstream } from '../workers/worker-link.js';
 import type { CapacityEvents, WorkerControl } from './session-ports.js';
 import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
-import { lowMemoryNotice, newSessionDir, noWorkerNotice } from './session-placement.js';
+import { newSessionDir } from './session-placement.js';
+import { deliverTurn } from './turn-delivery.js';
 import type { LiveSession } from './live-session.js';
 import type { ChangeSet } from '../changes/change-tracker.js';
 import { newSessionCore, sessionHost, type SessionCore } from '../ground/session-core.js';
@@ -25,7 +26,7 @@ import { newHostWaits, newLiveSession, newSessionHolds, workerInit } from './ses
 import { RenderStateStore, SessionStore } from '../ground/store.js';
 import { hurryWaiting, type TapOutcome } from './busy-message.js';
 import type { SessionHolds } from './session-holds.js';
-import { sendPrompt, turnPrompt, type HostWaits } from './host-waits.js';
+import type { HostWaits } from './host-waits.js';
 export type { CapacityEvents, WorkerControl } from './session-ports.js';
 
 export interface SessionServiceOptions {
@@ -170,25 +171,9 @@ export class SessionService {
     await this.deliver(session, turn);
   }
 
-  private async deliver(session: SessionCore, turn: Turn): Promise<void> {
-    const live = this.liveOf(session);
-    this.records.update(session.id, { requesterId: turn.requester.userId, lastActivityAt: Date.now() });
-    // The turn is registered at once; its card goes out in the background so the text reaches the CLI without waiting
-    // for Feishu. Card operations keep their order: status updates, and the notices before a quick answer, land on it.
-    const card = live.beginTurn({ turnId: turn.messageId, messageId: turn.messageId, requester: turn.requester }, turn.text);
-    const notice = turn.notices.join('\n');
-    if (notice) void live.cards.setNotice(notice);
-    const prompt = turnPrompt(turn);
-    // Prompts wait for the session's host: this one waits behind them (never overtakes them, launches nothing alone).
-    const waits = this.hostWaits.waiting(session.id) && this.hostWaits.join(session.id, prompt);
-    // Within the caps: waits for a stop under way on it, a free slot and, for a new CLI, free memory (capacity-keeper.ts).
-    const queued = () => void live.cards.setNotice(this.opts.t('capacity.queued', { busy: this.counts().liveWorkers, max: this.bot.maxLiveWorkers }));
-    if (!waits) await this.opts.capacity.launch(this, session, queued, (why) => void card.then(() => live.cards.setNotice(lowMemoryNotice(why, this.opts.t))));
-    if (sessionHost(session) === LOCAL_HOST) await live.changes.begin(); // a remote session's folder (its change set) is on its host
-    const sent = waits ? 'sent' : sendPrompt(this.worker(session), prompt);
-    await card;
-    if (notice) await live.cards.setNotice(notice); // again: a wait for a free slot showed its own meanwhile
-    if (sent !== 'sent' && !this.hostWaits.join(session.id, prompt)) await live.cards.setNotice(noWorkerNotice((p) => this.opts.workers.placementProblem?.(p), sessionHost(session), this.opts.t));
+  private deliver(session: SessionCore, turn: Turn): Promise<void> {
+    return deliverTurn({ ...this.opts, bot: this.bot, hostWaits: this.hostWaits, owner: this, liveOf: (s) => this.liveOf(s), worker: (s) => this.worker(s),
+      noteRequester: (s, requesterId) => this.records.update(s.id, { requesterId, lastActivityAt: Date.now() }), liveWorkers: () => this.counts().liveWorkers }, session, turn);
   }
 
   /** A tap on a waiting message's card: busy-message.ts decides, the worker's queue has the last word. */
@@ -326,12 +311,12 @@ export class SessionService {
   }
 
   /** `exit`: how the pool saw it go; a link to a host that was lost leaves its prompts waiting (host-waits.ts). */
-  onWorkerExit(id: string, expected: boolean, exit?: Pick<WorkerExit, 'cause' | 'unsent' | 'linkFailure'>): void {
+  onWorkerExit(id: string, expected: boolean, exit?: Pick<WorkerExit, 'cause' | 'unsent' | 'inFlight' | 'linkFailure'>): void {
     this.handles.get(id)?.gone();
     this.live.get(id)?.workerGone();
     this.opts.capacity.workerGone(id);
     const s = this.records.get(id);
-    if (s && exit?.cause === 'link_lost') this.hostWaits.hold(id, exit.unsent ?? [], exit.linkFailure === 'host-key-changed' ? exit.linkFailure : 'unreachable');
+    if (s && exit?.cause === 'link_lost') this.hostWaits.hold(id, exit.unsent ?? [], exit.linkFailure === 'host-key-changed' ? exit.linkFailure : 'unreachable', exit.inFlight);
     if (s && !expected && s.lifecycle === 'live') this.log.warn({ session: id.slice(0, 8) }, 'worker died; the next message re-attaches');
   }
 

@@ -15,6 +15,8 @@ export class RemoteWorker implements WorkerLink {
   /** Messages sent before the agent is up (the init first): written in order once the link is made. */
   private pending: DaemonToWorker[] = [];
   private write: AgentWrite | null = null;
+  /** Prompts written to the host whose delivery it has not reported yet, by turn: in flight if the link drops now. */
+  private readonly handed = new Map<string, Extract<DaemonToWorker, { type: 'input' | 'raw_input' }>>();
   /** larkmux's folder on the host: the worker's `init.home` there (the daemon's own home means nothing on the host). */
   private hostHome = '';
 
@@ -47,7 +49,15 @@ export class RemoteWorker implements WorkerLink {
     this.write = write;
     this.hostHome = hostHome;
     write({ kind: 'start', session: this.sessionId, env: { ...env, LARKMUX_HOME: hostHome } });
-    for (const m of this.pending.splice(0)) write(this.frame(m));
+    for (const m of this.pending.splice(0)) this.hand(m);
+  }
+
+  /** Writes one message to the host; a prompt is noted as in flight until the worker there reports its delivery. */
+  private hand(m: DaemonToWorker): boolean {
+    const ok = this.write!(this.frame(m));
+    // Marked with when it left, unless an earlier link handed it already (that is when it may have been typed).
+    if (ok && (m.type === 'input' || m.type === 'raw_input')) this.handed.set(m.turnId, { ...m, inFlightSince: m.inFlightSince ?? Date.now() });
+    return ok;
   }
 
   /**
@@ -67,7 +77,7 @@ export class RemoteWorker implements WorkerLink {
       this.pending.push(msg);
       return done(null);
     }
-    done(this.write(this.frame(msg)) ? null : new Error('the link to the host is down'));
+    done(this.hand(msg) ? null : new Error('the link to the host is down'));
   }
 
   kill(signal: 'SIGTERM' | 'SIGKILL'): void {
@@ -82,7 +92,11 @@ export class RemoteWorker implements WorkerLink {
   }
 
   message(raw: unknown): void {
-    if (!this.gone) this.events?.message(raw);
+    if (this.gone) return;
+    // Its delivery reported either way: no longer in flight.
+    const m = raw as { type?: unknown; turnId?: unknown };
+    if ((m?.type === 'input_delivered' || m?.type === 'input_failed') && typeof m.turnId === 'string') this.handed.delete(m.turnId);
+    this.events?.message(raw);
   }
 
   /** Reported once: the agent's exit frame, or the link's loss (`cause: 'link_lost'`). */
@@ -91,7 +105,10 @@ export class RemoteWorker implements WorkerLink {
     this.gone = true;
     // Never linked: what was queued never reached the host, so the session may send it again without a duplicate.
     const unsent = exit.cause === 'link_lost' && !this.write && this.pending.length ? { unsent: this.pending } : {};
+    // Handed over, never reported: the worker on the host checks them against the CLI's transcript when it is back.
+    const inFlight = exit.cause === 'link_lost' && this.handed.size ? { inFlight: [...this.handed.values()] } : {};
     this.pending = [];
-    this.events?.exit({ ...exit, ...unsent });
+    this.handed.clear();
+    this.events?.exit({ ...exit, ...unsent, ...inFlight });
   }
 }

@@ -86,13 +86,14 @@ export class SessionWorker {
     return new Promise((resolve) => this.readyWaiters.push(resolve));
   }
 
-  input(turnId: string, text: string, requester: Requester): SendOutcome {
-    return this.send({ type: 'input', turnId, text, requester });
+  /** `inFlightSince`: in flight when its host's link dropped (host-waits.ts): the worker there checks before typing it. */
+  input(turnId: string, text: string, requester: Requester, inFlightSince?: number): SendOutcome {
+    return this.send({ type: 'input', turnId, text, requester, ...(inFlightSince !== undefined ? { inFlightSince } : {}) });
   }
 
   /** A CLI command the person typed (`/model …`): typed as it is, outside the prompt protocol. */
-  rawInput(turnId: string, text: string): SendOutcome {
-    return this.send({ type: 'raw_input', turnId, text });
+  rawInput(turnId: string, text: string, inFlightSince?: number): SendOutcome {
+    return this.send({ type: 'raw_input', turnId, text, ...(inFlightSince !== undefined ? { inFlightSince } : {}) });
   }
 
   key(key: KeyName, by?: Requester): SendOutcome {

@@ -18,6 +18,11 @@ export interface WorkerLinkExit {
   stderrTail?: string;
   /** With `link_lost`: messages that never left this machine (the link was never made), so none reached the host. */
   unsent?: readonly DaemonToWorker[];
+  /**
+   * With `link_lost`: prompts written to the host whose delivery was never reported (each marked `inFlightSince`, when
+   * it was handed over): they may or may not have reached the CLI; the worker there checks when the link returns.
+   */
+  inFlight?: readonly Extract<DaemonToWorker, { type: 'input' | 'raw_input' }>[];
   /** With `link_lost`: what ssh said went wrong, when it knows (a changed host key is not "unreachable"). */
   linkFailure?: SshFailureKind;
 }

@@ -30,6 +30,8 @@ export interface WorkerExit {
   cause?: WorkerGoneCause;
   /** With `link_lost`: the messages that never reached the host (worker-link.ts); the session decides about them. */
   unsent?: readonly DaemonToWorker[];
+  /** With `link_lost`: prompts in flight on the host (worker-link.ts). */
+  inFlight?: WorkerLinkExit['inFlight'];
   /** With `link_lost`: why, when ssh said (worker-link.ts). */
   linkFailure?: WorkerLinkExit['linkFailure'];
 }
@@ -165,7 +167,7 @@ export class WorkerPool {
       } catch (err) {
         log.error({ err }, 'handling a worker message failed');
       }
-    }, error: (err) => log.error({ err }, 'worker process error'), exit: ({ code, signal, cause, stderrTail, unsent, linkFailure }) => {
+    }, error: (err) => log.error({ err }, 'worker process error'), exit: ({ code, signal, cause, stderrTail, unsent, inFlight, linkFailure }) => {
       if (this.workers.get(sessionId) === live) this.workers.delete(sessionId);
       live.onGone?.();
       const expected = live.expectedExit;
@@ -174,7 +176,7 @@ export class WorkerPool {
       else if (cause === 'link_lost') log.warn(fields, 'worker gone with the link to its host (its CLI keeps running there)');
       else log.error(fields, 'worker exited unexpectedly');
       try {
-        events?.onExit({ sessionId, code, signal, expected, ...(cause ? { cause } : {}), ...(unsent ? { unsent } : {}), ...(linkFailure ? { linkFailure } : {}) });
+        events?.onExit({ sessionId, code, signal, expected, ...(cause ? { cause } : {}), ...(unsent ? { unsent } : {}), ...(inFlight?.length ? { inFlight } : {}), ...(linkFailure ? { linkFailure } : {}) });
       } catch (err) {
         log.error({ err }, 'handling a worker exit failed');
       }

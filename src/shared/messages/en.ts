@@ -310,6 +310,7 @@ export const en = {
   'failure.tmux_start_failed': 'tmux could not start the CLI: {detail}',
   'failure.not_ready': 'the CLI did not become ready ({detail})',
   'failure.session_closed': 'the session is closed',
+  'failure.may_not_have_arrived': 'The link to the host dropped while this message was being sent, and larkmux cannot tell whether the CLI got it, so it was not typed again: it may not have arrived. If no answer comes, send it again.',
   // stream: the final answer streamed into cards (typewriter), split when long
   'answer.title': 'Answer',
   'answer.titlePart': 'Answer ({n}/{total})',

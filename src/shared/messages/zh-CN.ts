@@ -311,6 +311,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   'failure.tmux_start_failed': 'tmux 无法启动 CLI：{detail}',
   'failure.not_ready': 'CLI 没有进入就绪状态（{detail}）',
   'failure.session_closed': '会话已关闭',
+  'failure.may_not_have_arrived': '发送这条消息时与主机的连接断开了，larkmux 无法判断 CLI 是否收到，因此没有重新输入：它可能没有送达。如果没有收到回复，请重新发送。',
   // stream: the final answer streamed into cards (typewriter), split when long
   'answer.title': '回答',
   'answer.titlePart': '回答（{n}/{total}）',

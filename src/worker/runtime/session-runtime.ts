@@ -23,6 +23,7 @@ import { resolveProgram } from './resolve-program.js';
 import { interruptTurn } from './interrupt-turn.js';
 import { CLI_STEERS } from '../../shared/cli-spec.js';
 import { literalChatText } from '../../shared/chat-text.js';
+import { takeInFlight } from './in-flight-input.js';
 import type { StatusReporter } from './status-reporter.js';
 
 type InitMsg = Extract<DaemonToWorker, { type: 'init' }>;
@@ -56,6 +57,9 @@ export class SessionRuntime {
   private takeover: TakeoverReadiness = { atOnce: false };
   private disposed = false;
   private queueTail: Promise<void> = Promise.resolve();
+  /** Prompts behind a check of one in flight (takeInput): how many, and the chain they wait on. */
+  private checking = 0;
+  private checked: Promise<void> = Promise.resolve();
   /** CLIs this worker has launched (relaunches after an exit count too): logged with each launch. */
   private launches = 0;
   private readonly home: string;
@@ -102,11 +106,8 @@ export class SessionRuntime {
     switch (msg.type) {
       // Text never becomes keystrokes (control characters made visible), whoever sent it: see chat-text.ts.
       case 'input':
-        this.dispatch({ type: 'input', message: { turnId: msg.turnId, text: literalChatText(msg.text).text } });
-        return;
       case 'raw_input':
-        this.dispatch({ type: 'input', message: { turnId: msg.turnId, text: literalChatText(msg.text).text, raw: true } });
-        return;
+        return this.takeInput(msg);
       case 'selection_choice':
         if (msg.text === undefined && this.gate?.choose(msg.promptId, msg.optionIndex)) return;
         if (!this.monitor.choose(msg.promptId, msg.optionIndex, msg.text)) this.deps.send({ type: 'error', code: 'stale_selection', message: 'that prompt is no longer on screen' });
@@ -122,6 +123,29 @@ export class SessionRuntime {
       default:
         return;
     }
+  }
+
+  /**
+   * A prompt is queued at once; one that was in flight when a host's link dropped is first checked against the CLI's
+   * transcript (in-flight-input.ts), and prompts after it wait for that check, so none overtakes it.
+   */
+  private takeInput(msg: Extract<DaemonToWorker, { type: 'input' | 'raw_input' }>): void {
+    const message: QueuedMessage = { turnId: msg.turnId, text: literalChatText(msg.text).text, ...(msg.type === 'raw_input' ? { raw: true } : {}) };
+    const take = () => this.dispatch({ type: 'input', message });
+    const since = msg.inFlightSince;
+    this.deps.log.info({ turnId: msg.turnId, ...(since !== undefined ? { inFlightSince: since } : {}) }, 'input: received');
+    if (since === undefined && this.checking === 0) return take();
+    this.checking += 1;
+    this.checked = this.checked
+      .then(() => since === undefined ? take() : takeInFlight({
+        adapter: this.deps.adapter, where: { cwd: this.deps.init.cwd, home: this.home, env: this.env }, nativeSessionId: () => this.nativeSessionId, send: this.deps.send, type: take,
+        follow: async (turnId, text) => {
+          await this.monitor.noteSending({ turnId, text });
+          this.monitor.noteResult(turnId, true);
+        },
+      }, { turnId: message.turnId, text: message.text, raw: message.raw === true, sinceMs: since }))
+      .catch((err: unknown) => this.deps.log.error({ err }, 'checking a prompt in flight failed'))
+      .finally(() => { this.checking -= 1; });
   }
 
   async close(mode: 'kill' | 'detach'): Promise<void> {
