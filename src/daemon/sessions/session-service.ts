@@ -184,7 +184,7 @@ export class SessionService {
     // Within the caps: waits for a stop under way on it, a free slot and, for a new CLI, free memory (capacity-keeper.ts).
     const queued = () => void live.cards.setNotice(this.opts.t('capacity.queued', { busy: this.counts().liveWorkers, max: this.bot.maxLiveWorkers }));
     if (!waits) await this.opts.capacity.launch(this, session, queued, (why) => void card.then(() => live.cards.setNotice(lowMemoryNotice(why, this.opts.t))));
-    if (sessionHost(session) === LOCAL_HOST) await live.changes.begin(); // a remote session's folder (its change set) is on its host
+    await live.changes.begin(); // on the session's host (its git is chosen in liveOf)
     const sent = waits ? 'sent' : sendPrompt(this.worker(session), prompt);
     await card;
     if (notice) await live.cards.setNotice(notice); // again: a wait for a free slot showed its own meanwhile
@@ -208,7 +208,7 @@ export class SessionService {
     let live = this.live.get(session.id);
     if (live) return live;
     const { bot, im, web, t } = this.opts;
-    live = newLiveSession({ bot, im, web, sessions: this.records, renders: this.renders, frames: this.opts.frames, log: this.log, t, home: this.opts.home, holds: this.holds }, session);
+    live = newLiveSession({ bot, im, web, sessions: this.records, renders: this.renders, frames: this.opts.frames, log: this.log, t, home: this.opts.home, holds: this.holds, git: this.opts.workers.treeGit?.(sessionHost(session)) }, session);
     this.live.set(session.id, live);
     return live;
   }
