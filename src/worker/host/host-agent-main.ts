@@ -2,6 +2,8 @@
 // channel: frames on stdin/stdout, its own log lines (JSON) on stderr, which the daemon puts in its log. It only wires
 // (see host-agent.ts). With a home it also serves `larkmux where|send` for the host's panes: the `larkmux` in their
 // PATH (home/run/bin) and its unix socket (home/run/pane-control.sock, 0600); nothing listens on the network.
+// Run as `host-agent.js put` or `host-agent.js changes` it answers one request on stdin instead (host-upload.ts,
+// host-changes.ts) and exits.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
