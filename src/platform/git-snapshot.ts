@@ -74,6 +74,12 @@ export async function snapshotTree(top: string): Promise<string | null> {
   }
 }
 
+/** The work tree `cwd` is in and a snapshot of it (tree null: it could not be taken); null outside a work tree. */
+export async function snapshotAt(cwd: string): Promise<{ top: string; tree: string | null } | null> {
+  const top = await workTreeRoot(cwd);
+  return top ? { top, tree: await snapshotTree(top) } : null;
+}
+
 export interface TreeDiff {
   numstat: string;
   patch: string;

@@ -17,8 +17,8 @@ const treeId = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/);
 export const HostChangesRequestSchema = z.discriminatedUnion('op', [
   /** The top folder of the work tree `cwd` is in (null: not in one). */
   z.strictObject({ op: z.literal('root'), cwd: folder }),
-  /** A tree id of the work tree at `top` as it is now. */
-  z.strictObject({ op: z.literal('snapshot'), top: folder }),
+  /** The top folder of the work tree `cwd` is in and a tree id of it as it is now (one round trip for both). */
+  z.strictObject({ op: z.literal('snapshot'), cwd: folder }),
   /** The diff between two snapshots of `top`. */
   z.strictObject({ op: z.literal('diff'), top: folder, from: treeId, to: treeId }),
 ]);
@@ -28,7 +28,8 @@ export const TreeDiffSchema = z.strictObject({ numstat: z.string(), patch: z.str
 
 export const HostChangesResultSchema = z.union([
   z.strictObject({ ok: z.literal(true), top: folder.nullable() }),
-  z.strictObject({ ok: z.literal(true), tree: treeId.nullable() }),
+  /** null: `cwd` is not in a work tree; `tree` null: the snapshot could not be taken. */
+  z.strictObject({ ok: z.literal(true), snapshot: z.strictObject({ top: folder, tree: treeId.nullable() }).nullable() }),
   z.strictObject({ ok: z.literal(true), diff: TreeDiffSchema.nullable() }),
   z.strictObject({ ok: z.literal(false), error: z.string().max(2000) }),
 ]);

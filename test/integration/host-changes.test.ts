@@ -89,10 +89,13 @@ describe('host-agent.js changes', () => {
     const index = readFileSync(join(dir, '.git', 'index'));
     expect(ask({ op: 'root', cwd: join(dir) })).toEqual({ code: 0, result: { ok: true, top: dir } });
     expect(ask({ op: 'root', cwd: scratch })).toEqual({ code: 0, result: { ok: true, top: null } });
-    const from = ask({ op: 'snapshot', top: dir }).result.tree as string;
+    expect(ask({ op: 'snapshot', cwd: scratch })).toEqual({ code: 0, result: { ok: true, snapshot: null } });
+    const first = ask({ op: 'snapshot', cwd: join(dir, '.git', '..') });
+    expect(first).toMatchObject({ code: 0, result: { ok: true, snapshot: { top: dir } } });
+    const from = first.result.snapshot.tree as string;
     writeFileSync(join(dir, 'a.txt'), 'one\nTWO\nthree\n');
     writeFileSync(join(dir, '新 file 🎉.txt'), 'x\n');
-    const to = ask({ op: 'snapshot', top: dir }).result.tree as string;
+    const to = ask({ op: 'snapshot', cwd: dir }).result.snapshot.tree as string;
     const { code, result } = ask({ op: 'diff', top: dir, from, to });
     expect(code).toBe(0);
     expect(result.diff.numstat).toBe('1\t1\ta.txt\x001\t0\t新 file 🎉.txt\x00');
@@ -185,6 +188,6 @@ describe('the git of a session on a host', () => {
     expect(await tracker.finish()).toBeNull();
     const lines = readFileSync(logFile, 'utf8').split('\n').filter((l) => l.includes('git on the host did not answer'));
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ host: 'down', op: 'root' });
+    expect(JSON.parse(lines[0]!)).toMatchObject({ host: 'down', op: 'snapshot' });
   });
 });

@@ -12,7 +12,8 @@ const TREE256 = 'b'.repeat(64);
 describe('readHostChangesRequest', () => {
   it.each<[string, string, boolean]>([
     ['root of an absolute folder', JSON.stringify({ op: 'root', cwd: '/srv/app 笔记 🎉' }), true],
-    ['snapshot', JSON.stringify({ op: 'snapshot', top: '/srv/app' }), true],
+    ['snapshot', JSON.stringify({ op: 'snapshot', cwd: '/srv/app' }), true],
+    ['snapshot of a top (the old field)', JSON.stringify({ op: 'snapshot', top: '/srv/app' }), false],
     ['diff of sha1 trees', JSON.stringify({ op: 'diff', top: '/srv/app', from: TREE, to: TREE }), true],
     ['diff of sha256 trees', JSON.stringify({ op: 'diff', top: '/srv/app', from: TREE256, to: TREE256 }), true],
     ['not JSON', 'root /srv', false],
@@ -22,7 +23,7 @@ describe('readHostChangesRequest', () => {
     ['a short id', JSON.stringify({ op: 'diff', top: '/srv', from: TREE.slice(0, 12), to: TREE }), false],
     ['upper-case hex', JSON.stringify({ op: 'diff', top: '/srv', from: TREE.toUpperCase(), to: TREE }), false],
     ['an unknown op', JSON.stringify({ op: 'checkout', top: '/srv' }), false],
-    ['an extra field', JSON.stringify({ op: 'snapshot', top: '/srv', env: { GIT_DIR: '/' } }), false],
+    ['an extra field', JSON.stringify({ op: 'snapshot', cwd: '/srv', env: { GIT_DIR: '/' } }), false],
     ['a missing folder', JSON.stringify({ op: 'snapshot' }), false],
   ])('%s', (_what, input, ok) => {
     expect(readHostChangesRequest(input).ok).toBe(ok);
@@ -33,11 +34,13 @@ describe('HostChangesResultSchema', () => {
   it.each<[string, unknown, boolean]>([
     ['a root', { ok: true, top: '/srv/app' }, true],
     ['no root', { ok: true, top: null }, true],
-    ['a tree', { ok: true, tree: TREE }, true],
+    ['a snapshot', { ok: true, snapshot: { top: '/srv/app', tree: TREE } }, true],
+    ['a snapshot not taken', { ok: true, snapshot: { top: '/srv/app', tree: null } }, true],
+    ['not in a work tree', { ok: true, snapshot: null }, true],
     ['a diff', { ok: true, diff: { numstat: '1\t0\ta\0', patch: '+x', patchCut: false } }, true],
     ['no diff', { ok: true, diff: null }, true],
     ['an error', { ok: false, error: 'ENOENT' }, true],
-    ['a tree that is no id', { ok: true, tree: 'HEAD' }, false],
+    ['a tree that is no id', { ok: true, snapshot: { top: '/srv/app', tree: 'HEAD' } }, false],
     ['a relative root', { ok: true, top: 'srv' }, false],
     ['a diff without its cut flag', { ok: true, diff: { numstat: '', patch: '' } }, false],
     ['success without an answer', { ok: true }, false],

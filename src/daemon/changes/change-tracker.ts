@@ -39,11 +39,10 @@ export class ChangeTracker {
   }
 
   private async snapshot(): Promise<{ top: string; tree: string } | null> {
-    const top = await this.git.root(this.cwd());
-    if (!top) return null;
-    const tree = await this.git.snapshot(top);
-    if (!tree) this.log.warn({ cwd: this.cwd() }, 'could not snapshot the working tree; no change card for this turn');
-    return tree ? { top, tree } : null;
+    const snap = await this.git.snapshot(this.cwd());
+    if (!snap) return null;
+    if (!snap.tree) this.log.warn({ cwd: this.cwd() }, 'could not snapshot the working tree; no change card for this turn');
+    return snap.tree ? { top: snap.top, tree: snap.tree } : null;
   }
 
   /** At turn end: what changed since the turn started (null outside a git tree or without a start snapshot). */
@@ -66,7 +65,7 @@ export class ChangeTracker {
   private async sinceStart(): Promise<ChangeSet | null> {
     const start = await this.start;
     if (!start) return null;
-    const end = await this.git.snapshot(start.top);
+    const end = (await this.git.snapshot(start.top))?.tree;
     if (!end) return null;
     const diff = await this.git.diff(start.top, start.tree, end);
     if (!diff) return null;

@@ -33,9 +33,9 @@ export function remoteTreeGit(host: RemoteHost, log: Logger): TreeGit {
       const res = await askHostGit(host, { op: 'root', cwd });
       return res.ok && 'top' in res ? res.top : unanswered('root', res);
     },
-    snapshot: async (top) => {
-      const res = await askHostGit(host, { op: 'snapshot', top });
-      return res.ok && 'tree' in res ? res.tree : unanswered('snapshot', res);
+    snapshot: async (cwd) => {
+      const res = await askHostGit(host, { op: 'snapshot', cwd });
+      return res.ok && 'snapshot' in res ? res.snapshot : unanswered('snapshot', res);
     },
     diff: async (top, from, to) => {
       const res = await askHostGit(host, { op: 'diff', top, from, to });

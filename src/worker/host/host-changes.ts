@@ -4,11 +4,11 @@
 import type { Readable } from 'node:stream';
 import { readCapped } from '../../platform/read-capped.js';
 import { HOST_CHANGES_MAX_INPUT, readHostChangesRequest, type HostChangesRequest, type HostChangesResult } from '../../shared/host-changes-protocol.js';
-import { diffTrees, snapshotTree, workTreeRoot } from '../../platform/git-snapshot.js';
+import { diffTrees, snapshotAt, workTreeRoot } from '../../platform/git-snapshot.js';
 
 export async function answerChanges(request: HostChangesRequest): Promise<HostChangesResult> {
   if (request.op === 'root') return { ok: true, top: await workTreeRoot(request.cwd) };
-  if (request.op === 'snapshot') return { ok: true, tree: await snapshotTree(request.top) };
+  if (request.op === 'snapshot') return { ok: true, snapshot: await snapshotAt(request.cwd) };
   return { ok: true, diff: await diffTrees(request.top, request.from, request.to) };
 }
 
