@@ -242,6 +242,10 @@ async function main(): Promise<void> {
       'remote.meetsReconnect': reconnectMs <= GOALS.reconnectMs ? 1 : 0,
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
+  } catch (e) {
+    // Why, from the daemon's side: its last log lines (stderr only; the rig's folder goes with the cleanup below).
+    if (rig) log(`the daemon's last log lines:\n${rig.logText().split('\n').slice(-60).join('\n')}`);
+    throw e;
   } finally {
     for (const w of watchers) w.dispose();
     await rig?.cleanup();

@@ -123,12 +123,15 @@ export function readPlace(value: string, hostNames: readonly string[]): Place {
 
 /** The project picker's entries for other hosts: each absolute `workingDirs` root, as `host:dir`. */
 export function hostPickerEntries(hosts: readonly PlaceHost[]): { label: string; path: string }[] {
-  return hosts.flatMap((h) =>
-    (h.workingDirs ?? []).filter((r) => r.startsWith('/')).map((r) => {
-      const place = { host: h.name, dir: normalizeAbsolute(r) };
-      return { label: placeLabel(place), path: formatPlace(place) };
-    }),
-  );
+  const places = hosts.flatMap((h) => (h.workingDirs ?? []).filter((r) => r.startsWith('/')).map((r) => ({ host: h.name, dir: normalizeAbsolute(r) })));
+  // Keyed by the written place: a root given twice (`/srv`, `/srv/`) is one entry, where it first appears.
+  const byPath = new Map(places.map((place) => [formatPlace(place), placeLabel(place)]));
+  return [...byPath].map(([path, label]) => ({ label, path }));
+}
+
+/** Each value once, where it first appears. */
+function onceEach(values: readonly string[]): string[] {
+  return [...new Set(values)];
 }
 
 /** A place's short name on a button or a card's title: the folder's last name, after its host when not this machine. */
@@ -141,9 +144,10 @@ export function placeLabel(place: Place): string {
  * What a new topic's folder picker offers (each a place as formatPlace writes it): with no host roots, the bot's
  * projects as before (one is taken without asking, none means the bot's folder); with host roots, those after the
  * projects, or after the bot's own folder when it has no projects, so that configuring a host never moves a session
- * that nobody placed.
+ * that nobody placed. Each place is offered once.
  */
 export function pickerChoices(projects: readonly string[], hostEntries: readonly string[], botFolder: string): string[] {
-  if (hostEntries.length === 0) return [...projects];
-  return [...(projects.length > 0 ? projects : [botFolder]), ...hostEntries];
+  // Each once: the bot's folder on its default host is often one of that host's roots.
+  if (hostEntries.length === 0) return onceEach(projects);
+  return onceEach([...(projects.length > 0 ? projects : [botFolder]), ...hostEntries]);
 }

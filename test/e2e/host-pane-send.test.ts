@@ -1,10 +1,12 @@
 // `larkmux send` and `larkmux where` inside a pane on a host (issue 29 item 4): the pane's `larkmux` is the bundle's
 // (written by the host agent into larkmux's folder there), it asks the agent's unix socket (0600, nothing on the
-// network), the agent finds the caller's pane by its tty on the host and the daemon decides the session. A pane on the
+// network), the agent finds the caller's pane by its tty on the host and the daemon decides the session. A file it
+// sends is read on the host by the bundle's `get` over the ControlMaster and checked by its sha256 on arrival. A pane on the
 // host that is not a session's, and a process with no pane, get exit 3 and "not in a larkmux pane", as locally.
 // Real daemon (the build: the bundle is what ships to the host), fake Feishu, shell CLI, a real sshd on 127.0.0.1.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { closeSync, ftruncateSync, mkdirSync, mkdtempSync, openSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +17,10 @@ import type { E2eRig } from '../support/e2e-daemon.js';
 import { hostTmux as hostTmuxOf, rigWithHosts } from '../support/host-rig.js';
 import { startTestSshd, type TestSshd } from '../support/sshd.js';
 import { until } from '../support/until.js';
+
+/** A 1×1 PNG: a picture the platform takes. */
+const PNG_1X1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
 let sshd: TestSshd;
 /** larkmux's folder on host B (LARKMUX_REMOTE_ROOT): the bundle, the panes' `larkmux` and the agent's socket. */
@@ -53,7 +59,7 @@ function withoutTty(args: string[]): Promise<{ code: number | null; output: stri
 }
 
 describe('larkmux where / send in a pane on a host', () => {
-  it('a session on host B: send posts the text exactly, where names the session; a hand-started pane on B and a process without a pane get exit 3', async () => {
+  it('a session on host B: send posts the text exactly, files and a picture with B\'s bytes, refuses what a local send refuses; where names the session; a hand-started pane on B and a process without a pane get exit 3', async () => {
     rig = await rigWithHosts([], [{ name: 'b', sshd, workingDirs: [srv] }], hostRoot);
     const { fake } = rig;
     const appId = rig.appIds[0]!;
@@ -83,15 +89,54 @@ describe('larkmux where / send in a pane on a host', () => {
     expect(whereText).toContain(session.id);
     expect(whereText).toContain(srv);
 
-    // A file from a pane on B is refused by name (its bytes are on B), and nothing is uploaded.
-    writeFileSync(join(srv, 'report.md'), 'on b\n');
-    const uploads = fake.fileUploads.length;
-    await inTopic('larkmux send report.md; echo file-exit-$?');
-    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('file-exit-')), 60_000, 'the file send in B\'s pane');
-    const fileText = textsIn(fake, appId, chatId).find((t) => t.includes('file-exit-'))!;
-    expect(fileText).toContain('file-exit-1');
-    expect(fileText).toContain(`not sent ${join(srv, 'report.md')}`);
-    expect(fake.fileUploads.length).toBe(uploads);
+    // Files and a picture from a pane on B: read on B by the local rules, over a channel of their own, and posted with
+    // the bytes B holds (the file's name with a space and CJK, typed as a person would).
+    const report = 'report 报告.txt';
+    const reportBytes = Buffer.from('on b: 中文 🙂 $(echo x)\n'.repeat(200));
+    writeFileSync(join(srv, report), reportBytes);
+    const png = Buffer.from(PNG_1X1, 'base64');
+    writeFileSync(join(srv, 'shot.png'), png);
+    await inTopic(`larkmux send './${report}' && larkmux send --image shot.png; echo file-exit-$?`);
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('file-exit-')), 120_000, 'the file sends in B\'s pane');
+    expect(textsIn(fake, appId, chatId).find((t) => t.includes('file-exit-'))).toContain('file-exit-0');
+    const files = fake.fileUploads.filter((u) => u.appId === appId);
+    expect(files.map((u) => [u.fileName, sha(u.bytes)])).toEqual([[report, sha(reportBytes)]]);
+    const media = fake.messages.filter((m) => m.appId === appId && m.chatId === chatId && (m.msgType === 'file' || m.msgType === 'image'));
+    expect(media.map((m) => m.msgType)).toEqual(['file', 'image']);
+    expect(media.every((m) => (m.rootId ?? m.parentId) === open.messageId)).toBe(true);
+    // The picture message shows the upload whose bytes are B's PNG (other uploads are the screen cards' images).
+    const imageKey = (media[1]!.content as { image_key: string }).image_key;
+    expect(fake.uploads.filter((u) => u.imageKey === imageKey).map((u) => sha(u.bytes))).toEqual([sha(png)]);
+
+    // What a local send refuses, B refuses the same way, in words in the pane, exit 1, and nothing is posted: a missing
+    // file, a folder, a file larger than Feishu takes (30 MB; sparse on B; B sends none of its bytes), a link out of the
+    // session's folder.
+    mkdirSync(join(srv, 'adir'));
+    const big = openSync(join(srv, 'big.bin'), 'w');
+    ftruncateSync(big, 31 * 1024 * 1024);
+    closeSync(big);
+    symlinkSync('/etc/hostname', join(srv, 'out.lnk'));
+    const fileUploads0 = fake.fileUploads.length;
+    const tries: [string, string][] = [
+      ['nope.txt', 'no such file'],
+      ['adir', 'not a regular file (a folder)'],
+      ['big.bin', 'larger than the platform accepts (30 MB)'],
+      ['out.lnk', 'outside the folders larkmux sends from'],
+    ];
+    for (const [name, why] of tries) {
+      await inTopic(`larkmux send ${name}; echo ${name}-exit-$?`);
+      await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes(`${name}-exit-`)), 120_000, `the send of ${name} in B's pane`);
+      const shown = textsIn(fake, appId, chatId).find((t) => t.includes(`${name}-exit-`))!;
+      expect(shown).toContain(`${name}-exit-1`);
+      expect(shown.replace(/\s+/g, ' ')).toContain(`not sent ${join(srv, name)}: ${why}`);
+    }
+    expect(fake.fileUploads.length).toBe(fileUploads0);
+    // Read on B by its `get` (B is this machine's user in the test, so the daemon says where each read was made).
+    const reads = rig.logText().split('\n').filter((l) => l.includes('file read on a host for larkmux send') && l.includes('"host":"b"'));
+    expect(reads.map((l) => (JSON.parse(l) as { bytes?: number; refused?: string }))).toMatchObject([
+      { bytes: reportBytes.length }, { bytes: png.length }, { refused: 'missing' }, { refused: 'not_regular' }, { bytes: 0, larger: true }, { refused: 'outside' },
+    ]);
+    expect(fake.messages.filter((m) => m.msgType === 'file' || m.msgType === 'image').length).toBe(media.length);
 
     // The agent's socket is owner-only, in larkmux's folder on B.
     const sock = join(hostRoot, 'run', HOST_PANE_SOCKET);

@@ -7,8 +7,8 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FileAccess } from '../../src/daemon/outbound/answer-links.js';
-import { describeLocalRefusal, localFileLane, readLocalFile, type LocalRead } from '../../src/daemon/outbound/local-file-read.js';
+import type { FileAccess } from '../../src/platform/file-access.js';
+import { describeLocalRefusal, localFileLane, readLocalFile, type LocalRead } from '../../src/platform/local-file-read.js';
 
 let dir: string;
 let sock: Server;

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { knownHostsName, pinInKnownHosts } from '../../src/platform/ssh/known-hosts.js';
 import { sshPlaces } from '../../src/platform/ssh/ssh-run.js';
 import { tmuxSocketName } from '../../src/shared/tmux-socket.js';
-import { startRig, type E2eRig } from './e2e-daemon.js';
+import { startRig, type E2eRig, type RigOptions } from './e2e-daemon.js';
 import type { TestSshd } from './sshd.js';
 
 export interface TestHost {
@@ -15,9 +15,9 @@ export interface TestHost {
   workingDirs?: string[];
 }
 
-/** A started rig with `hosts` in its config beside its bots, kept in `into` (for the cleanup). */
-export async function rigWithHosts(into: E2eRig[], hosts: readonly TestHost[], hostRoot: string): Promise<E2eRig> {
-  const made = await startRig({ daemon: 'built' });
+/** A started rig with `hosts` in its config beside its bots (`opts`: the bots' settings), kept in `into` (for the cleanup). */
+export async function rigWithHosts(into: E2eRig[], hosts: readonly TestHost[], hostRoot: string, opts: Omit<RigOptions, 'daemon'> = {}): Promise<E2eRig> {
+  const made = await startRig({ ...opts, daemon: 'built' });
   into.push(made);
   const configured = hosts.map((h) => ({ name: h.name, ssh: h.sshd.target, port: h.sshd.port, identityFile: h.sshd.clientKey, ...(h.workingDirs ? { workingDirs: h.workingDirs } : {}) }));
   made.home.writeConfig({ ...JSON.parse(readFileSync(made.home.paths.config, 'utf8')), hosts: configured });

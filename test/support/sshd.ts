@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer, connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { descendantPids, isLive } from './proc-tree.js';
 import { until } from './until.js';
 
 export const SSHD = '/usr/sbin/sshd';
@@ -140,12 +141,22 @@ export async function startTestSshd(opts: TestSshdOptions = {}): Promise<TestSsh
       const c = child;
       child = undefined;
       if (!c || c.exitCode !== null || c.pid === undefined) return;
-      // Its own process group: the listener and the per-connection children it forked end together.
-      try {
-        process.kill(-c.pid, 'SIGTERM');
-      } catch {
-        /* already gone */
-      }
+      // The listener's process group, and the sessions it forked: sshd puts every connection in a session of its own
+      // (setsid), so a group kill alone left `sshd: <user>@notty` running while a ControlMaster held its connection.
+      // Paused while its children are listed, the listener forks no new one in between.
+      const pid = c.pid;
+      const signal = (target: number, sig: NodeJS.Signals) => {
+        try {
+          process.kill(target, sig);
+        } catch {
+          /* already gone */
+        }
+      };
+      signal(pid, 'SIGSTOP');
+      const sessions = descendantPids(pid);
+      for (const p of [-pid, ...sessions]) signal(p, 'SIGTERM');
+      signal(pid, 'SIGCONT');
+      await until('sshd sessions to end', () => !sessions.some(isLive), 20_000);
       await until('sshd to end', () => c.exitCode !== null || c.signalCode !== null, 20_000);
       await until(`port ${port} to close`, async () => !(await answersBanner(address, port)), 20_000);
     },

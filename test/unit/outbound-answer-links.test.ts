@@ -1,6 +1,7 @@
 // Which local files a final answer links, and the working-directory fence.
 import { describe, expect, it } from 'vitest';
-import { insideRoots, judgeFilePath, localLinkTargets } from '../../src/daemon/outbound/answer-links.js';
+import { localLinkTargets } from '../../src/daemon/outbound/answer-links.js';
+import { insideRoots, judgeFilePath } from '../../src/platform/file-access.js';
 
 describe('localLinkTargets', () => {
   it.each([

@@ -4,15 +4,15 @@ import { literalChatText } from '../../shared/chat-text.js';
 import { botLocale, type BotConfig } from '../../shared/config.js';
 import { t, type Translate } from '../../shared/i18n.js';
 import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
-import { formatPlace, hostPickerEntries, pickerChoices, placeLabel, readPlace } from '../../shared/session-place.js';
-import { newSessionDir } from '../sessions/session-placement.js';
+import { placeLabel, readPlace } from '../../shared/session-place.js';
+import { folderPickerChoices } from '../sessions/session-placement.js';
 import { imageWaitFor, typedForTurn, type TypedTurn } from '../inbound/attachment-turn.js';
 import type { OpenUploadFolder } from '../../platform/upload-dir.js';
 import type { ImageWait } from '../inbound/image-wait.js';
 import type { BackendKind } from '../../shared/ipc.js';
 import type { Logger } from '../../platform/log.js';
 import type { FrameRenderer } from '../../platform/render-process.js';
-import { expandHome, type LarkmuxPaths } from '../../platform/paths.js';
+import type { LarkmuxPaths } from '../../platform/paths.js';
 import type { BotStatus } from './bot-status.js';
 import { dispatchCommand } from '../commands/dispatch.js';
 import { InboundDedupe, rejectedDedupeKeys } from '../inbound/dedupe.js';
@@ -277,9 +277,7 @@ export class BotRuntime implements BotRuntimeHandle {
     let session = this.sessions.getByKey(decision.sessionKey);
     if (!isOpenSession(session)) {
       // This machine's folders, then each host's roots as host:dir (a chosen value is read back by readPlace).
-      const host = this.bot.host ?? LOCAL_HOST;
-      const botFolder = formatPlace({ host, dir: newSessionDir(this.bot, this.hosts, host) });
-      const projects = pickerChoices(this.bot.projects.map((p) => expandHome(p)), hostPickerEntries(this.hosts).map((e) => e.path), botFolder);
+      const projects = folderPickerChoices(this.bot, this.hosts);
       // A topic opened with a form (the console) names its folder already: no picker.
       chosenCwd ??= msg.newSession?.cwd;
       if (!chosenCwd && projects.length > 1) {

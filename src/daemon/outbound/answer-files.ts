@@ -3,7 +3,8 @@ import type { Logger } from '../../platform/log.js';
 import { expandHome } from '../../platform/paths.js';
 import type { BotConfig } from '../../shared/config.js';
 import { postItems, type PostOutcome, type PostTarget } from './post-items.js';
-import { ANSWER_FILE_LIMITS, localLinkTargets, resolveLinked, type FileAccess } from './answer-links.js';
+import { ANSWER_FILE_LIMITS, localLinkTargets, resolveLinked } from './answer-links.js';
+import type { FileAccess } from '../../platform/file-access.js';
 
 /** Where a session's files may be sent from (answer links and `larkmux send` alike): its folder and answerFileRoots. */
 export function sessionFileAccess(bot: Pick<BotConfig, 'answerFileRoots'>, cwd: string, home: string): FileAccess {

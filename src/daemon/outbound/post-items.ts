@@ -3,11 +3,13 @@ import { basename } from 'node:path';
 import type { ImAdapter, MediaLimits } from '../im/types.js';
 import type { ChatPlace } from '../ground/anchor.js';
 import { sessionPlace, type SessionCore } from '../ground/session-core.js';
-import type { FileAccess } from './answer-links.js';
-import { describeLocalRefusal, readLocalFile, type LocalReadRefusal } from './local-file-read.js';
+import type { FileAccess } from '../../platform/file-access.js';
+import { describeLocalRefusal, readLocalFile, type FileReader, type LocalReadRefusal } from '../../platform/local-file-read.js';
 import { mediaRefusal, planMedia } from './media-plan.js';
 
 export type OutboundItem = { kind: 'file' | 'image'; path: string } | { kind: 'text'; text: string };
+
+const readHere: FileReader = (path, limit, access) => readLocalFile(path, limit, access);
 
 export interface PostTarget {
   im: ImAdapter;
@@ -36,7 +38,7 @@ function describe(item: OutboundItem): string {
   return item.kind === 'text' ? 'text' : item.path;
 }
 
-async function postOne(target: PostTarget, item: OutboundItem, access: FileAccess): Promise<PostOutcome> {
+async function postOne(target: PostTarget, item: OutboundItem, { access, read: readFile = readHere, signal }: PostOptions): Promise<PostOutcome> {
   const { im, place, replyTo } = target;
   const name = describe(item);
   if (item.kind === 'text') {
@@ -47,10 +49,11 @@ async function postOne(target: PostTarget, item: OutboundItem, access: FileAcces
   const canReceive = im.sendMedia !== undefined && im.uploadFile !== undefined;
   // Judged even where the chat takes no files (a byte is read then): an answer's links still tell a missing or an
   // outside file apart from one that could not go.
-  const read = await readLocalFile(item.path, canReceive ? Math.max(limits.imageBytes, limits.fileBytes) : 0, access);
+  const read = await readFile(item.path, canReceive ? Math.max(limits.imageBytes, limits.fileBytes) : 0, access, signal);
   if (!im.sendMedia || !im.uploadFile) return { item: name, ok: false, error: 'this chat cannot receive files', ...(read.ok ? {} : { refused: read.reason }) };
   if (!read.ok) return { item: name, ok: false, error: describeLocalRefusal(read), refused: read.reason };
-  const plan = planMedia(item.path, read.data.length, item.kind, limits);
+  // Larger than limit (the largest media either kind may be): refused here, so a size without the data never goes on.
+  const plan = planMedia(item.path, read.size ?? read.data.length, item.kind, limits);
   if (!plan.ok) return { item: name, ok: false, error: mediaRefusal(plan) };
   if (plan.as === 'image') {
     const up = await im.uploadImage(read.data);
@@ -69,14 +72,16 @@ export interface PostOptions {
   access: FileAccess;
   /** Once it aborts (the request's deadline passed, its client left) nothing more is read or posted. */
   signal?: AbortSignal;
+  /** Where the bytes come from: this machine (the default) or the session's host (remote-fetch.ts), by the same rules. */
+  read?: FileReader;
 }
 
 /** Posts the items in order, one message each; a failing item is reported and the rest still go out. */
-export async function postItems(target: PostTarget, items: readonly OutboundItem[], { access, signal }: PostOptions): Promise<PostOutcome[]> {
+export async function postItems(target: PostTarget, items: readonly OutboundItem[], opts: PostOptions): Promise<PostOutcome[]> {
   const out: PostOutcome[] = [];
   for (const item of items) {
-    if (signal?.aborted) out.push({ item: describe(item), ok: false, error: 'not sent: the request was given up' });
-    else out.push(await postOne(target, item, access));
+    if (opts.signal?.aborted) out.push({ item: describe(item), ok: false, error: 'not sent: the request was given up' });
+    else out.push(await postOne(target, item, opts));
   }
   return out;
 }

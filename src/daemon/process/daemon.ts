@@ -21,6 +21,7 @@ import { LOCAL_HOST } from '../../shared/host-config.js';
 import { RemoteHosts } from '../workers/remote-hosts.js';
 import { remoteUploadFolder } from '../workers/remote-upload.js';
 import { remoteTreeGit } from '../workers/remote-changes.js';
+import { hostFiles } from '../workers/remote-fetch.js';
 import { readMemAvailable } from '../../platform/meminfo.js';
 import { memoryFloorBytes } from '../sessions/capacity.js';
 import { RenderProcessHost } from '../../platform/render-process.js';
@@ -137,7 +138,7 @@ export class Daemon {
       this.web.mount(this.console.server);
       this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames, hosts: config.hosts, remoteUploads }));
     }
-    this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, paths.home, log);
+    this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, paths.home, log, (name) => hostFiles(this.remoteHosts.get(name), log));
     this.notice = nextStepNotice(config, opts.configExists, paths.config, larkmuxCommand());
     this.control = new ControlServer(
       paths.controlSocket,
@@ -210,6 +211,7 @@ export class Daemon {
     return classifyTmuxSessions(list.names, owned);
   }
 
+  // Web requests only (worker events go to the owner each start names): one Map lookup per bot, and bots are a handful.
   private botOf(sessionId: string): BotRuntime | undefined {
     return this.bots.find((b) => b.owns(sessionId));
   }

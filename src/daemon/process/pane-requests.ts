@@ -1,7 +1,7 @@
 // The control socket's `where` and `send`: find the caller's session by its tty, then answer or post into its topic.
 // A caller on a host is found there by that host's agent (same rule, its /proc and tmux); the pane it reports is
 // matched here only against this daemon's sessions on that very host.
-import { controlDeadlineMs, type CallerClaim, type SendItem, type SendOutcome, type SendResult, type WhereResult } from '../../shared/control-protocol.js';
+import { controlDeadlineMs, type CallerClaim, type SendItem, type SendResult, type WhereResult } from '../../shared/control-protocol.js';
 import type { AgentPaneAnswer, AgentPaneAsk } from '../../shared/host-agent-protocol.js';
 import { LOCAL_HOST } from '../../shared/host-config.js';
 import { withDeadline } from '../../platform/deadline.js';
@@ -10,15 +10,13 @@ import type { BotRuntime } from '../bots/bot-runtime.js';
 import { sessionHost, type SessionCore } from '../ground/session-core.js';
 import { sessionFileAccess } from '../outbound/answer-files.js';
 import { postItems, sessionTopic } from '../outbound/post-items.js';
+import type { HostFiles } from '../workers/remote-fetch.js';
 import { locateCaller, type CallerLocation } from '../../platform/caller-locator.js';
 
 interface Owned {
   bot: BotRuntime;
   session: SessionCore;
 }
-
-/** What `larkmux send` on a host says of a file or picture: its bytes are on the host, where the daemon reads nothing. */
-export const HOST_FILE_REFUSAL = 'not sent: files and pictures from a pane on a host cannot be sent yet; send text (--text) instead';
 
 export class PaneRequests {
   constructor(
@@ -28,6 +26,8 @@ export class PaneRequests {
     /** LARKMUX_HOME: its own files (config, stores, logs) are never sent. */
     private readonly home: string,
     private readonly log: Logger,
+    /** How a pane on a host's files are read there (remote-fetch.ts); undefined for a host not configured. */
+    private readonly filesOn: (host: string) => HostFiles | undefined = () => undefined,
   ) {}
 
   /** The open session whose tmux session this is, on `host` (this machine's panes never name a host's, nor back). */
@@ -73,9 +73,13 @@ export class PaneRequests {
     return this.post(loc.session, items, signal);
   }
 
-  private async post({ bot, session }: Owned, items: readonly SendItem[], signal?: AbortSignal): Promise<SendResult & { inPane: true }> {
-    const access = sessionFileAccess(bot.bot, session.cwd, this.home);
-    const outcomes = await postItems(sessionTopic(bot.im, session), items, { access, ...(signal ? { signal } : {}) });
+  /**
+   * `onHost`: the caller's pane is on a host; its files are read there, from the session's folder only (answerFileRoots
+   * name this machine's folders), with larkmux's folder there kept out as this machine's is here.
+   */
+  private async post({ bot, session }: Owned, items: readonly SendItem[], signal?: AbortSignal, onHost?: HostFiles): Promise<SendResult & { inPane: true }> {
+    const access = onHost ? { roots: [session.cwd], home: onHost.home } : sessionFileAccess(bot.bot, session.cwd, this.home);
+    const outcomes = await postItems(sessionTopic(bot.im, session), items, { access, ...(signal ? { signal } : {}), ...(onHost ? { read: onHost.read } : {}) });
     this.log.info({ session: session.id.slice(0, 8), sent: outcomes.filter((o) => o.ok).length, failed: outcomes.filter((o) => !o.ok).length }, 'larkmux send from a pane');
     // The wire carries what `larkmux send` shows: each item, the message posted or why not.
     return { inPane: true, session: session.id, outcomes: outcomes.map(({ refused, ...shown }) => shown) };
@@ -92,17 +96,15 @@ export class PaneRequests {
       return ask.ask.cmd === 'where' ? { ok: true, where: { inPane: false } } : { ok: true, send: { inPane: false } };
     }
     if (ask.ask.cmd === 'where') return { ok: true, where: this.whereAnswer(owner, ask.pane) };
-    const items = ask.ask.items;
+    const files = this.filesOn(host);
+    if (!files) return { ok: false, error: `host ${host} is not configured` };
     const expired = new AbortController();
     const ms = controlDeadlineMs('send');
-    const posted = await withDeadline(this.post(owner, items.filter((i) => i.kind === 'text'), expired.signal), ms, () => {
+    const posted = await withDeadline(this.post(owner, ask.ask.items, expired.signal, files), ms, () => {
       expired.abort();
       return null;
     });
     if (!posted) return { ok: false, error: `the daemon gave up on this request after ${ms / 1000} s` };
-    // Each item's outcome in the order given: text as posted, files refused (their bytes never left the host).
-    const texts = posted.outcomes[Symbol.iterator]();
-    const outcomes: SendOutcome[] = items.map((i) => (i.kind === 'text' ? texts.next().value! : { item: i.path, ok: false, error: HOST_FILE_REFUSAL }));
-    return { ok: true, send: { ...posted, outcomes } };
+    return { ok: true, send: posted };
   }
 }

@@ -3,7 +3,7 @@
 import type { BotConfig } from '../../shared/config.js';
 import { LOCAL_HOST, type HostConfig } from '../../shared/host-config.js';
 import type { Translate } from '../../shared/i18n.js';
-import { defaultRemoteDir } from '../../shared/session-place.js';
+import { defaultRemoteDir, formatPlace, hostPickerEntries, pickerChoices } from '../../shared/session-place.js';
 import { expandHome } from '../../platform/paths.js';
 import type { WorkerPlacement } from '../workers/worker-pool.js';
 import type { LowMemoryRefusal } from './capacity-keeper.js';
@@ -13,6 +13,13 @@ import { hostsAddCommand } from '../../platform/ssh/ssh-failure.js';
 /** The folder of a new session at `host` when none was named: the bot's folder there (this machine: `~` expanded). */
 export function newSessionDir(bot: Pick<BotConfig, 'workingDir'>, hosts: readonly HostConfig[], host: string): string {
   return host === LOCAL_HOST ? expandHome(bot.workingDir) : defaultRemoteDir(bot.workingDir, hosts.find((h) => h.name === host));
+}
+
+/** What a new topic's folder picker offers the bot (places as formatPlace writes them): its projects or its own folder, then each host's roots. */
+export function folderPickerChoices(bot: Pick<BotConfig, 'workingDir' | 'projects' | 'host'>, hosts: readonly HostConfig[]): string[] {
+  const host = bot.host ?? LOCAL_HOST;
+  const botFolder = formatPlace({ host, dir: newSessionDir(bot, hosts, host) });
+  return pickerChoices(bot.projects.map((p) => expandHome(p)), hostPickerEntries(hosts).map((e) => e.path), botFolder);
 }
 
 /** The card notice of a turn that found no worker: the host's reason when the pool has one, else the usual. */

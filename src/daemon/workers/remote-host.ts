@@ -94,6 +94,11 @@ export class RemoteHost implements RemoteWorkerStarter {
     return { host: this.opts.host, places: this.opts.places, env: this.opts.sshEnv };
   }
 
+  /** larkmux's folder on the host while the link is up (its own files there are never sent); null without a link. */
+  get homeOnHost(): string | null {
+    return this.link?.home ?? null;
+  }
+
   /** The bundle's folder on the host, placed first if no link has placed it yet. */
   async bundleDir(): Promise<{ ok: true; dir: string } | { ok: false; detail: string }> {
     if (this.placedDir) return { ok: true, dir: this.placedDir };

@@ -3,14 +3,14 @@
 // not answer. So: symlinks resolved first, nothing but a regular file is opened, the open cannot block (O_NONBLOCK)
 // nor follow a link swapped in meanwhile (O_NOFOLLOW), the OPENED descriptor is checked again, the read is capped, and
 // every step runs in one lane with a deadline, so such a path can hold at most one of libuv's threads, never the pool.
-// Only files inside the allowed roots are read (answer-links.ts decides), judged after symlinks are resolved.
+// Only files inside the allowed roots are read (file-access.ts decides), judged after symlinks are resolved.
 import { constants } from 'node:fs';
 import { open, readlink, realpath, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { withDeadline } from '../../platform/deadline.js';
-import { scrubSecrets } from '../../platform/log.js';
-import { PROC_FD_DIR } from '../../platform/proc-fd.js';
-import { judgeFilePath, type FileAccess } from './answer-links.js';
+import { withDeadline } from './deadline.js';
+import { scrubSecrets } from './log.js';
+import { PROC_FD_DIR } from './proc-fd.js';
+import { judgeFilePath, type FileAccess } from './file-access.js';
 
 export const LOCAL_FILE_READ = {
   /**
@@ -40,7 +40,14 @@ export type LocalReadRefusal =
   | { reason: 'not_regular'; kind: Exclude<FileKind, 'file'> }
   | { reason: 'failed'; detail: string };
 
-export type LocalRead = ({ ok: true; data: Buffer }) | ({ ok: false } & LocalReadRefusal);
+/**
+ * `size`, when given, is the file's size (at least limit + 1) and `data` holds none of it: a host does not send the bytes
+ * of a file larger than asked for, only that it is (daemon/workers/remote-fetch.ts).
+ */
+export type LocalRead = ({ ok: true; data: Buffer; size?: number }) | ({ ok: false } & LocalReadRefusal);
+
+/** Reads a file for a post: on this machine (readLocalFile) or on a session's host (daemon/workers/remote-fetch.ts). */
+export type FileReader = (path: string, limit: number, access: FileAccess, signal?: AbortSignal) => Promise<LocalRead>;
 
 const KIND_NAMES: Record<Exclude<FileKind, 'file'>, string> = {
   directory: 'a folder',
