@@ -1,7 +1,7 @@
 // The change tracker against real git: tracked, untracked and deleted files between turn start and end, hostile
 // names kept whole, and the user's index, stash and HEAD left exactly as they were.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -79,5 +79,26 @@ describe('ChangeTracker', () => {
     const tracker = new ChangeTracker(() => dir, log);
     await tracker.begin();
     expect((await tracker.finish())?.files).toEqual([]);
+  });
+});
+
+describe('ChangeTracker and git\'s racy-clean check', () => {
+  it('sees a same-size edit whose time equals the index\'s (the private index keeps the real one\'s time, so git re-reads the file)', async () => {
+    const dir = tmp();
+    git(dir, 'init', '-q');
+    git(dir, 'config', 'core.trustctime', 'false');
+    // The file and the index written in the same second: git cannot trust the stat data and compares the content.
+    const at = new Date(Math.floor(Date.now() / 1000) * 1000 - 60_000);
+    writeFileSync(join(dir, 'a.txt'), 'one\n');
+    utimesSync(join(dir, 'a.txt'), at, at);
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'start');
+    utimesSync(join(dir, '.git', 'index'), at, at);
+    const tracker = new ChangeTracker(() => dir, log);
+    await tracker.begin();
+    writeFileSync(join(dir, 'a.txt'), 'ONE\n');
+    utimesSync(join(dir, 'a.txt'), at, at);
+    const set = await tracker.finish();
+    expect(set?.files).toEqual([{ path: 'a.txt', added: 1, deleted: 1 }]);
   });
 });

@@ -2,7 +2,7 @@
 // is kept for the change card, `/diff` and the web diff page.
 import type { Logger } from '../../platform/log.js';
 import { parseNumstatZ, summarizeChanges, type ChangeSummary, type FileChange } from './diff-parse.js';
-import { diffTrees, snapshotTree, workTreeRoot } from './git-snapshot.js';
+import { localTreeGit, type TreeGit } from './tree-git.js';
 
 export const CHANGE_TIMING = {
   /**
@@ -26,7 +26,8 @@ export class ChangeTracker {
   private start: Promise<{ top: string; tree: string } | null> | null = null;
   latest: ChangeSet | undefined;
 
-  constructor(private readonly cwd: () => string, private readonly log: Logger, private readonly now: () => number = Date.now) {}
+  /** `git`: this machine's for a local session, the host's for one placed on a host (tree-git.ts). */
+  constructor(private readonly cwd: () => string, private readonly log: Logger, private readonly git: TreeGit = localTreeGit, private readonly now: () => number = Date.now) {}
 
   /** Snapshots the tree at turn start; resolves when it is taken or CHANGE_TIMING.beginWaitMs passed. */
   async begin(): Promise<void> {
@@ -38,11 +39,10 @@ export class ChangeTracker {
   }
 
   private async snapshot(): Promise<{ top: string; tree: string } | null> {
-    const top = await workTreeRoot(this.cwd());
-    if (!top) return null;
-    const tree = await snapshotTree(top);
-    if (!tree) this.log.warn({ cwd: this.cwd() }, 'could not snapshot the working tree; no change card for this turn');
-    return tree ? { top, tree } : null;
+    const snap = await this.git.snapshot(this.cwd());
+    if (!snap) return null;
+    if (!snap.tree) this.log.warn({ cwd: this.cwd() }, 'could not snapshot the working tree; no change card for this turn');
+    return snap.tree ? { top: snap.top, tree: snap.tree } : null;
   }
 
   /** At turn end: what changed since the turn started (null outside a git tree or without a start snapshot). */
@@ -59,15 +59,15 @@ export class ChangeTracker {
 
   /** True when the session's folder is in a git working tree. */
   async inGit(): Promise<boolean> {
-    return (await workTreeRoot(this.cwd())) !== null;
+    return (await this.git.root(this.cwd())) !== null;
   }
 
   private async sinceStart(): Promise<ChangeSet | null> {
     const start = await this.start;
     if (!start) return null;
-    const end = await snapshotTree(start.top);
+    const end = (await this.git.snapshot(start.top))?.tree;
     if (!end) return null;
-    const diff = await diffTrees(start.top, start.tree, end);
+    const diff = await this.git.diff(start.top, start.tree, end);
     if (!diff) return null;
     const files = parseNumstatZ(diff.numstat);
     return { at: this.now(), files, summary: summarizeChanges(files, diff.patch), patch: diff.patch, patchCut: diff.patchCut };

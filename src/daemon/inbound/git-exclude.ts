@@ -3,7 +3,7 @@
 import { constants } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { gitPathOf } from '../changes/git-snapshot.js';
+import { gitPathOf } from '../../platform/git-snapshot.js';
 
 /** Matches a folder named `.larkmux` at any depth (the session's folder may be below the repository's top). */
 export const EXCLUDE_LINE = '.larkmux/';

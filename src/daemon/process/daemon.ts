@@ -20,6 +20,7 @@ import { defaultRenderEntry, WorkerPool } from '../workers/worker-pool.js';
 import { LOCAL_HOST } from '../../shared/host-config.js';
 import { RemoteHosts } from '../workers/remote-hosts.js';
 import { remoteUploadFolder } from '../workers/remote-upload.js';
+import { remoteTreeGit } from '../workers/remote-changes.js';
 import { hostFiles } from '../workers/remote-fetch.js';
 import { readMemAvailable } from '../../platform/meminfo.js';
 import { memoryFloorBytes } from '../sessions/capacity.js';
@@ -78,7 +79,12 @@ export class Daemon {
       hosts: config.hosts, paths, log, answerPane: (host, ask) => this.panes.fromHost(host, ask),
       ...(process.env.LARKMUX_REMOTE_ROOT ? { remoteRoot: process.env.LARKMUX_REMOTE_ROOT } : {}),
     });
-    this.pool = new WorkerPool({ log, env: { LARKMUX_HOME: paths.home }, remoteHost: (name) => this.remoteHosts.get(name) });
+    // A session's change cards diff its folder where it is: a host's git answers over that host's ControlMaster.
+    const remoteGit = (name: string) => {
+      const host = this.remoteHosts.get(name);
+      return host && remoteTreeGit(host, log);
+    };
+    this.pool = new WorkerPool({ log, env: { LARKMUX_HOME: paths.home }, remoteHost: (name) => this.remoteHosts.get(name), remoteGit });
     const remoteUploads = (name: string) => {
       const host = this.remoteHosts.get(name);
       return host && remoteUploadFolder(host);

@@ -6,6 +6,7 @@ import type { Translate } from '../../shared/i18n.js';
 import type { TurnUsage } from '../../shared/usage.js';
 import type { Logger } from '../../platform/log.js';
 import { ChangeTracker, type ChangeSet } from '../changes/change-tracker.js';
+import type { TreeGit } from '../changes/tree-git.js';
 import type { AttentionKeeper } from './attention-keeper.js';
 import type { WaitReason } from '../ground/attention.js';
 import type { ImAdapter } from '../im/types.js';
@@ -49,6 +50,8 @@ export interface LiveSessionHooks {
   turnOver?(turnId: string): void;
   /** Each ended turn, for the usage ledger: who asked and when it began (unknown for a turn typed in the pane), what the transcript reported. */
   onTurnEnd?(turn: { userId?: string; startedAt?: number; usage?: TurnUsage }): void;
+  /** The git of the session's folder: the host's for a session placed on one; absent: this machine's. */
+  git?: TreeGit;
 }
 
 export class LiveSession {
@@ -89,7 +92,7 @@ export class LiveSession {
     private readonly log: Logger,
     private readonly t: Translate,
   ) {
-    this.changes = new ChangeTracker(() => this.core.cwd, log);
+    this.changes = new ChangeTracker(() => this.core.cwd, log, hooks.git);
   }
 
   /** The session's status: its record's (kept once, in the store; `core` follows every change made here). */

@@ -6,6 +6,7 @@ import type { WorkerChannel } from '../workers/session-worker.js';
 import type { WebUpstream } from '../workers/worker-link.js';
 import type { WorkerPlacement, WorkerPoolEvents } from '../workers/worker-pool.js';
 import type { CapacityGroup, LowMemoryRefusal } from './capacity-keeper.js';
+import type { TreeGit } from '../changes/tree-git.js';
 
 export type { LowMemoryRefusal } from './capacity-keeper.js';
 
@@ -18,6 +19,8 @@ export interface WorkerControl extends WorkerChannel {
   placementProblem?(placement?: WorkerPlacement): 'remote_unavailable' | undefined;
   /** Where this machine reaches the web terminal a worker said it serves; absent: where it said. */
   webUpstream?(sessionId: string, said: WebUpstream): Promise<WebUpstream | null>;
+  /** The git of a session's folder on `host` (what its change cards diff); absent: this machine's everywhere. */
+  treeGit?(host: string): TreeGit | undefined;
 }
 
 /** The capacity keeper as the owner uses it: launches within the caps, told of starts and turns (CapacityKeeper satisfies it). */

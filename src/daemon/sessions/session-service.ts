@@ -193,7 +193,7 @@ export class SessionService {
     let live = this.live.get(session.id);
     if (live) return live;
     const { bot, im, web, t } = this.opts;
-    live = newLiveSession({ bot, im, web, sessions: this.records, renders: this.renders, frames: this.opts.frames, log: this.log, t, home: this.opts.home, holds: this.holds }, session);
+    live = newLiveSession({ bot, im, web, sessions: this.records, renders: this.renders, frames: this.opts.frames, log: this.log, t, home: this.opts.home, holds: this.holds, git: this.opts.workers.treeGit?.(sessionHost(session)) }, session);
     this.live.set(session.id, live);
     return live;
   }

@@ -31,6 +31,7 @@ import { HostWaitStore } from './host-wait-store.js';
 import { HostWaits, type HostWaitPorts, type HostWaitReason } from './host-waits.js';
 import { hostWaitNotice } from './session-placement.js';
 import type { HostConfig } from '../../shared/host-config.js';
+import type { TreeGit } from '../changes/tree-git.js';
 
 export const BOT_DEFAULTS = {
   /** Fresh panes get this size; it matches the screenshots' 120×40 design size. */
@@ -52,6 +53,8 @@ export interface SessionWiringDeps {
   home: string;
   /** The bot's usage holds: a limit the worker reports holds the session's prompts there. */
   holds?: SessionHolds;
+  /** The git of the session's folder (its host's for a session placed on one); absent: this machine's. */
+  git?: TreeGit;
 }
 
 /** The daemon-side runtime of a session: its cards, its attention keeper, and what a final answer's links upload. */
@@ -88,6 +91,7 @@ export function newLiveSession(deps: SessionWiringDeps, session: SessionCore): L
     usageLimit: (msg, cut) => deps.holds?.usageLimit(deps.sessions.get(session.id) ?? session, msg, cut) ?? Promise.resolve(undefined),
     cutDelivered: (cut) => deps.holds?.cutDelivered(deps.sessions.get(session.id) ?? session, cut) ?? Promise.resolve(),
     turnOver: (turnId) => deps.holds?.turnEnded(session.id, turnId),
+    ...(deps.git ? { git: deps.git } : {}),
     onTurnEnd: (turn) => void usageLedgerFor(deps.home, log).append(usageEntryOf({ at: Date.now(), appId: bot.appId, bot: bot.name, sessionId: session.id, cli: session.cli, ...turn })),
   }, log, t);
 }

@@ -5,7 +5,6 @@
 import type { BotConfig } from '../../shared/config.js';
 import type { Translate } from '../../shared/i18n.js';
 import type { Requester } from '../../shared/ipc.js';
-import { LOCAL_HOST } from '../../shared/host-config.js';
 import { sessionHost, type SessionCore } from '../ground/session-core.js';
 import type { SessionWorker } from '../workers/session-worker.js';
 import type { CapacityEvents, WorkerControl } from './session-ports.js';
@@ -50,7 +49,7 @@ export async function deliverTurn(p: TurnDeliveryPorts, session: SessionCore, tu
   // Within the caps: waits for a stop under way on it, a free slot and, for a new CLI, free memory (capacity-keeper.ts).
   const queued = () => void live.cards.setNotice(p.t('capacity.queued', { busy: p.liveWorkers(), max: p.bot.maxLiveWorkers }));
   if (!waits) await p.capacity.launch(p.owner, session, queued, (why) => void card.then(() => live.cards.setNotice(lowMemoryNotice(why, p.t))));
-  if (sessionHost(session) === LOCAL_HOST) await live.changes.begin(); // a remote session's folder (its change set) is on its host
+  await live.changes.begin(); // on the session's host (its git is chosen in liveOf)
   const sent = waits ? 'sent' : sendPrompt(p.worker(session), prompt);
   await card;
   if (notice) await live.cards.setNotice(notice); // again: a wait for a free slot showed its own meanwhile

@@ -7,6 +7,7 @@ import { HEARTBEAT_TIMING, parseWorkerToDaemon, type DaemonToWorker, type Worker
 import { LOCAL_HOST } from '../../shared/host-config.js';
 import { forkLocalWorker, type WebUpstream, type WorkerGoneCause, type WorkerLink, type WorkerLinkExit } from './worker-link.js';
 import { WORKER_V8_FLAGS } from '../../shared/worker-flags.js';
+import { localTreeGit, noTreeGit, type TreeGit } from '../changes/tree-git.js';
 
 export const WORKER_TIMING = {
   /** A worker asked to close gets this long to exit before SIGTERM, then SIGKILL after as long again. */
@@ -64,6 +65,8 @@ export interface WorkerPoolOptions {
   heartbeatTimeoutMs?: number;
   /** The starter for a host other than `local` (undefined: not configured, the start is refused). */
   remoteHost?: (name: string) => RemoteWorkerStarter | undefined;
+  /** The git of a session's folder on a host other than `local` (undefined: not configured). */
+  remoteGit?: (name: string) => TreeGit | undefined;
 }
 
 interface LiveWorker {
@@ -208,6 +211,12 @@ export class WorkerPool {
   placementProblem(placement?: WorkerPlacement): 'remote_unavailable' | undefined {
     if (!placement || placement.host === LOCAL_HOST) return undefined;
     return this.opts.remoteHost?.(placement.host) ? undefined : 'remote_unavailable';
+  }
+
+  /** The git of a session's folder at `host`: this machine's, a configured host's over its ControlMaster, else none. */
+  treeGit(host: string): TreeGit {
+    if (host === LOCAL_HOST) return localTreeGit;
+    return this.opts.remoteGit?.(host) ?? noTreeGit;
   }
 
   /** Where this machine reaches the web terminal the worker said it serves (a socket on a host: through its forward). */

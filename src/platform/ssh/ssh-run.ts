@@ -23,15 +23,16 @@ export interface ProcessResult {
   timedOut: boolean;
 }
 
-/** Runs `file argv` with `stdin` written and closed; output capped at 1 MiB per stream; killed at the deadline. */
-export function runProcess(file: string, argv: string[], opts: { stdin?: string | Uint8Array; timeoutMs: number; env?: NodeJS.ProcessEnv }): Promise<ProcessResult> {
+/** Runs `file argv` with `stdin` written and closed; output capped at 1 MiB per stream (or `stdoutChars`); killed at the deadline. */
+export function runProcess(file: string, argv: string[], opts: { stdin?: string | Uint8Array; timeoutMs: number; env?: NodeJS.ProcessEnv; stdoutChars?: number }): Promise<ProcessResult> {
   return new Promise((resolve) => {
     const child = spawn(file, argv, { stdio: ['pipe', 'pipe', 'pipe'], env: opts.env ?? process.env });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
     const cap = 1 << 20;
-    child.stdout.on('data', (d: Buffer) => void (stdout.length < cap && (stdout += d.toString('utf8'))));
+    const outCap = opts.stdoutChars ?? cap;
+    child.stdout.on('data', (d: Buffer) => void (stdout.length < outCap && (stdout += d.toString('utf8'))));
     child.stderr.on('data', (d: Buffer) => void (stderr.length < cap && (stderr += d.toString('utf8'))));
     const timer = setTimeout(() => {
       timedOut = true;
@@ -67,10 +68,10 @@ export type SshRunResult = ProcessResult & { failure: SshFailure | null };
  * Runs `remote` (fixed words only: the host's `ps` shows them) on `host`, `stdin` carrying anything else. Creates the
  * socket folder (0700) first. `failure` is set when ssh itself failed; otherwise `code` is the remote command's.
  */
-export async function runOverSsh(host: HostConfig, places: SshPlaces, remote: string[], opts: { stdin?: string | Uint8Array; timeoutMs?: number; ssh?: Partial<SshOptions>; env?: NodeJS.ProcessEnv } = {}): Promise<SshRunResult> {
+export async function runOverSsh(host: HostConfig, places: SshPlaces, remote: string[], opts: { stdin?: string | Uint8Array; timeoutMs?: number; ssh?: Partial<SshOptions>; env?: NodeJS.ProcessEnv; stdoutChars?: number } = {}): Promise<SshRunResult> {
   const sshOpts = { ...DEFAULT_SSH_OPTIONS, ...opts.ssh };
   ensureSocketFolder(join(controlPath(host, places), '..'));
-  const res = await runProcess('ssh', sshArgv(host, places, remote, sshOpts), { stdin: opts.stdin, timeoutMs: opts.timeoutMs ?? (sshOpts.connectTimeoutS + 15) * 1000, env: opts.env });
+  const res = await runProcess('ssh', sshArgv(host, places, remote, sshOpts), { stdin: opts.stdin, timeoutMs: opts.timeoutMs ?? (sshOpts.connectTimeoutS + 15) * 1000, env: opts.env, ...(opts.stdoutChars ? { stdoutChars: opts.stdoutChars } : {}) });
   return { ...res, failure: res.code === 127 && !res.stderr ? { kind: 'unknown', detail: 'the ssh command was not found; install openssh-client' } : classifySshFailure(res.code, res.stderr, res.timedOut) };
 }
 

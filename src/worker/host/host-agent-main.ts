@@ -2,6 +2,8 @@
 // channel: frames on stdin/stdout, its own log lines (JSON) on stderr, which the daemon puts in its log. It only wires
 // (see host-agent.ts). With a home it also serves `larkmux where|send` for the host's panes: the `larkmux` in their
 // PATH (home/run/bin) and its unix socket (home/run/pane-control.sock, 0600); nothing listens on the network.
+// Run as `host-agent.js put`, `changes` or `get` it answers one request on stdin instead (host-upload.ts,
+// host-changes.ts, host-fetch.ts) and exits.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +17,8 @@ import { tmuxSocketName } from '../../shared/tmux-socket.js';
 import { HostAgent, type AgentLog } from './host-agent.js';
 import { HOST_UPLOAD_VERB } from '../../shared/host-upload-protocol.js';
 import { receiveUpload } from './host-upload.js';
+import { HOST_CHANGES_VERB } from '../../shared/host-changes-protocol.js';
+import { receiveChangesRequest } from './host-changes.js';
 import { HOST_FETCH_VERB } from '../../shared/host-fetch-protocol.js';
 import { fetchOutput, serveFetch } from './host-fetch.js';
 
@@ -27,6 +31,10 @@ process.stderr.on('error', () => undefined);
 // `put`: one attachment copied into a session's folder here (host-upload.ts), then exit; not the agent.
 if (process.argv[2] === HOST_UPLOAD_VERB) {
   const res = await receiveUpload(process.stdin);
+  process.stdout.write(JSON.stringify(res) + '\n', () => process.exit(res.ok ? 0 : 1));
+} else if (process.argv[2] === HOST_CHANGES_VERB) {
+  // `changes`: one git question about a session's folder here (host-changes.ts), then exit.
+  const res = await receiveChangesRequest(process.stdin);
   process.stdout.write(JSON.stringify(res) + '\n', () => process.exit(res.ok ? 0 : 1));
 } else if (process.argv[2] === HOST_FETCH_VERB) {
   // `get`: one file a pane here sends, read by the local rules (host-fetch.ts) and written to stdout, then exit.

@@ -2,7 +2,7 @@
 // (tracked and untracked files, .gitignore honoured; the user's index, HEAD, stash and branches are never touched),
 // and the two trees are diffed. Blobs land in the repository's object store like `git stash create` would put them.
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, utimes } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 
@@ -45,6 +45,17 @@ export async function gitPathOf(cwd: string, name: string): Promise<string | nul
   return isAbsolute(path) ? path : join(cwd, path);
 }
 
+/**
+ * The copy keeps the index's times: git trusts an entry's stat data only when the file is older than the index file,
+ * and re-reads the rest ("racily clean"). A copy stamped now would make a same-size edit in the index's second look
+ * unchanged.
+ */
+async function copyIndex(from: string, to: string): Promise<void> {
+  await copyFile(from, to);
+  const st = await stat(from);
+  await utimes(to, st.atime, st.mtime);
+}
+
 /** A tree id holding the working tree as it is now; null when it cannot be taken. */
 export async function snapshotTree(top: string): Promise<string | null> {
   const dir = await mkdtemp(join(tmpdir(), 'lmx-snap-'));
@@ -52,7 +63,7 @@ export async function snapshotTree(top: string): Promise<string | null> {
     const index = join(dir, 'index');
     // Starting from a copy of the real index lets `add` reuse its stat cache (fast on big trees); none is fine too.
     const gitIndex = await gitPathOf(top, 'index');
-    if (gitIndex) await copyFile(gitIndex, index).catch(() => undefined);
+    if (gitIndex) await copyIndex(gitIndex, index).catch(() => undefined);
     const env = { GIT_INDEX_FILE: index };
     const added = await git(top, ['add', '-A', '--', '.'], env);
     if (!added.ok) return null;
@@ -61,6 +72,12 @@ export async function snapshotTree(top: string): Promise<string | null> {
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The work tree `cwd` is in and a snapshot of it (tree null: it could not be taken); null outside a work tree. */
+export async function snapshotAt(cwd: string): Promise<{ top: string; tree: string | null } | null> {
+  const top = await workTreeRoot(cwd);
+  return top ? { top, tree: await snapshotTree(top) } : null;
 }
 
 export interface TreeDiff {
