@@ -15,6 +15,8 @@ import { tmuxSocketName } from '../../shared/tmux-socket.js';
 import { HostAgent, type AgentLog } from './host-agent.js';
 import { HOST_UPLOAD_VERB } from '../../shared/host-upload-protocol.js';
 import { receiveUpload } from './host-upload.js';
+import { HOST_ADOPT_VERB } from '../../shared/host-adopt-protocol.js';
+import { answerAdopt } from './host-adopt.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const log: AgentLog = (level, msg, fields = {}) => {
@@ -25,6 +27,10 @@ process.stderr.on('error', () => undefined);
 // `put`: one attachment copied into a session's folder here (host-upload.ts), then exit; not the agent.
 if (process.argv[2] === HOST_UPLOAD_VERB) {
   const res = await receiveUpload(process.stdin);
+  process.stdout.write(JSON.stringify(res) + '\n', () => process.exit(res.ok ? 0 : 1));
+} else if (process.argv[2] === HOST_ADOPT_VERB) {
+  // `adopt`: list, link or unlink a hand-started pane for /adopt (host-adopt.ts), then exit.
+  const res = await answerAdopt(process.stdin);
   process.stdout.write(JSON.stringify(res) + '\n', () => process.exit(res.ok ? 0 : 1));
 } else {
   runAgent();
