@@ -4,7 +4,7 @@
 // on that host: the worker there attaches to it (same PID), and what the topic says is typed into that pane.
 // Real daemon (the build: the bundle is what ships to the host), fake Feishu, shell bot, real sshd on 127.0.0.1.
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,9 @@ let sshd: TestSshd;
 let hostRoot: string;
 let dir: string;
 let rig: E2eRig | undefined;
+/** The "silent" host: takes the TCP connection and never says a word (a hung machine, a black-holed link). */
+let silent: Server | undefined;
+const silentSockets: Socket[] = [];
 
 /** A loopback port nothing listens on: the "down" host's sshd. */
 function closedPort(): Promise<number> {
@@ -34,8 +37,17 @@ beforeAll(async () => {
   dir = realpathSync(mkdtempSync(join(tmpdir(), 'lmx-adoptb-')));
 }, 60_000);
 
+/** A loopback port that accepts and stays silent. */
+function silentPort(): Promise<number> {
+  return new Promise((resolve) => {
+    silent = createServer((s) => silentSockets.push(s)).listen(0, '127.0.0.1', () => resolve((silent!.address() as { port: number }).port));
+  });
+}
+
 afterAll(async () => {
   await rig?.cleanup();
+  for (const s of silentSockets) s.destroy();
+  silent?.close();
   hostTmux(['kill-server']);
   await sshd?.cleanup();
   for (const d of [hostRoot, dir]) if (d) rmSync(d, { recursive: true, force: true });
@@ -45,9 +57,10 @@ const hostTmux = (args: string[]) => hostTmuxOf(hostRoot, args);
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('/adopt on a host', () => {
-  it('lists a hand-started shell on host b as b:mine:0, says the down host is left out, adopts it there with its PID, and types the topic into it', async () => {
+  it('lists a hand-started shell on host b as b:mine:0, says the down and the silent host are left out, adopts it there with its PID, types the topic into it, and gives it back on /close', async () => {
     const down = { ...sshd, port: await closedPort() };
-    rig = await rigWithHosts([], [{ name: 'b', sshd }, { name: 'down', sshd: down }], hostRoot);
+    const mute = { ...sshd, port: await silentPort() };
+    rig = await rigWithHosts([], [{ name: 'b', sshd }, { name: 'down', sshd: down }, { name: 'mute', sshd: mute }], hostRoot);
     const { fake } = rig;
     const appId = rig.appIds[0]!;
 
@@ -64,6 +77,7 @@ describe('/adopt on a host', () => {
     expect(labels).toHaveLength(1);
     expect(labels[0]).toMatch(new RegExp(`^1\\. shell · b:mine:0 · ${escape(dir)} \\(pid ${panePid}\\)$`));
     await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes('Host down is left out of this list:')), 30_000, 'the down host said');
+    expect(textsIn(fake, appId, chatId).join('\n')).toContain('Host mute is left out of this list: no answer within 10 s');
     expect(textsIn(fake, appId, chatId).join('\n')).not.toContain('Host b is left out');
 
     await fake.tapButton(card.messageId, labels[0]!);
@@ -85,5 +99,14 @@ describe('/adopt on a host', () => {
     // Now larkmux's: no longer offered in another topic.
     const again = await fake.injectMessage({ chatType: 'group', text: '/adopt', mentionBot: true });
     await fake.waitFor(() => textsIn(fake, appId, again.chatId).some((t) => t.includes('No tmux pane on larkmux')), 60_000, 'nothing left to adopt');
+
+    // /close hands the pane back: larkmux's session on b goes, the person's shell keeps running in their own session.
+    await inTopic('/close');
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => /^Closed session/.test(t)), 60_000, 'closed');
+    for (let deadline = Date.now() + 30_000; ; await new Promise((r) => setTimeout(r, 200))) {
+      if (hostTmux(['has-session', '-t', `=${session.tmuxName}`]).status !== 0) break;
+      if (Date.now() > deadline) throw new Error(`the adopted pane's ${session.tmuxName} stayed on b`);
+    }
+    expect(hostTmux(['list-panes', '-t', '=mine:', '-F', '#{pane_pid} #{pane_dead}']).stdout.trim()).toBe(`${panePid} 0`);
   }, 300_000);
 });
