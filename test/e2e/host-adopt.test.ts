@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buttons, textsIn } from '../support/cards.js';
 import type { E2eRig } from '../support/e2e-daemon.js';
 import { hostTmux as hostTmuxOf, rigWithHosts } from '../support/host-rig.js';
+import { runLarkmux } from '../support/larkmux-cli.js';
 import { startTestSshd, type TestSshd } from '../support/sshd.js';
 
 let sshd: TestSshd;
@@ -57,7 +58,7 @@ const hostTmux = (args: string[]) => hostTmuxOf(hostRoot, args);
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 describe('/adopt on a host', () => {
-  it('lists a hand-started shell on host b as b:mine:0, says the down and the silent host are left out, adopts it there with its PID, types the topic into it, and gives it back on /close', async () => {
+  it('lists a hand-started shell on host b as b:mine:0, says the down and the silent host are left out, adopts it there with its PID, types the topic into it, keeps it across a restart, and gives it back on /close', async () => {
     const down = { ...sshd, port: await closedPort() };
     const mute = { ...sshd, port: await silentPort() };
     rig = await rigWithHosts([], [{ name: 'b', sshd }, { name: 'down', sshd: down }, { name: 'mute', sshd: mute }], hostRoot);
@@ -99,6 +100,13 @@ describe('/adopt on a host', () => {
     // Now larkmux's: no longer offered in another topic.
     const again = await fake.injectMessage({ chatType: 'group', text: '/adopt', mentionBot: true });
     await fake.waitFor(() => textsIn(fake, appId, again.chatId).some((t) => t.includes('No tmux pane on larkmux')), 60_000, 'nothing left to adopt');
+
+    // Survives a daemon restart like any session on a host: the next message re-attaches to the same shell on b.
+    // The built command, so the restarted daemon is the build too (a daemon run from source has no bundle to ship).
+    expect((await runLarkmux(['restart'], rig.home.env, { from: 'built' })).code).toBe(0);
+    await fake.waitFor(() => fake.connectionCount(appId) > 0, 30_000, 'reconnected');
+    await inTopic('echo again-$$');
+    await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes(`again-${panePid}`)), 120_000, 'answer after restart');
 
     // /close hands the pane back: larkmux's session on b goes, the person's shell keeps running in their own session.
     await inTopic('/close');

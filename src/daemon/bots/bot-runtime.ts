@@ -1,5 +1,5 @@
 // One configured bot at run time: its IM connection, sessions, grants and the path from a chat event to a worker.
-import type { HostPanes } from '../sessions/adopt.js';
+import type { HostPanes } from '../../shared/host-adopt-protocol.js';
 import type { LegacyTmuxSessions } from '../sessions/legacy-tmux.js';
 import { literalChatText } from '../../shared/chat-text.js';
 import { botLocale, type BotConfig } from '../../shared/config.js';
