@@ -14,7 +14,8 @@ export const CardActionValueSchema = z.discriminatedUnion('action', [
   z.strictObject({ action: z.literal('project'), anchorKey: z.string(), path: z.string() }),
   z.strictObject({ action: z.literal('screen'), sessionId: z.string() }),
   /** /adopt: take over this pane; the CLI's pid too, so a tap on a stale list cannot take a pane that runs something else now. */
-  z.strictObject({ action: z.literal('adopt'), anchorKey: z.string(), paneId: z.string(), pid: z.number().int().positive() }),
+  /** `host`: the configured host the pane is on (absent: this machine). */
+  z.strictObject({ action: z.literal('adopt'), anchorKey: z.string(), paneId: z.string(), pid: z.number().int().positive(), host: z.string().optional() }),
   /** /schedules: pause, resume or delete one schedule of the topic. */
   z.strictObject({ action: z.literal('schedule'), scheduleId: z.string(), op: z.enum(['pause', 'resume', 'delete']) }),
   /** A message waiting behind a working CLI (issue 30 item 4): steer it in now, or interrupt the turn and send it. */
@@ -106,7 +107,7 @@ export const AdoptCardSchema = z.strictObject({
   kind: z.literal('adopt'),
   anchorKey: z.string(),
   title: z.string(),
-  candidates: z.array(z.strictObject({ label: z.string(), paneId: z.string(), pid: z.number().int().positive() })),
+  candidates: z.array(z.strictObject({ label: z.string(), paneId: z.string(), pid: z.number().int().positive(), host: z.string().optional() })),
   chosen: z.string().optional(),
 });
 export type AdoptCard = z.infer<typeof AdoptCardSchema>;

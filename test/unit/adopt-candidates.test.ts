@@ -1,6 +1,6 @@
 // /adopt's pure decisions: which process in a pane is a CLI, which panes are offered, and the take-over's tmux chain.
 import { describe, expect, it } from 'vitest';
-import { adoptCandidates, cliOfProcess, linkPaneArgs, parseAdoptPanes, parsePsTable, type AdoptPaneRow, type ProcRow } from '../../src/daemon/panes/adopt-candidates.js';
+import { adoptCandidates, cliOfProcess, linkPaneArgs, parseAdoptPanes, parsePsTable, type AdoptPaneRow, type ProcRow } from '../../src/shared/adopt-candidates.js';
 
 const custom = { command: '/opt/bin/mytui', args: [], readyPattern: '>' };
 

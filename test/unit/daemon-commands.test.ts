@@ -14,8 +14,8 @@ import { NO_GRANTS, type Grants } from '../../src/daemon/ground/permissions.js';
 import { anchorOf } from '../../src/daemon/inbound/router.js';
 import { newSessionCore, type SessionCore } from '../../src/daemon/ground/session-core.js';
 import { translator, type Locale } from '../../src/shared/i18n.js';
-import type { AdoptScan } from '../../src/daemon/panes/adoptable-panes.js';
-import type { AdoptCandidate } from '../../src/daemon/panes/adopt-candidates.js';
+import type { BotAdoptScan as AdoptScan } from '../../src/daemon/sessions/adopt.js';
+import type { AdoptCandidate } from '../../src/shared/adopt-candidates.js';
 import { COMMAND_TABLE } from '../../src/daemon/commands/index.js';
 import { SESSIONS_LIST_MAX } from '../../src/daemon/commands/sessions.js';
 import { larkmuxCommand } from '../../src/platform/larkmux-command.js';
@@ -71,10 +71,10 @@ function fake(opts: { cli?: CommandBot['cli']; scan?: AdoptScan; user?: string; 
     async revokeTalk(t: GrantTarget) { f.calls.push(`revoke:${JSON.stringify(t)}`); return false; },
     async readUsage(since: number) { f.calls.push(`usage:${since}`); return { ok: true as const, entries: [] }; },
     tmuxSocket: 'lmx-test',
-    async adoptScan() { f.calls.push('adopt-scan'); return opts.scan ?? { ok: true, candidates: [], notAdoptable: [] }; },
-    async adopt(paneId, pid) {
-      f.calls.push(`adopt:${paneId}:${pid}`);
-      const c = (opts.scan?.ok ? opts.scan.candidates : []).find((x) => x.paneId === paneId && x.cliPid === pid);
+    async adoptScan() { f.calls.push('adopt-scan'); return opts.scan ?? { ok: true, candidates: [], sharedWindows: 0, leftOut: [], hostTimeoutSeconds: 10 }; },
+    async adopt(paneId, pid, host) {
+      f.calls.push(`adopt:${host ? `${host}:` : ''}${paneId}:${pid}`);
+      const c = (opts.scan?.ok ? opts.scan.candidates : []).find((x) => x.paneId === paneId && x.cliPid === pid && x.host === host);
       return c ? { ok: true, session: f.session!, candidate: c } : { ok: false, code: 'gone' };
     },
     offerAdopt() { f.calls.push('adopt-offer'); },
@@ -125,7 +125,7 @@ describe('card taps run their command', () => {
   });
   it('an /adopt list tap adopts the pane and marks the list answered; a stale one says why and leaves the list', async () => {
     const candidate: AdoptCandidate = { paneId: '%3', windowId: '@1', tmuxSession: 'work', windowIndex: 1, cli: 'claude-code', cliPid: 4242, panePid: 4200, cwd: '/w/app' };
-    const ok = fake({ session: null, scan: { ok: true, candidates: [candidate], notAdoptable: [] } });
+    const ok = fake({ session: null, scan: { ok: true, candidates: [candidate], sharedWindows: 0, leftOut: [], hostTimeoutSeconds: 10 } });
     await tap({ action: 'adopt', anchorKey: 'k', paneId: '%3', pid: 4242 }, ok);
     expect(ok.calls).toEqual(['adopt:%3:4242', 'update:om_card:adopt']);
     const stale = fake({ session: null });
@@ -404,7 +404,7 @@ describe('projects (real folders)', () => {
 describe('/adopt (issue 17)', () => {
   const claude = { paneId: '%3', windowId: '@2', tmuxSession: 'mine', windowIndex: 0, cli: 'claude-code' as const, cliPid: 4242, panePid: 4200, cwd: '/w/app' };
   const codex = { ...claude, paneId: '%7', windowId: '@5', tmuxSession: 'other', cli: 'codex' as const, cliPid: 5151, panePid: 5100 };
-  const scan: AdoptScan = { ok: true, candidates: [claude, codex], notAdoptable: [] };
+  const scan: AdoptScan = { ok: true, candidates: [claude, codex], sharedWindows: 0, leftOut: [], hostTimeoutSeconds: 10 };
 
   it('is for operators only: a talk-only guest is refused and nothing is scanned', async () => {
     const f = fake({ user: 'ou_guest', grants: GUEST, session: null, scan });
@@ -424,6 +424,18 @@ describe('/adopt (issue 17)', () => {
       { label: '2. codex · other:0 · /w/app (pid 5151)', paneId: '%7', pid: 5151 },
     ]);
   });
+  it("a host's panes are named host:session:window, its button carries the host, and a host left out is said in one line", async () => {
+    const onB = { ...claude, host: 'b' };
+    const f = fake({ session: null, scan: { ok: true, candidates: [claude, onB], sharedWindows: 0, leftOut: [{ host: 'gpu', reason: null }, { host: 'c', reason: 'Connection refused' }], hostTimeoutSeconds: 10 } });
+    await dispatchCommand('adopt', '', f);
+    const card = f.cards[0]!;
+    if (card.kind !== 'adopt') throw new Error('not an adopt card');
+    expect(card.candidates[1]).toEqual({ label: '2. claude-code · b:mine:0 · /w/app (pid 4242)', paneId: '%3', pid: 4242, host: 'b' });
+    expect(f.replies.at(-1)).toBe('Host gpu is left out of this list: no answer within 10 s\nHost c is left out of this list: Connection refused');
+    await dispatchCommand('adopt', '2', f);
+    expect(f.calls.at(-1)).toBe('adopt:b:%3:4242');
+    expect(f.replies.at(-1)).toMatch(/^Adopted claude-code in b:mine:0 /);
+  });
   it('/adopt 2 takes the second pane over by pane and pid', async () => {
     const f = fake({ session: null, scan });
     await dispatchCommand('adopt', '2', f);
@@ -442,7 +454,7 @@ describe('/adopt (issue 17)', () => {
     expect(busy.calls).toEqual([]);
   });
   it("with nothing to adopt, says how to start a CLI on larkmux's server", async () => {
-    const f = fake({ session: null, scan: { ok: true, candidates: [], notAdoptable: [{ paneId: '%9', tmuxSession: 'x', reason: 'shared_window' }] } });
+    const f = fake({ session: null, scan: { ok: true, candidates: [], sharedWindows: 1, leftOut: [], hostTimeoutSeconds: 10 } });
     await dispatchCommand('adopt', '', f);
     expect(f.replies[0]).toContain('tmux -L lmx-test new-session -s mine claude');
     expect(f.replies[0]).toMatch(/1 more pane\(s\) run a CLI but share a window/);

@@ -16,8 +16,7 @@ import { expandHome } from '../../platform/paths.js';
 import { LOCAL_HOST } from '../../shared/host-config.js';
 import { newSessionDir } from '../sessions/session-placement.js';
 import { hostPickerEntries, readPlace } from '../../shared/session-place.js';
-import { adoptPane, rememberOffer, scanForBot, type AdoptOutcome } from '../sessions/adopt.js';
-import type { AdoptScan } from '../panes/adoptable-panes.js';
+import { adoptPane, rememberOffer, scanForBot, type AdoptOutcome, type BotAdoptScan } from '../sessions/adopt.js';
 import type { UsageEntry } from '../../shared/usage-ledger.js';
 import { readUsageLedger, usageLedgerDir } from '../../platform/usage-ledger-file.js';
 import type { ScheduleBook } from '../schedules/scheduler.js';
@@ -193,12 +192,12 @@ export class BotCommandContext implements CommandContext {
     return this.rt.tmuxSocket;
   }
 
-  adoptScan(): Promise<AdoptScan> {
+  adoptScan(): Promise<BotAdoptScan> {
     return scanForBot(this.rt);
   }
 
-  adopt(paneId: string, cliPid: number): Promise<AdoptOutcome> {
-    return adoptPane(this.rt, this.anchor, this.invoker.userId, paneId, cliPid);
+  adopt(paneId: string, cliPid: number, host?: string): Promise<AdoptOutcome> {
+    return adoptPane(this.rt, this.anchor, this.invoker.userId, paneId, cliPid, host);
   }
 
   offerAdopt(): void {

@@ -1,6 +1,7 @@
 // What the command context and the card actions may use of a bot's runtime. They take this interface, not the
 // BotRuntime class, so bot-runtime.ts imports them without them importing it back (no cycle), and the list below is
 // the whole surface they reach: sessions go through their one owner, SessionService.
+import type { HostPanes } from '../../shared/host-adopt-protocol.js';
 import type { BotConfig } from '../../shared/config.js';
 import type { HostConfig } from '../../shared/host-config.js';
 import type { Translate } from '../../shared/i18n.js';
@@ -28,6 +29,8 @@ export interface BotRuntimeHandle {
   readonly tmuxSocket: string | null;
   /** The configured hosts (config `hosts`): where /cd and the picker may place a session. */
   readonly hosts: readonly HostConfig[];
+  /** /adopt on the configured hosts (none configured: undefined). */
+  readonly hostPanes?: HostPanes | undefined;
   /** The one owner of the bot's sessions (session-service.ts). */
   readonly sessions: SessionService;
   readonly state: BotState;

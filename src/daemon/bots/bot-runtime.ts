@@ -1,4 +1,5 @@
 // One configured bot at run time: its IM connection, sessions, grants and the path from a chat event to a worker.
+import type { HostPanes } from '../../shared/host-adopt-protocol.js';
 import type { LegacyTmuxSessions } from '../sessions/legacy-tmux.js';
 import { literalChatText } from '../../shared/chat-text.js';
 import { botLocale, type BotConfig } from '../../shared/config.js';
@@ -53,6 +54,8 @@ export interface BotRuntimeOptions {
   hosts?: readonly HostConfig[];
   /** The upload folder of a session on a configured host (its files are copied there); undefined for any other name. */
   remoteUploads?: (host: string) => OpenUploadFolder | undefined;
+  /** /adopt on the configured hosts (workers/remote-adopt.ts). */
+  hostPanes?: HostPanes;
 }
 
 export class BotRuntime implements BotRuntimeHandle {
@@ -121,6 +124,10 @@ export class BotRuntime implements BotRuntimeHandle {
 
   private hostNames(): string[] {
     return this.hosts.map((h) => h.name);
+  }
+
+  get hostPanes(): HostPanes | undefined {
+    return this.opts.hostPanes;
   }
 
   get tmuxSocket(): string | null {

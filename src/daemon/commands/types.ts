@@ -13,8 +13,7 @@ import type { SessionCore } from '../ground/session-core.js';
 import type { Project } from './projects.js';
 import type { Place, PlaceHost } from '../../shared/session-place.js';
 import type { GrantTarget } from '../ground/pairing.js';
-import type { AdoptOutcome } from '../sessions/adopt.js';
-import type { AdoptScan } from '../panes/adoptable-panes.js';
+import type { AdoptOutcome, BotAdoptScan } from '../sessions/adopt.js';
 import type { UsageEntry } from '../../shared/usage-ledger.js';
 import type { ScheduleBook } from '../schedules/scheduler.js';
 import type { ResumeOutcome } from '../sessions/session-holds.js';
@@ -109,10 +108,10 @@ export interface CommandContext {
 
   /** The tmux server larkmux's sessions live on (`-L` name; null = the user's default server). */
   readonly tmuxSocket: string | null;
-  /** /adopt: panes on that server running a CLI this bot knows (by process tree and tty, never by env). */
-  adoptScan(): Promise<AdoptScan>;
+  /** /adopt: panes on that server (and on each configured host's) running a CLI this bot knows (by process tree and tty, never by env). */
+  adoptScan(): Promise<BotAdoptScan>;
   /** Takes the pane over as this anchor's session (the CLI keeps running: same PID). */
-  adopt(paneId: string, cliPid: number): Promise<AdoptOutcome>;
+  adopt(paneId: string, cliPid: number, host?: string): Promise<AdoptOutcome>;
   /** Remembers that an /adopt list was posted here, so a tap on it acts in this topic. */
   offerAdopt(): void;
 

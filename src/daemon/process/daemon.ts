@@ -22,6 +22,7 @@ import { RemoteHosts } from '../workers/remote-hosts.js';
 import { remoteUploadFolder } from '../workers/remote-upload.js';
 import { remoteTreeGit } from '../workers/remote-changes.js';
 import { hostFiles } from '../workers/remote-fetch.js';
+import { hostPanesOf } from '../workers/remote-adopt.js';
 import { readMemAvailable } from '../../platform/meminfo.js';
 import { memoryFloorBytes } from '../sessions/capacity.js';
 import { RenderProcessHost } from '../../platform/render-process.js';
@@ -89,6 +90,7 @@ export class Daemon {
       const host = this.remoteHosts.get(name);
       return host && remoteUploadFolder(host);
     };
+    const hostPanes = config.hosts.length > 0 ? hostPanesOf(config.hosts.map((h) => h.name), (name) => this.remoteHosts.get(name)) : undefined;
     this.restoring = new Restoring(log);
     // Free memory in admission: this machine's read when planning, a host's as its agent last said (unknown: no link).
     const memory = (host: string) => (host === LOCAL_HOST ? readMemAvailable() : (this.remoteHosts.peek(host)?.memoryAvailable ?? null));
@@ -122,7 +124,7 @@ export class Daemon {
           ...(bot.events === 'webhook' ? { webhook: { port: bot.webhookPort, path: bot.webhookPath } } : {}),
         });
       });
-      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames, hosts: config.hosts, remoteUploads }));
+      this.bots.push(new BotRuntime({ bot, paths, log, pool: this.pool, im, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames, hosts: config.hosts, remoteUploads, ...(hostPanes ? { hostPanes } : {}) }));
     }
     const consoleCfg = consoleSettings(config);
     if (consoleCfg) {
@@ -136,7 +138,7 @@ export class Daemon {
         },
       });
       this.web.mount(this.console.server);
-      this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames, hosts: config.hosts, remoteUploads }));
+      this.bots.push(new BotRuntime({ bot: this.console.bot, paths, log, pool: this.pool, im: this.console.adapter, tmuxSocket: this.tmuxSocket, legacyTmux, backend, web: this.web, capacity: this.capacity, frames: this.frames, hosts: config.hosts, remoteUploads, ...(hostPanes ? { hostPanes } : {}) }));
     }
     this.panes = new PaneRequests(this.bots, () => this.tmuxSocket, paths.home, log, (name) => hostFiles(this.remoteHosts.get(name), log));
     this.notice = nextStepNotice(config, opts.configExists, paths.config, larkmuxCommand());

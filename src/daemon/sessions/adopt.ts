@@ -3,13 +3,26 @@
 // Which server: only larkmux's own (`tmux.socket`, or the one derived from LARKMUX_HOME — see tmux-socket.ts). A pane
 // cannot move between tmux servers, and workers, the web terminal and restarts all address that one server; a CLI
 // started on the user's default server has to be started again with `tmux -L <socket>` to be adoptable.
+//
+// On a configured host the same holds for larkmux's server there (derived from larkmux's folder on the host, the one
+// the host's workers use): each reachable host is asked over its ControlMaster (workers/remote-adopt.ts), its panes are
+// listed as `host:session:window`, and adopting one places the session on that host, whose worker attaches to it.
 import type { BotConfig } from '../../shared/config.js';
+import type { HostAdoptListResult, HostPanes } from '../../shared/host-adopt-protocol.js';
+
+export type { HostPanes };
 import type { Logger } from '../../platform/log.js';
 import type { Anchor } from '../ground/anchor.js';
 import type { SessionService } from './session-service.js';
 import { newSessionCore, isOpenSession, type SessionCore } from '../ground/session-core.js';
-import type { AdoptCandidate } from '../panes/adopt-candidates.js';
-import { linkPane, scanAdoptable, unlinkPane, type AdoptScan } from '../panes/adoptable-panes.js';
+import type { AdoptCandidate } from '../../shared/adopt-candidates.js';
+import { linkPane, scanAdoptable, unlinkPane } from '../../platform/adoptable-panes.js';
+
+/** What /adopt lists: this machine's panes first, then each host's in config order; `leftOut`: hosts that did not answer. */
+export type BotAdoptScan =
+  | { ok: true; candidates: AdoptCandidate[]; sharedWindows: number; leftOut: { host: string; reason: string | null }[]; hostTimeoutSeconds: number }
+  | { ok: false; message: string };
+
 
 export type AdoptOutcome =
   | { ok: true; session: SessionCore; candidate: AdoptCandidate }
@@ -30,12 +43,37 @@ export function offeredAnchor(anchorKey: string): Anchor | undefined {
 export interface AdoptRuntime {
   readonly bot: Pick<BotConfig, 'appId' | 'cli'>;
   readonly tmuxSocket: string | null;
+  /** Absent or no names: no host is configured, /adopt lists this machine only. */
+  readonly hostPanes?: HostPanes | undefined;
   readonly sessions: Pick<SessionService, 'getByKey' | 'put'>;
   readonly log: Logger;
 }
 
-export function scanForBot(rt: AdoptRuntime): Promise<AdoptScan> {
-  return scanAdoptable(rt.tmuxSocket, rt.bot.cli);
+export async function scanForBot(rt: AdoptRuntime): Promise<BotAdoptScan> {
+  const hosts = rt.hostPanes?.names ?? [];
+  // Every host at once, each bounded by its own timeout: a host that hangs never holds up this machine's list.
+  const [local, ...remote] = await Promise.all([scanAdoptable(rt.tmuxSocket, rt.bot.cli), ...hosts.map((h) => rt.hostPanes!.list(h, rt.bot.cli))]);
+  if (!local.ok) return local;
+  return mergeAdoptLists(local, hosts.map((host, i) => ({ host, list: remote[i]! })), rt.hostPanes?.listTimeoutSeconds ?? 0);
+}
+
+/**
+ * Pure: one list from this machine's scan and each host's answer, in that order. A host's panes carry its name; a host
+ * that failed or did not answer in time (`reason` null) is left out and named, never failing the whole list.
+ */
+export function mergeAdoptLists(
+  local: { candidates: readonly AdoptCandidate[]; notAdoptable: readonly unknown[] },
+  remote: readonly { host: string; list: HostAdoptListResult | { ok: false; code: 'timeout' } }[],
+  hostTimeoutSeconds: number,
+): Extract<BotAdoptScan, { ok: true }> {
+  const scan = { ok: true as const, candidates: [...local.candidates], sharedWindows: local.notAdoptable.length, leftOut: [] as { host: string; reason: string | null }[], hostTimeoutSeconds };
+  for (const { host, list } of remote) {
+    if (list.ok) {
+      scan.candidates.push(...list.candidates.map((c) => ({ ...c, host })));
+      scan.sharedWindows += list.notAdoptable;
+    } else scan.leftOut.push({ host, reason: list.code === 'timeout' ? null : (list.message ?? list.code) });
+  }
+  return scan;
 }
 
 /**
@@ -43,14 +81,15 @@ export function scanForBot(rt: AdoptRuntime): Promise<AdoptScan> {
  * *and* CLI pid, linked into `lmx-<id8>`, and stored as a detached session — the next message forks a worker that
  * attaches to the running CLI (resume mode `attach`), exactly as after a daemon restart.
  */
-export async function adoptPane(rt: AdoptRuntime, anchor: Anchor, ownerId: string, paneId: string, cliPid: number): Promise<AdoptOutcome> {
+export async function adoptPane(rt: AdoptRuntime, anchor: Anchor, ownerId: string, paneId: string, cliPid: number, host?: string): Promise<AdoptOutcome> {
   // Two topics tapping the same pane at once: the second waits for nothing and finds it gone.
-  if (inProgress.has(paneId)) return { ok: false, code: 'gone' };
-  inProgress.add(paneId);
+  const key = `${host ?? ''}:${paneId}`;
+  if (inProgress.has(key)) return { ok: false, code: 'gone' };
+  inProgress.add(key);
   try {
-    return await adoptOnce(rt, anchor, ownerId, paneId, cliPid);
+    return await (host ? adoptOnHost(rt, anchor, ownerId, paneId, cliPid, host) : adoptOnce(rt, anchor, ownerId, paneId, cliPid));
   } finally {
-    inProgress.delete(paneId);
+    inProgress.delete(key);
   }
 }
 
@@ -74,8 +113,38 @@ async function adoptOnce(rt: AdoptRuntime, anchor: Anchor, ownerId: string, pane
     await unlinkPane(rt.tmuxSocket, core.tmuxName);
     return { ok: false, code: 'has_session' };
   }
+  return stored(rt, anchor, core, candidate);
+}
+
+/**
+ * The same take-over on a configured host: the host scans again and links there (one request over its ControlMaster),
+ * and the session is stored on that host — the next message forks its worker there, which attaches to the pane.
+ */
+async function adoptOnHost(rt: AdoptRuntime, anchor: Anchor, ownerId: string, paneId: string, cliPid: number, host: string): Promise<AdoptOutcome> {
+  if (isOpenSession(rt.sessions.getByKey(anchor.sessionKey))) return { ok: false, code: 'has_session' };
+  const panes = rt.hostPanes;
+  if (!panes?.names.includes(host)) return { ok: false, code: 'gone' };
+  const core = newSessionCore({
+    appId: rt.bot.appId, anchorId: anchor.anchorId, scope: anchor.scope, chatId: anchor.place.chatId, chatType: anchor.place.chatType,
+    cli: rt.bot.cli, cwd: '/', ownerId, backend: 'tmux', now: Date.now(), host,
+  });
+  const linked = await panes.link(host, { action: 'link', cli: rt.bot.cli, paneId, cliPid, tmuxName: core.tmuxName });
+  if (!linked.ok) {
+    if (linked.code === 'gone') return { ok: false, code: 'gone' };
+    return { ok: false, code: linked.code === 'scan_failed' ? 'scan_failed' : 'link_failed', message: linked.message ?? linked.code };
+  }
+  if (!linked.candidate) return { ok: false, code: 'link_failed', message: 'the host did not say which pane it linked' };
+  const candidate: AdoptCandidate = { ...linked.candidate, host };
+  if (isOpenSession(rt.sessions.getByKey(anchor.sessionKey))) {
+    await panes.link(host, { action: 'unlink', tmuxName: core.tmuxName });
+    return { ok: false, code: 'has_session' };
+  }
+  return stored(rt, anchor, { ...core, cli: candidate.cli, cwd: candidate.cwd }, candidate);
+}
+
+function stored(rt: AdoptRuntime, anchor: Anchor, core: SessionCore, candidate: AdoptCandidate): AdoptOutcome {
   const session = rt.sessions.put({ ...core, lifecycle: 'detached', status: 'idle', adopted: true });
-  rt.log.info({ session: session.id.slice(0, 8), pane: candidate.paneId, pid: candidate.cliPid, tmuxSession: candidate.tmuxSession }, 'pane adopted');
+  rt.log.info({ session: session.id.slice(0, 8), pane: candidate.paneId, pid: candidate.cliPid, tmuxSession: candidate.tmuxSession, host: candidate.host ?? 'local' }, 'pane adopted');
   offers.delete(anchor.sessionKey);
   return { ok: true, session, candidate };
 }

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Logger } from '../../platform/log.js';
 import type { BundleManifest } from '../../platform/bundle-manifest.js';
-import { DEFAULT_REMOTE_ROOT, ensureRemoteBundle } from '../../platform/ssh/remote-bundle.js';
+import { DEFAULT_REMOTE_ROOT, ensureRemoteBundle, hostHomeOfBundle } from '../../platform/ssh/remote-bundle.js';
 import { sshArgv, type SshPlaces } from '../../platform/ssh/ssh-argv.js';
 import type { SshFailureKind } from '../../platform/ssh/ssh-failure.js';
 import { closeMaster } from '../../platform/ssh/ssh-run.js';
@@ -148,7 +148,7 @@ export class RemoteHost implements RemoteWorkerStarter {
     if (!placed.ok) return this.dropAll(`the worker bundle could not be placed: ${placed.detail}`, placed.failure?.kind);
     this.placedDir = placed.dir;
     this.log.info({ sha: bundle.sha.slice(0, 12), how: placed.how }, 'worker bundle on the host');
-    const home = placed.dir.replace(/\/bundles\/[0-9a-f]{64}$/, '');
+    const home = hostHomeOfBundle(placed.dir);
     // --home: the folder the agent serves the panes' `larkmux` from, the same string the workers get as their home.
     const remote = ['exec', 'node', quoteShellArg(`${placed.dir}/host-agent.js`), '--home', quoteShellArg(home)];
     const ssh = spawn('ssh', sshArgv(this.opts.host, this.opts.places, remote), { stdio: ['pipe', 'pipe', 'pipe'], env: this.opts.sshEnv ?? process.env });

@@ -10,6 +10,9 @@ import type { HostConfig } from '../../shared/host-config.js';
 import { RemoteHost } from './remote-host.js';
 import { defaultWorkerEntry } from './worker-pool.js';
 
+/** The host agent's entry in a built bundle (scripts/build-worker.mjs). */
+const HOST_AGENT_FILE = 'host-agent.js';
+
 export class RemoteHosts {
   private readonly live = new Map<string, RemoteHost>();
   private bundle: BundleManifest | undefined;
@@ -36,8 +39,14 @@ export class RemoteHosts {
 
   /** The daemon's own built bundle, read once (a daemon run from source has none: it says to build). */
   private ownBundle(): BundleManifest {
-    this.bundle ??= readBundle(dirname(defaultWorkerEntry().entry));
-    return this.bundle;
+    if (this.bundle) return this.bundle;
+    const dir = dirname(defaultWorkerEntry().entry);
+    const read = readBundle(dir);
+    // Run from source, the worker's folder is src/worker: shipped, its agent would fail on every host ("Cannot find
+    // module host-agent.js") in a loop; said once per attempt instead, as the build's absence.
+    if (!read.files.some((f) => f.name === HOST_AGENT_FILE)) throw new Error(`${dir} has no ${HOST_AGENT_FILE}: the daemon does not run from a build`);
+    this.bundle = read;
+    return read;
   }
 
   /**

@@ -74,3 +74,8 @@ export async function ensureRemoteBundle(host: HostConfig, places: SshPlaces, bu
   if (copy.code !== 0) return { ok: false, detail: `copying the bundle to ${host.name} failed (exit ${copy.code}): ${copy.stderr.trim().slice(0, 300)}`, failure: null };
   return { ok: true, dir: copy.stdout.trim(), how: check.code === REMOTE_EXIT.damaged ? 'replaced' : 'copied' };
 }
+
+/** larkmux's folder on the host that holds a placed bundle (`<home>/bundles/<sha>`): the workers' LARKMUX_HOME there. */
+export function hostHomeOfBundle(dir: string): string {
+  return dir.replace(/\/bundles\/[0-9a-f]{64}$/, '');
+}

@@ -350,6 +350,8 @@ export const en = {
   'adopt.gone': 'That pane no longer runs the same CLI. Send /adopt to see the list again.',
   'adopt.linkFailed': 'Could not take the pane over: {reason}',
   'adopt.done': 'Adopted {cli} in {where} (pid {pid}, folder {cwd}). It keeps running as it is; your next message here goes to it.',
+  'adopt.hostUnreachable': 'Host {host} is left out of this list: {reason}',
+  'adopt.hostTimeout': 'no answer within {seconds} s',
   'adopt.expired': 'This list is out of date (larkmux restarted since). Send /adopt again.',
   'tap.adopt': 'Taking the pane over…',
   // attachments: a lone picture waits for text; limits per bot (issue 17)

@@ -351,6 +351,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'adopt.gone': '该窗格运行的已不是同一个 CLI。请发送 /adopt 重新查看列表。',
   'adopt.linkFailed': '无法接管该窗格：{reason}',
   'adopt.done': '已接管 {where} 中的 {cli}（pid {pid}，目录 {cwd}）。它保持原样运行；你在本话题的下一条消息会发给它。',
+  'adopt.hostUnreachable': '主机 {host} 未列入此列表：{reason}',
+  'adopt.hostTimeout': '{seconds} 秒内没有应答',
   'adopt.expired': '此列表已过期（larkmux 之后重启过）。请再发送 /adopt。',
   'tap.adopt': '正在接管窗格…',
   // attachments: a lone picture waits for text; limits per bot (issue 17)

@@ -145,7 +145,7 @@ function changes(m: ChangesCard, tr: Translate): HTMLElement {
 function adopt(m: AdoptCard, press: Press): HTMLElement {
   const { root, body } = shell('picker', m.chosen ? 'green' : 'blue', m.title, undefined);
   if (m.chosen) body.append(el('p', 'card-answered', m.chosen));
-  else for (const c of m.candidates) body.append(row([callback(c.label, { action: 'adopt', anchorKey: m.anchorKey, paneId: c.paneId, pid: c.pid }, press)]));
+  else for (const c of m.candidates) body.append(row([callback(c.label, { action: 'adopt', anchorKey: m.anchorKey, paneId: c.paneId, pid: c.pid, ...(c.host ? { host: c.host } : {}) }, press)]));
   return root;
 }
 

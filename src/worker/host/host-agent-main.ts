@@ -21,6 +21,8 @@ import { HOST_CHANGES_VERB } from '../../shared/host-changes-protocol.js';
 import { receiveChangesRequest } from './host-changes.js';
 import { HOST_FETCH_VERB } from '../../shared/host-fetch-protocol.js';
 import { fetchOutput, serveFetch } from './host-fetch.js';
+import { HOST_ADOPT_VERB } from '../../shared/host-adopt-protocol.js';
+import { answerAdopt } from './host-adopt.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const log: AgentLog = (level, msg, fields = {}) => {
@@ -28,18 +30,30 @@ const log: AgentLog = (level, msg, fields = {}) => {
 };
 process.stderr.on('error', () => undefined);
 
-// `put`: one attachment copied into a session's folder here (host-upload.ts), then exit; not the agent.
-if (process.argv[2] === HOST_UPLOAD_VERB) {
-  const res = await receiveUpload(process.stdin);
-  process.stdout.write(JSON.stringify(res) + '\n', () => process.exit(res.ok ? 0 : 1));
-} else if (process.argv[2] === HOST_CHANGES_VERB) {
-  // `changes`: one git question about a session's folder here (host-changes.ts), then exit.
-  const res = await receiveChangesRequest(process.stdin);
-  process.stdout.write(JSON.stringify(res) + '\n', () => process.exit(res.ok ? 0 : 1));
-} else if (process.argv[2] === HOST_FETCH_VERB) {
-  // `get`: one file a pane here sends, read by the local rules (host-fetch.ts) and written to stdout, then exit.
-  const served = await serveFetch(process.stdin);
-  process.stdout.write(fetchOutput(served), () => process.exit(served.answer.ok ? 0 : 1));
+/** One answer of a one-shot verb: what goes to stdout, and whether it is a success (the exit code). */
+type VerbAnswer = { out: string | Buffer; ok: boolean };
+const asLine = (res: { ok: boolean }): VerbAnswer => ({ out: JSON.stringify(res) + '\n', ok: res.ok });
+
+/**
+ * The one-shot verbs, each run by the daemon as its own ssh command over the ControlMaster: one request on stdin, one
+ * answer on stdout, then exit (not the agent). `put`: an attachment into a session's folder (host-upload.ts);
+ * `changes`: a git question about a session's folder (host-changes.ts); `get`: a file a pane here sends, read by the
+ * local rules (host-fetch.ts); `adopt`: list, link or unlink a hand-started pane for /adopt (host-adopt.ts).
+ */
+const VERBS: Readonly<Record<string, () => Promise<VerbAnswer>>> = {
+  [HOST_UPLOAD_VERB]: async () => asLine(await receiveUpload(process.stdin)),
+  [HOST_CHANGES_VERB]: async () => asLine(await receiveChangesRequest(process.stdin)),
+  [HOST_FETCH_VERB]: async () => {
+    const served = await serveFetch(process.stdin);
+    return { out: fetchOutput(served), ok: served.answer.ok };
+  },
+  [HOST_ADOPT_VERB]: async () => asLine(await answerAdopt(process.stdin)),
+};
+
+const verb = process.argv[2];
+if (verb !== undefined && Object.hasOwn(VERBS, verb)) {
+  const { out, ok } = await VERBS[verb]!();
+  process.stdout.write(out, () => process.exit(ok ? 0 : 1));
 } else {
   runAgent();
 }

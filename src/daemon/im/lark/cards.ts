@@ -138,7 +138,7 @@ function renderChanges(m: ChangesCard, t: Translate): Json {
 function renderAdopt(m: AdoptCard, t: Translate): Json {
   const elements: Json[] = m.chosen
     ? [{ tag: 'markdown', content: escapeLarkMarkdown(m.chosen) }]
-    : m.candidates.map((c) => buttonRow([callbackButton(c.label, { action: 'adopt', anchorKey: m.anchorKey, paneId: c.paneId, pid: c.pid })]));
+    : m.candidates.map((c) => buttonRow([callbackButton(c.label, { action: 'adopt', anchorKey: m.anchorKey, paneId: c.paneId, pid: c.pid, ...(c.host ? { host: c.host } : {}) })]));
   return card(m.chosen ? 'green' : 'blue', m.title, m.chosen ? t('card.chosen') : t('adopt.pick'), m.title, elements);
 }
 

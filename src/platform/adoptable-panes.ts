@@ -2,9 +2,9 @@
 // tmux runs through the platform runner like everywhere else (one result type, one "no server" test, one env policy).
 import { execFile } from 'node:child_process';
 import { readlink } from 'node:fs/promises';
-import type { CliSpec } from '../../shared/config.js';
-import { runTmux, runTmuxChain } from '../../platform/tmux-runner.js';
-import { ADOPT_PANE_FORMAT, PS_ARGS, adoptCandidates, linkPaneArgs, parseAdoptPanes, parsePsTable, type AdoptCandidate, type NotAdoptable } from './adopt-candidates.js';
+import type { CliSpec } from '../shared/config.js';
+import { runTmux, runTmuxChain } from './tmux-runner.js';
+import { ADOPT_PANE_FORMAT, PS_ARGS, adoptCandidates, linkPaneArgs, parseAdoptPanes, parsePsTable, type AdoptCandidate, type NotAdoptable } from '../shared/adopt-candidates.js';
 
 const PS_LIMITS = {
   /** `ps -A` answers in tens of milliseconds; 10 s means the machine is stuck. */

@@ -2,9 +2,9 @@
 //
 // A pane's CLI is found from its process tree on the pane's own tty (`#{pane_pid}`, `#{pane_tty}`, argv from `ps`),
 // never from environment variables: $TMUX/$TMUX_PANE are inherited and name the wrong pane (DESIGN §11).
-import type { CliSpec } from '../../shared/config.js';
-import type { KnownCliId } from '../../shared/cli-spec.js';
-import { programName, SHELL_NAMES } from '../../shared/shell-names.js';
+import type { CliSpec } from './config.js';
+import type { KnownCliId } from './cli-spec.js';
+import { programName, SHELL_NAMES } from './shell-names.js';
 
 /** One process as `ps -A -o pid=,ppid=,tty=,args=` lists it. */
 export interface ProcRow {
@@ -94,6 +94,8 @@ export function cliOfProcess(args: string, botCli: CliSpec): CliSpec | null {
 }
 
 export interface AdoptCandidate {
+  /** The configured host the pane is on; absent: this machine. */
+  host?: string;
   paneId: string;
   windowId: string;
   tmuxSession: string;
