@@ -176,6 +176,27 @@ describe('the git of a session on a host', () => {
     }
   });
 
+  it('a folder the host said is in no work tree is not asked about again on the next turn (no ssh before its prompt)', { timeout: 120_000 }, async () => {
+    const dir = join(scratch, 'plain');
+    mkdirSync(dir);
+    const { cfg, remote } = hostOf(sshd, 'h3');
+    try {
+      const log = createLogger({ file: join(scratch, 'plain.log') });
+      const git = remoteTreeGit(remote, log);
+      expect(await git.snapshot(dir)).toBeNull();
+      // Made a work tree now: this host's answer of a moment ago is still believed (nothing goes to the host) …
+      execFileSync('git', ['-C', dir, 'init', '-q']);
+      writeFileSync(join(dir, 'a.txt'), 'one\n');
+      const runs = readFileSync(envSeen, 'utf8').length;
+      expect(await git.snapshot(dir)).toBeNull();
+      expect(readFileSync(envSeen, 'utf8').length).toBe(runs);
+      // … while a folder in a work tree is asked every time, and another session's git asks afresh.
+      expect((await remoteTreeGit(remote, log).snapshot(dir))?.tree).toMatch(/^[0-9a-f]{40}$/);
+    } finally {
+      await closeMaster(cfg, sshPlaces(home.paths));
+    }
+  });
+
   it('an unreachable host answers no change set, with one log line that names the host', { timeout: 120_000 }, async () => {
     const gone = await startTestSshd();
     const { remote, logFile } = hostOf(gone, 'down');

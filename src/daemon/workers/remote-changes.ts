@@ -14,6 +14,12 @@ export const REMOTE_CHANGES_LIMITS = {
   timeoutMs: 2 * GIT_LIMITS.timeoutMs + 10_000,
   /** The answer's line: the patch (≤ GIT_LIMITS.patchBytes) and the numstat as JSON, escapes included. */
   stdoutChars: 32 * 1024 * 1024,
+  /**
+   * A folder the host said is in no work tree is believed that long: each turn's snapshot is an ssh command and a node
+   * start on the host (~0.2–0.4 s before the prompt is typed), which a folder without git should not pay on every turn.
+   * A `git init` there shows in change cards from the first turn after it.
+   */
+  notInTreeTrustMs: 10 * 60_000,
 } as const;
 
 /** Asks the host's agent one question: its answer, or why there is none. */
@@ -28,14 +34,20 @@ export function remoteTreeGit(host: RemoteHost, log: Logger): TreeGit {
     log.warn({ host: host.ssh.host.name, op, err: res.ok ? 'an answer to another question' : res.error }, 'git on the host did not answer; no change set for this turn');
     return null;
   };
+  /** Folders the host said are in no work tree, and until when that is believed. */
+  const notInTree = new Map<string, number>();
   return {
     root: async (cwd) => {
       const res = await askHostGit(host, { op: 'root', cwd });
       return res.ok && 'top' in res ? res.top : unanswered('root', res);
     },
     snapshot: async (cwd) => {
+      if ((notInTree.get(cwd) ?? 0) > Date.now()) return null;
+      notInTree.delete(cwd);
       const res = await askHostGit(host, { op: 'snapshot', cwd });
-      return res.ok && 'snapshot' in res ? res.snapshot : unanswered('snapshot', res);
+      if (!res.ok || !('snapshot' in res)) return unanswered('snapshot', res);
+      if (res.snapshot === null) notInTree.set(cwd, Date.now() + REMOTE_CHANGES_LIMITS.notInTreeTrustMs);
+      return res.snapshot;
     },
     diff: async (top, from, to) => {
       const res = await askHostGit(host, { op: 'diff', top, from, to });
