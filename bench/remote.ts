@@ -244,7 +244,11 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } catch (e) {
     // Why, from the daemon's side: its last log lines (stderr only; the rig's folder goes with the cleanup below).
-    if (rig) log(`the daemon's last log lines:\n${rig.logText().split('\n').slice(-60).join('\n')}`);
+    if (rig) {
+      const kept = join(tmpdir(), 'larkmux-bench-remote-daemon.log');
+      writeFileSync(kept, rig.logText());
+      log(`the daemon's whole log is in ${kept}; its last lines:\n${rig.logText().split('\n').slice(-60).join('\n')}`);
+    }
     throw e;
   } finally {
     for (const w of watchers) w.dispose();
