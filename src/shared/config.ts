@@ -49,7 +49,7 @@ export const BotConfigSchema = z.strictObject({
   // A daily budget (usage-budget.ts): unset, none.
   budget: BudgetSchema.optional(),
   // files both ways (DESIGN §11)
-  answerFileRoots: z.array(z.string().min(1)).default([]).describe('Folders besides the session\'s working directory from which files may be uploaded: those a final answer links and those `larkmux send` names'),
+  answerFileRoots: z.array(z.string().min(1)).default([]).describe('Folders besides the session\'s working directory from which files may be uploaded: those a final answer links and those `larkmux send` names (on this machine: a pane on a host sends from the session\'s folder there only)'),
   // attention for the person needed (issue 16)
   attention: z
     .strictObject({
