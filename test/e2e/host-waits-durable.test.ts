@@ -5,6 +5,8 @@
 // - The host's key changed: the topic is told so once with the command that re-pins it, nothing runs (here or
 //   there), the host is not tried every minute; re-pinned with that command, the message runs there once.
 // - A daemon restart keeps the host's CLI: the next message runs in the same pane, the same shell (pane pid) on gpu1.
+// - The host rebooted (its tmux server gone, the CLI with it, the link dropped): the next message starts the CLI there
+//   again and runs once, never on this machine.
 // Needs `npm run build`.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -156,5 +158,28 @@ describe('prompts waiting for a host', () => {
     expect(outputs(hostHistory(), /^before-42 \d+$/)).toHaveLength(1);
     expect(await localPaneDirs(rig)).not.toContain(app);
     await fake.waitFor(() => textsIn(fake, rig.appIds[0]!, chatId).some((t) => t.includes(`after-42 ${shellPid}`)) || undefined, 60_000, 'the answer in the topic');
+  }, 360_000);
+
+  it('the host rebooted (its tmux server and the link gone): the next message starts the CLI there again and runs once', async () => {
+    const rig = await rigWithHosts(rigs, [{ name: 'gpu1', sshd }], hostRoot);
+    const { fake } = rig;
+    const { chatId, rootId } = await topicOnGpu1(rig);
+    await fake.injectMessage({ chatType: 'group', chatId, rootId, text: 'echo boot1-$((6*7)) $$' });
+    await fake.waitFor(() => textsIn(fake, rig.appIds[0]!, chatId).some((t) => /boot1-42 \d+/.test(t)) || undefined, 120_000, 'the first answer from gpu1');
+    const firstPid = /boot1-42 (\d+)/.exec(textsIn(fake, rig.appIds[0]!, chatId).find((t) => /boot1-42 \d+/.test(t))!)![1]!;
+
+    // The reboot: every process of larkmux's there (tmux server, CLI, agent and workers) ends, and sshd restarts.
+    hostTmux(hostRoot, ['kill-server']);
+    await sshd.stop();
+    await sshd.start();
+    await fake.injectMessage({ chatType: 'group', chatId, rootId, text: 'echo boot2-$((6*7)) $$' });
+    await fake.waitFor(() => textsIn(fake, rig.appIds[0]!, chatId).some((t) => /boot2-42 \d+/.test(t)) || undefined, 150_000, 'the answer after the reboot');
+    const secondPid = /boot2-42 (\d+)/.exec(textsIn(fake, rig.appIds[0]!, chatId).find((t) => /boot2-42 \d+/.test(t))!)![1]!;
+    expect(secondPid).not.toBe(firstPid);
+    // Typed once, in gpu1's new tmux server (its one pane), and nothing of it on this machine.
+    const panes = hostTmux(hostRoot, ['list-panes', '-a', '-F', '#{pane_pid}']).stdout.split('\n').filter(Boolean);
+    expect(panes).toEqual([secondPid]);
+    expect(outputs(hostHistory(), /^boot2-42 \d+$/)).toEqual([`boot2-42 ${secondPid}`]);
+    expect(await localPaneDirs(rig)).not.toContain(app);
   }, 360_000);
 });
