@@ -43,6 +43,13 @@ export class SessionCards {
   private status: SessionStatus = 'starting';
   private screenText = '';
   private notice: string | undefined;
+  /** Turn cards asked for and not out yet (their freeze of the card before may wait on Feishu). */
+  private turnsStarting = 0;
+  /**
+   * A notice set while a turn's card was being started belongs to that turn (its host is unreachable, it waits for a
+   * slot): kept here so the start does not wipe it when it finally runs. `null`: none was set.
+   */
+  private noticeForNextTurn: string | undefined | null = null;
   private subtitle: string | undefined;
   private footer: string | undefined;
   /** A turn whose message waits behind a working CLI: its card offers to steer or interrupt (busy-message.ts). */
@@ -105,10 +112,16 @@ export class SessionCards {
 
   /** A new turn: freezes the previous card and replies with a fresh streaming card (with a waiting message's choices). */
   startTurn(prompt: string, replyTo?: string, waiting?: { notice: string; buttons: CardButton[] }): Promise<void> {
+    this.turnsStarting += 1;
     return this.enqueue(async () => {
-      await this.freezeCurrent();
+      try {
+        await this.freezeCurrent();
+      } finally {
+        this.turnsStarting -= 1;
+      }
       this.subtitle = oneLine(prompt, 80);
-      this.notice = waiting?.notice;
+      this.notice = this.noticeForNextTurn ?? waiting?.notice;
+      this.noticeForNextTurn = null;
       this.waitingButtons = waiting?.buttons ?? [];
       this.footer = undefined;
       this.imageFailed = false;
@@ -143,7 +156,9 @@ export class SessionCards {
 
   /** Shows a notice line on the current card (e.g. "resumed your earlier conversation"). */
   setNotice(notice: string | undefined): Promise<void> {
-    this.notice = notice;
+    // While a turn's card is being started the notice is the new turn's: the card before is frozen without it.
+    if (this.turnsStarting > 0) this.noticeForNextTurn = notice;
+    else this.notice = notice;
     return this.refresh();
   }
 
