@@ -85,7 +85,12 @@ export const InitMsg = z.strictObject({
  * (worker/lifecycle/in-flight.ts): arrived → its turn goes on, absent → typed, unknown → input_failed `may_not_have_arrived`.
  */
 const inFlightSince = z.number().int().nonnegative().optional();
-export const InputMsg = z.strictObject({ type: z.literal('input'), turnId: id, text, requester: RequesterSchema, inFlightSince });
+/**
+ * `delivered` (with `inFlightSince`): the host reported this prompt delivered before the link dropped, and its answer
+ * had not come: it is never typed again, the worker there follows its turn (or sends its answer, when the transcript
+ * already has the turn's end), so the answer of a turn cut off from this machine still reaches the topic.
+ */
+export const InputMsg = z.strictObject({ type: z.literal('input'), turnId: id, text, requester: RequesterSchema, inFlightSince, delivered: z.literal(true).optional() });
 export const RawInputMsg = z.strictObject({ type: z.literal('raw_input'), turnId: id, text: z.string().max(4096), inFlightSince });
 export const KeyMsg = z.strictObject({ type: z.literal('key'), key: KeyNameSchema, by: RequesterSchema.optional() });
 export const SelectionChoiceMsg = z.strictObject({

@@ -52,7 +52,7 @@ export function turnPrompt(turn: { messageId: string; kind: 'prompt' | 'passthro
 }
 
 export function sendPrompt(w: SessionWorker, m: WaitingPrompt): SendOutcome {
-  return m.type === 'input' ? w.input(m.turnId, m.text, m.requester, m.inFlightSince) : w.rawInput(m.turnId, m.text, m.inFlightSince);
+  return m.type === 'input' ? w.input(m.turnId, m.text, m.requester, m.inFlightSince, m.delivered) : w.rawInput(m.turnId, m.text, m.inFlightSince);
 }
 
 /** What the waits need of the session's owner (SessionService). */

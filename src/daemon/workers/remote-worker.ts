@@ -17,6 +17,11 @@ export class RemoteWorker implements WorkerLink {
   private write: AgentWrite | null = null;
   /** Prompts written to the host whose delivery it has not reported yet, by turn: in flight if the link drops now. */
   private readonly handed = new Map<string, Extract<DaemonToWorker, { type: 'input' | 'raw_input' }>>();
+  /**
+   * Prompts the host reported delivered whose answer has not come, by turn: their turns run there. If the link drops
+   * now they are handed over again marked `delivered`, so the worker there sends their answer (never types them).
+   */
+  private readonly running = new Map<string, Extract<DaemonToWorker, { type: 'input' }>>();
   /** larkmux's folder on the host: the worker's `init.home` there (the daemon's own home means nothing on the host). */
   private hostHome = '';
 
@@ -94,8 +99,19 @@ export class RemoteWorker implements WorkerLink {
   message(raw: unknown): void {
     if (this.gone) return;
     // Its delivery reported either way: no longer in flight.
-    const m = raw as { type?: unknown; turnId?: unknown };
-    if ((m?.type === 'input_delivered' || m?.type === 'input_failed') && typeof m.turnId === 'string') this.handed.delete(m.turnId);
+    const m = raw as { type?: unknown; turnId?: unknown; joined?: unknown };
+    if ((m?.type === 'input_delivered' || m?.type === 'input_failed') && typeof m.turnId === 'string') {
+      const handed = this.handed.get(m.turnId);
+      this.handed.delete(m.turnId);
+      // A CLI command (raw) has no answer of its own to wait for; a prompt's turn runs until its final output.
+      if (m.type === 'input_delivered' && handed?.type === 'input') this.running.set(m.turnId, { ...handed, delivered: true });
+    }
+    if (m?.type === 'final_output') {
+      if (typeof m.turnId === 'string') this.running.delete(m.turnId);
+      for (const joined of Array.isArray(m.joined) ? m.joined : []) this.running.delete(String(joined));
+    }
+    // The CLI is gone: no answer will come for what ran in it.
+    if (m?.type === 'cli_exit') this.running.clear();
     this.events?.message(raw);
   }
 
@@ -106,9 +122,12 @@ export class RemoteWorker implements WorkerLink {
     // Never linked: what was queued never reached the host, so the session may send it again without a duplicate.
     const unsent = exit.cause === 'link_lost' && !this.write && this.pending.length ? { unsent: this.pending } : {};
     // Handed over, never reported: the worker on the host checks them against the CLI's transcript when it is back.
-    const inFlight = exit.cause === 'link_lost' && this.handed.size ? { inFlight: [...this.handed.values()] } : {};
+    // Delivered and still running (older than those): their answers are due; oldest first.
+    const back = [...this.running.values(), ...this.handed.values()];
+    const inFlight = exit.cause === 'link_lost' && back.length ? { inFlight: back } : {};
     this.pending = [];
     this.handed.clear();
+    this.running.clear();
     this.events?.exit({ ...exit, ...unsent, ...inFlight });
   }
 }

@@ -86,9 +86,12 @@ export class SessionWorker {
     return new Promise((resolve) => this.readyWaiters.push(resolve));
   }
 
-  /** `inFlightSince`: in flight when its host's link dropped (host-waits.ts): the worker there checks before typing it. */
-  input(turnId: string, text: string, requester: Requester, inFlightSince?: number): SendOutcome {
-    return this.send({ type: 'input', turnId, text, requester, ...(inFlightSince !== undefined ? { inFlightSince } : {}) });
+  /**
+   * `inFlightSince`: in flight when its host's link dropped (host-waits.ts): the worker there checks before typing it;
+   * `delivered`: reported delivered then, only its answer is due (never typed again).
+   */
+  input(turnId: string, text: string, requester: Requester, inFlightSince?: number, delivered?: true): SendOutcome {
+    return this.send({ type: 'input', turnId, text, requester, ...(inFlightSince !== undefined ? { inFlightSince } : {}), ...(delivered ? { delivered } : {}) });
   }
 
   /** A CLI command the person typed (`/model …`): typed as it is, outside the prompt protocol. */

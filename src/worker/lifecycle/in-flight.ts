@@ -33,3 +33,25 @@ export function inFlightVerdict(text: string, transcript: InFlightTranscript): I
   const end = events.slice(at + 1).find((e): e is Extract<TranscriptEvent, { kind: 'turn_end' }> => e.kind === 'turn_end');
   return end ? { verdict: 'arrived', answer: { finalText: end.finalText, ...(end.usage ? { usage: end.usage } : {}) } } : { verdict: 'arrived' };
 }
+
+/** What the worker does with a prompt handed over again after the link dropped. */
+export type InFlightStep =
+  /** Not in the transcript and never reported delivered: typed, once. */
+  | { step: 'type' }
+  /** Nothing can tell, and it was never reported delivered: not typed; the topic is told it may not have arrived. */
+  | { step: 'tell_unknown'; why: 'no_transcript' | 'unreadable' }
+  /** Its turn runs: followed to its end. `report`: say it was delivered (not said before the link dropped). */
+  | { step: 'follow'; report: boolean }
+  /** Its turn ended already: its answer goes now. */
+  | { step: 'answer'; report: boolean; answer: { finalText: string; usage?: TurnUsage } };
+
+/**
+ * `deliveredBefore`: the host reported it delivered before the link dropped (only its answer was due). Such a prompt
+ * is never typed again and never called lost, whatever the transcript says or cannot say: its turn is followed.
+ */
+export function inFlightStep(verdict: InFlightVerdict, deliveredBefore: boolean): InFlightStep {
+  const report = !deliveredBefore;
+  if (verdict.verdict === 'arrived') return verdict.answer ? { step: 'answer', report, answer: verdict.answer } : { step: 'follow', report };
+  if (deliveredBefore) return { step: 'follow', report };
+  return verdict.verdict === 'absent' ? { step: 'type' } : { step: 'tell_unknown', why: verdict.why };
+}

@@ -2,12 +2,13 @@
 // is typed, the CLI's transcript on this host says whether it arrived (lifecycle/in-flight.ts decides). Arrived: its
 // turn goes on without retyping (delivered now; its answer too, when the transcript already has the turn's end).
 // Absent: typed as any prompt. Unknown (no transcript, a raw CLI command, no session id to find it by): not typed,
-// and the daemon tells the topic it may not have arrived.
+// and the daemon tells the topic it may not have arrived. One reported delivered before the link dropped (`delivered`)
+// is never typed again nor called lost: its turn is followed, so its answer still comes.
 import { readFile } from 'node:fs/promises';
 import { IPC_LIMITS, type WorkerToDaemon } from '../../shared/ipc.js';
 import { failure } from '../../shared/failure.js';
 import type { CliAdapter } from '../cli/types.js';
-import { inFlightVerdict, type InFlightTranscript } from '../lifecycle/in-flight.js';
+import { inFlightStep, inFlightVerdict, type InFlightTranscript } from '../lifecycle/in-flight.js';
 import { parseAll, parserSince } from '../transcript/types.js';
 
 export const IN_FLIGHT = {
@@ -25,8 +26,11 @@ export interface InFlightInputDeps {
   /** The CLI's own session id (the init's, or learned since): without it no transcript is known to be this session's. */
   nativeSessionId(): string | undefined;
   send(msg: WorkerToDaemon): void;
-  /** Arrived and still running: the monitor follows the turn from here (its answer comes from the transcript). */
-  follow(turnId: string, text: string): Promise<void>;
+  /**
+   * Arrived and still running: the monitor follows the turn (its answer comes from the transcript, read from
+   * `sinceMs` if the monitor is not watching yet, so an end written before it starts is not missed).
+   */
+  follow(turnId: string, text: string, sinceMs: number): Promise<void>;
   /** Absent: typed as any prompt. */
   type(): void;
 }
@@ -54,17 +58,18 @@ export async function transcriptSince(deps: Pick<InFlightInputDeps, 'adapter' | 
   }
 }
 
-export async function takeInFlight(deps: InFlightInputDeps, msg: { turnId: string; text: string; raw: boolean; sinceMs: number }): Promise<void> {
-  const verdict = inFlightVerdict(msg.text, await transcriptSince(deps, msg.raw, msg.sinceMs));
-  if (verdict.verdict === 'absent') return deps.type();
-  if (verdict.verdict === 'unknown') {
-    deps.send({ type: 'input_failed', turnId: msg.turnId, reason: `in flight when the host's link dropped; not retyped (${verdict.why})`, failure: failure('may_not_have_arrived') });
+/** `delivered`: reported delivered before the link dropped; only its answer is due (inFlightStep decides). */
+export async function takeInFlight(deps: InFlightInputDeps, msg: { turnId: string; text: string; raw: boolean; sinceMs: number; delivered?: boolean }): Promise<void> {
+  const step = inFlightStep(inFlightVerdict(msg.text, await transcriptSince(deps, msg.raw, msg.sinceMs)), msg.delivered === true);
+  if (step.step === 'type') return deps.type();
+  if (step.step === 'tell_unknown') {
+    deps.send({ type: 'input_failed', turnId: msg.turnId, reason: `in flight when the host's link dropped; not retyped (${step.why})`, failure: failure('may_not_have_arrived') });
     return;
   }
-  if (!verdict.answer) await deps.follow(msg.turnId, msg.text);
-  deps.send({ type: 'input_delivered', turnId: msg.turnId, evidence: 'transcript', enterRetries: 0 });
-  if (verdict.answer) {
-    const { finalText, usage } = verdict.answer;
+  if (step.step === 'follow') await deps.follow(msg.turnId, msg.text, msg.sinceMs - IN_FLIGHT.clockSlackMs);
+  if (step.report) deps.send({ type: 'input_delivered', turnId: msg.turnId, evidence: 'transcript', enterRetries: 0 });
+  if (step.step === 'answer') {
+    const { finalText, usage } = step.answer;
     deps.send({ type: 'final_output', turnId: msg.turnId, text: finalText.slice(0, IPC_LIMITS.text), ...(usage ? { usage } : {}) });
   }
 }

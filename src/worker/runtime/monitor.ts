@@ -31,9 +31,7 @@ export interface MonitorDeps {
   onLost(reason: string): void;
   onIdentity(nativeSessionId: string, transcriptPath?: string): void;
   /** Transcript location context. */
-  cwd: string;
-  home: string;
-  env: Record<string, string>;
+  cwd: string; home: string; env: Record<string, string>;
 }
 
 export class Monitor {
@@ -58,6 +56,8 @@ export class Monitor {
   /** An event asked for a look while a tick was running: look again right after it. */
   private lookAgain = false;
   private running = false;
+  /** A turn noted before the watch began (in flight over a dropped link, noteSending): its records from then are read. */
+  private replaySinceMs: number | undefined;
   private readonly subs: Disposable[] = [];
   private identitySent: string | null = null;
   /** Probe the pane on the next tick (its pipe closed). Idle ticks always probe. */
@@ -132,8 +132,9 @@ export class Monitor {
     await this.follower?.poll();
   }
 
-  async noteSending(msg: QueuedMessage): Promise<void> {
+  async noteSending(msg: QueuedMessage, replaySinceMs?: number): Promise<void> {
     if (msg.raw) return;
+    if (replaySinceMs !== undefined && !this.running) this.replaySinceMs = Math.min(replaySinceMs, this.replaySinceMs ?? replaySinceMs);
     const turn: OpenTurn = { turnId: msg.turnId, text: msg.text, confirmed: false };
     this.turnEndRecorded = false;
     if (!this.deps.adapter.transcript) {
@@ -173,11 +174,13 @@ export class Monitor {
     if (!t) return;
     const ctx = { cwd: this.deps.cwd, home: this.deps.home, env: this.deps.env, nativeSessionId, startedAfterMs: launchedAt - 2_000 };
     const existing = await t.locate(ctx).catch(() => null);
-    const offset = existing ? await stat(existing).then((s) => s.size, () => 0) : 0;
+    const replay = this.replaySinceMs;
+    this.replaySinceMs = undefined;
+    const offset = existing && replay === undefined ? await stat(existing).then((s) => s.size, () => 0) : 0;
     // Read from its end, the file's identity record is behind us: report what we know (Gemini writes it at start-up).
     if (existing && nativeSessionId) this.reportIdentity(nativeSessionId, existing);
     // Found later by time, not by id (an adopted CLI): read from its start, but only what was written since.
-    const parser = !existing && !nativeSessionId ? parserSince(t.parser(), ctx.startedAfterMs) : t.parser();
+    const parser = replay !== undefined ? parserSince(t.parser(), replay) : !existing && !nativeSessionId ? parserSince(t.parser(), ctx.startedAfterMs) : t.parser();
     this.follower = new TranscriptFollower({
       path: existing ?? (() => t.locate(ctx).catch(() => null)),
       offset,
@@ -395,4 +398,3 @@ export class Monitor {
     return runPromptEffects(effects, { backend: this.deps.backend, log: this.deps.log, send: this.deps.send, lookNow: () => this.schedule(0) });
   }
 }
-

@@ -139,11 +139,13 @@ export class SessionRuntime {
     this.checked = this.checked
       .then(() => since === undefined ? take() : takeInFlight({
         adapter: this.deps.adapter, where: { cwd: this.deps.init.cwd, home: this.home, env: this.env }, nativeSessionId: () => this.nativeSessionId, send: this.deps.send, type: take,
-        follow: async (turnId, text) => {
-          await this.monitor.noteSending({ turnId, text });
+        follow: async (turnId, text, sinceMs) => {
+          await this.monitor.noteSending({ turnId, text }, sinceMs);
           this.monitor.noteResult(turnId, true);
+          // Nothing else may come to attach this worker: it takes the running CLI over now, so the answer comes.
+          if (this.state.phase === 'idle') this.dispatch({ type: 'take_over' });
         },
-      }, { turnId: message.turnId, text: message.text, raw: message.raw === true, sinceMs: since }))
+      }, { turnId: message.turnId, text: message.text, raw: message.raw === true, sinceMs: since, delivered: msg.type === 'input' && msg.delivered === true }))
       .catch((err: unknown) => this.deps.log.error({ err }, 'checking a prompt in flight failed'))
       .finally(() => { this.checking -= 1; });
   }

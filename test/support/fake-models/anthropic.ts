@@ -1,7 +1,7 @@
 // Fake Anthropic Messages API (what Claude Code calls): SSE streaming, tool_use on cue, every request logged.
 import type { ServerResponse } from 'node:http';
 import {
-  delayFor, FAKE_CALL_USAGE, limitCue, scriptedAction, sendJson, sendJsonWith, sleep, sseHeaders, startFakeServer, type FakeAction, type FakeLimit, type FakeModelOptions, type FakeModelServer,
+  delayFor, FAKE_CALL_USAGE, heldUntilReleased, limitCue, scriptedAction, sendJson, sendJsonWith, sleep, sseHeaders, startFakeServer, type FakeAction, type FakeLimit, type FakeModelOptions, type FakeModelServer,
 } from './common.js';
 
 type Block = { type?: string; text?: string; content?: unknown };
@@ -117,6 +117,7 @@ export function startFakeAnthropic(opts: FakeModelOptions = {}, onRequest?: Para
     const action: FakeAction = b.output_config?.format?.type === 'json_schema' ? { kind: 'json', value: { title: 'Fake title' } } : (askQuestion(text, toolResult) ?? scriptedAction(text, toolResult));
     // What the model was handed beside a tool result is said back whole, so a test sees the model itself read it.
     if (beside !== undefined && action.kind === 'text') action.text += `\nFAKE-READ-BESIDE: ${beside}`;
+    if (action.kind !== 'json') await heldUntilReleased(text);
     await sleep(delayFor(text, opts));
     if (b.stream) streamAction(res, model, action);
     else jsonAction(res, model, action);

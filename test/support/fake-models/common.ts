@@ -1,4 +1,5 @@
 // Shared plumbing of the fake model servers: HTTP server, request log (secrets dropped), SSE writer, scripted replies.
+import { existsSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -87,6 +88,15 @@ export function delayFor(lastUserText: string, opts: FakeModelOptions): number {
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * `HOLD-UNTIL <path>` in the last user text: the reply waits until that file exists — a turn a test keeps open for
+ * as long as it needs (the CLI busy, deterministically), then ends by creating the file.
+ */
+export async function heldUntilReleased(lastUserText: string): Promise<void> {
+  const gate = /HOLD-UNTIL (\S+)/.exec(lastUserText)?.[1];
+  while (gate && !existsSync(gate)) await sleep(100);
+}
 
 export function sseHeaders(res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
