@@ -135,6 +135,12 @@ async function claudeTopicOnB() {
     if (!pid) throw new Error(`no ControlMaster for b: ${r.stderr}`);
     return Number(pid);
   };
+  /** The pane Claude runs in on b (b's larkmux tmux server holds it and the keepalive session). */
+  const claudePane = () => {
+    const panes = hostTmux(hostRoot, ['list-panes', '-a', '-F', '#{session_name}\t#{pane_id}']).stdout.split('\n').map((l) => l.split('\t')).filter(([s, id]) => s && id && s !== 'keepalive');
+    if (panes.length !== 1) throw new Error(`expected one pane for Claude on b, found ${JSON.stringify(panes)}`);
+    return panes[0]![1]!;
+  };
   /** Claude's processes on b (the panes' process trees in b's larkmux tmux server): their command lines and env. */
   const claudeOnB = () =>
     hostTmux(hostRoot, ['list-panes', '-a', '-F', '#{pane_pid}']).stdout.split('\n').filter((l) => /^\d+$/.test(l)).flatMap((p) => [Number(p), ...descendantPids(Number(p))])
@@ -169,7 +175,7 @@ async function claudeTopicOnB() {
     const pick = (text: string) => text.split('\n').filter((l) => /host|link|input|deliver|flight|final|resum|exit|turn/i.test(l)).slice(-80).join('\n');
     process.stderr.write(`daemon:\n${pick(rig.logText())}\nb:\n${existsSync(hostLog) ? pick(readFileSync(hostLog, 'utf8')) : ''}\ntopic: ${JSON.stringify(texts())}\nprompts on b: ${JSON.stringify(prompts())}\n`);
   };
-  return { rig, fake, appId, chatId, rootId, app, hostRoot, home, token, startHostTmux, claudeOnB, typedAndAnsweredOnce, prompts, typedCount, received, say, answered, texts, host, places, masterPid, holdClaude };
+  return { rig, fake, appId, chatId, rootId, app, hostRoot, home, token, startHostTmux, claudeOnB, claudePane, typedAndAnsweredOnce, prompts, typedCount, received, say, answered, texts, host, places, masterPid, holdClaude };
 }
 
 describe.skipIf(skipWithoutCli('claude'))('the real Claude Code on host b', () => {
@@ -236,6 +242,26 @@ describe.skipIf(skipWithoutCli('claude'))('the real Claude Code on host b', () =
     expect(b.typedCount(text)).toBe(0);
     held.release();
     await b.typedAndAnsweredOnce(held.text, text, m.messageId);
+  }, 420_000);
+
+  it('in flight, pasted without its Enter by a worker that is gone: the composer is emptied and the prompt typed once, not twice', async () => {
+    const b = await claudeTopicOnB();
+    const held = await b.holdClaude();
+    const text = `half typed before the cut "中文" $(echo no) ${nonce()}`;
+    const m = await b.say(text);
+    await b.fake.waitFor(() => b.received(m.messageId, false).length > 0 || undefined, 60_000, 'the prompt handed to the worker on b');
+
+    expect(await closeMaster(b.host, b.places, b.rig.home.env)).toBe(true);
+    // What a worker that died between its paste and its Enter leaves in Claude's composer: the same text, pasted.
+    const pane = b.claudePane();
+    hostTmux(b.hostRoot, ['set-buffer', '-b', 'half', '--', text]);
+    hostTmux(b.hostRoot, ['paste-buffer', '-p', '-d', '-b', 'half', '-t', pane]);
+    await b.fake.waitFor(() => b.received(m.messageId, true).length > 0 || undefined, 120_000, 'the prompt handed over again as in flight');
+    expect(b.typedCount(text)).toBe(0);
+    held.release();
+    // Typed twice into one composer, Claude would record the text doubled and typedCount would stay 0.
+    await b.typedAndAnsweredOnce(held.text, text, m.messageId);
+    expect(b.prompts().filter((p) => p.text.includes(text)).map((p) => p.text.trim())).toEqual([text]);
   }, 420_000);
 
   it("b reboots (its tmux server gone, sshd restarted): the next message resumes Claude's conversation there, and the card says so", async () => {

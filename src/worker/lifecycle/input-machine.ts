@@ -13,6 +13,11 @@ export interface QueuedMessage {
   raw?: boolean;
   /** Steered into the working CLI from its card: its proof may come only at the CLI's next step (delivery.ts). */
   steered?: boolean;
+  /**
+   * Typed again after a host's link dropped with it in flight (its transcript has no record of it): a worker that is
+   * gone may have pasted it without its Enter, so the composer is emptied before it goes in, or it would go in twice.
+   */
+  clearFirst?: boolean;
 }
 
 /** How the next launch starts the CLI. */

@@ -66,6 +66,7 @@ export async function deliver(deps: DelivererDeps, message: QueuedMessage): Prom
   const probe = await deps.backend.probe();
   if (probe.state === 'missing') return { result: 'lost', reason: 'the tmux session is gone' };
   if (probe.state === 'exists' && probe.paneDead) return { result: 'lost', reason: `the CLI exited (status ${probe.exitStatus ?? '?'})` };
+  if (message.clearFirst && !(await clearComposer(deps.backend, deps.adapter))) return await failed(failure('box_not_cleared'));
   await deps.beforeSend?.(message);
   const turnsBefore = deps.userTurnsSeen();
   // A prompt goes in literally (a leading `!` or `/` escaped per CLI); a CLI command (raw) as typed.

@@ -1,8 +1,9 @@
 // A prompt the daemon hands over again after a host's link dropped while it was in flight (`inFlightSince`): before it
 // is typed, the CLI's transcript on this host says whether it arrived (lifecycle/in-flight.ts decides). Arrived: its
 // turn goes on without retyping (delivered now; its answer too, when the transcript already has the turn's end).
-// Absent: typed as any prompt. Unknown (no transcript, a raw CLI command, no session id to find it by): not typed,
-// and the daemon tells the topic it may not have arrived. One reported delivered before the link dropped (`delivered`)
+// Absent: typed once, the composer emptied first (a worker cut off between paste and Enter leaves the text there).
+// Unknown (no transcript, a raw CLI command, no session id to find it by): not typed, and the daemon tells the topic it
+// may not have arrived. One reported delivered before the link dropped (`delivered`)
 // is never typed again nor called lost: its turn is followed, so its answer still comes.
 import { readFile } from 'node:fs/promises';
 import { IPC_LIMITS, type WorkerToDaemon } from '../../shared/ipc.js';
@@ -31,7 +32,7 @@ export interface InFlightInputDeps {
    * `sinceMs` if the monitor is not watching yet, so an end written before it starts is not missed).
    */
   follow(turnId: string, text: string, sinceMs: number): Promise<void>;
-  /** Absent: typed as any prompt. */
+  /** Absent: typed once, after the composer is emptied (QueuedMessage.clearFirst). */
   type(): void;
 }
 

@@ -138,7 +138,8 @@ export class SessionRuntime {
     this.checking += 1;
     this.checked = this.checked
       .then(() => since === undefined ? take() : takeInFlight({
-        adapter: this.deps.adapter, where: { cwd: this.deps.init.cwd, home: this.home, env: this.env }, nativeSessionId: () => this.nativeSessionId, send: this.deps.send, type: take,
+        adapter: this.deps.adapter, where: { cwd: this.deps.init.cwd, home: this.home, env: this.env }, nativeSessionId: () => this.nativeSessionId, send: this.deps.send,
+        type: () => this.dispatch({ type: 'input', message: { ...message, clearFirst: true } }),
         follow: async (turnId, text, sinceMs) => {
           await this.monitor.noteSending({ turnId, text }, sinceMs);
           this.monitor.noteResult(turnId, true);
