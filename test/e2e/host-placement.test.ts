@@ -138,11 +138,12 @@ describe('a session placed on a host', () => {
     expect(JSON.stringify(told()[0]!.content)).toMatch(/host gpu2 unreachable since \d\d:\d\d, retrying/);
     expect(cardsFor(fake, appId, open.messageId)).toContain(told()[0]);
 
-    // A while with the host down: an upper bound on how often it is tried (the pause doubles from 2 s), never a loop.
+    // A while with the host down: an upper bound on how often it is tried (a pause of 2 s while the outage is young, each
+    // attempt a connect that fails), never a tight loop.
     const attempts = () => rig.logText().split('\n').filter((l) => l.includes('"host":"gpu2"') && l.includes('connecting to the host')).length;
     await new Promise((r) => setTimeout(r, 20_000));
     expect(attempts()).toBeGreaterThanOrEqual(2);
-    expect(attempts()).toBeLessThanOrEqual(6);
+    expect(attempts()).toBeLessThanOrEqual(14); // the first, one per 2 s of these 20 s, and slack
     // Told once; nothing ran on this machine, and the message is still waiting (no answer anywhere).
     expect(told()).toHaveLength(1);
     expect(textsIn(fake, appId, chatId).some((t) => t.includes('ran-on-c-42'))).toBe(false);

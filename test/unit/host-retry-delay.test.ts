@@ -1,5 +1,5 @@
-// The pause before a prompt whose host was unreachable is sent again: doubling from 2 s, at most 4 s while the outage
-// is under two minutes old (a link back after 20 s is found within seconds), never more than a minute after, so a host
+// The pause before a prompt whose host was unreachable is sent again: every 2 s while the outage is under two
+// minutes old (a link back after 20 s is found within seconds), never more than a minute after, so a host
 // that stays down is tried about once a minute (never a tight loop).
 import { describe, expect, it } from 'vitest';
 import { hostRetryDelayMs, waitingPrompts } from '../../src/daemon/sessions/host-waits.js';
@@ -17,9 +17,9 @@ describe('hostRetryDelayMs', () => {
 
   it.each([
     [0, 0, 2_000],
-    [1, 5_000, 4_000],
-    [5, 20_000, 4_000],
-    [30, 119_999, 4_000],
+    [1, 5_000, 2_000],
+    [5, 20_000, 2_000],
+    [30, 119_999, 2_000],
     [30, 120_000, 60_000],
     [3, 120_000, 16_000],
   ])('attempt %i of a host down %i ms waits %i ms', (attempt, downFor, ms) => expect(hostRetryDelayMs(attempt, downFor)).toBe(ms));

@@ -21,8 +21,10 @@ export const HOST_RETRY = {
   /**
    * The longest pause while the outage is young (earlyForMs): a link that was down for a minute (an interface
    * restarted, sshd restarted, a VPN reconnecting) is found again within seconds of its return, not up to a minute later.
+   * 2 s keeps a returned link's first prompt under 5 s even when the connect itself takes 2–3 s on a loaded machine;
+   * each waiting session tries on its own timer, but a connect under way is shared by all of a host's (remote-host.ts).
    */
-  earlyMaxMs: 4_000,
+  earlyMaxMs: 2_000,
   earlyForMs: 2 * 60_000,
   /** The longest pause after that: a host that stays down is tried once a minute. */
   maxMs: 60_000,
