@@ -1,4 +1,5 @@
-// One capped reader for request bodies and downloads: the console's uploads, Lark webhooks, Lark attachment downloads.
+// One capped reader for request bodies and downloads: the console's uploads, Lark webhooks, Lark attachment downloads,
+// and the stdin of the host agent's one-shot verbs (put, changes, adopt).
 
 /** What a capped read ends with: the whole body, `too_large` once it passed the cap (nothing kept), or `failed`. */
 export type CappedRead = { kind: 'body'; data: Buffer } | { kind: 'too_large' } | { kind: 'failed'; error: unknown };

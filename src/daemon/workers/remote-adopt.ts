@@ -1,15 +1,14 @@
 // `/adopt` on another host: each request goes over the host's ControlMaster to the bundle's agent run as `adopt`
 // (worker/host/host-adopt.ts), which scans or links on larkmux's tmux server there. The remote command line holds only
-// the bundle's path and the verb; the request (folder, CLI, pane) goes on stdin.
+// the bundle's path and the verb; the request (folder, CLI, pane) goes on stdin (remote-agent-verb.ts).
 import type { CliSpec } from '../../shared/cli-spec.js';
 import { hostHomeOfBundle } from '../../platform/ssh/remote-bundle.js';
-import { runOverSsh } from '../../platform/ssh/ssh-run.js';
-import { quoteShellArg } from '../../shared/shell-quote.js';
 import {
   HOST_ADOPT_VERB, HostAdoptLinkResultSchema, HostAdoptListResultSchema,
   type HostAdoptLinkResult, type HostAdoptListResult, type HostAdoptRequest, type HostPanes,
 } from '../../shared/host-adopt-protocol.js';
 import type { RemoteHost } from './remote-host.js';
+import { runAgentVerb } from './remote-agent-verb.js';
 
 export const REMOTE_ADOPT_TIMING = {
   /**
@@ -23,22 +22,8 @@ export const REMOTE_ADOPT_TIMING = {
 
 type Request = HostAdoptRequest extends infer R ? (R extends unknown ? Omit<R, 'home'> : never) : never;
 
-async function askHost(host: RemoteHost, req: Request, timeoutMs: number): Promise<{ ok: true; line: unknown } | { ok: false; message: string }> {
-  const dir = await host.bundleDir();
-  if (!dir.ok) return { ok: false, message: dir.detail };
-  const stdin = JSON.stringify({ ...req, home: hostHomeOfBundle(dir.dir) }) + '\n';
-  const { host: cfg, places, env } = host.ssh;
-  const remote = ['exec', 'node', quoteShellArg(`${dir.dir}/host-agent.js`), HOST_ADOPT_VERB];
-  const res = await runOverSsh(cfg, places, remote, { stdin, timeoutMs, ...(env ? { env } : {}) });
-  if (res.failure) return { ok: false, message: res.failure.detail };
-  try {
-    return { ok: true, line: JSON.parse(res.stdout.trim().split('\n').pop() ?? '') };
-  } catch {
-    // No answer from the agent: most likely its bundle is gone from the host; placed again on the next request.
-    host.forgetBundleDir();
-    return { ok: false, message: `the agent did not answer on ${cfg.name} (exit ${res.code})` };
-  }
-}
+/** The request with the host's larkmux home (beside the bundle's folder there) on the agent's stdin. */
+const adoptInput = (req: Request) => (bundleDir: string) => JSON.stringify({ ...req, home: hostHomeOfBundle(bundleDir) }) + '\n';
 
 function timedOut<T>(ms: number, value: T): { promise: Promise<T>; cancel: () => void } {
   let timer: NodeJS.Timeout | undefined;
@@ -49,11 +34,8 @@ function timedOut<T>(ms: number, value: T): { promise: Promise<T>; cancel: () =>
 /** The host's adoptable panes for a bot whose CLI is `cli`, or why there are none (`timeout`: no answer in time). */
 export async function listOnHost(host: RemoteHost, cli: CliSpec, timeoutMs: number = REMOTE_ADOPT_TIMING.listTimeoutMs): Promise<HostAdoptListResult | { ok: false; code: 'timeout' }> {
   const late = timedOut(timeoutMs, { ok: false, code: 'timeout' } as const);
-  const asked = askHost(host, { action: 'list', cli }, timeoutMs).then((r): HostAdoptListResult => {
-    if (!r.ok) return { ok: false, code: 'scan_failed', message: r.message };
-    const parsed = HostAdoptListResultSchema.safeParse(r.line);
-    return parsed.success ? parsed.data : { ok: false, code: 'scan_failed', message: 'the host answered something else than a list' };
-  });
+  const asked = runAgentVerb(host, HOST_ADOPT_VERB, adoptInput({ action: 'list', cli }), HostAdoptListResultSchema, { timeoutMs })
+    .then((r): HostAdoptListResult => (r.ok ? r.answer : { ok: false, code: 'scan_failed', message: r.error }));
   try {
     return await Promise.race([asked, late.promise]);
   } finally {
@@ -63,10 +45,8 @@ export async function listOnHost(host: RemoteHost, cli: CliSpec, timeoutMs: numb
 
 /** Links (or with `unlink`, unlinks) a pane on the host into larkmux's `tmuxName` session there. */
 export async function linkOnHost(host: RemoteHost, req: Extract<Request, { action: 'link' | 'unlink' }>): Promise<HostAdoptLinkResult> {
-  const r = await askHost(host, req, REMOTE_ADOPT_TIMING.linkTimeoutMs);
-  if (!r.ok) return { ok: false, code: 'link_failed', message: r.message };
-  const parsed = HostAdoptLinkResultSchema.safeParse(r.line);
-  return parsed.success ? parsed.data : { ok: false, code: 'link_failed', message: 'the host answered something else than a link result' };
+  const r = await runAgentVerb(host, HOST_ADOPT_VERB, adoptInput(req), HostAdoptLinkResultSchema, { timeoutMs: REMOTE_ADOPT_TIMING.linkTimeoutMs });
+  return r.ok ? r.answer : { ok: false, code: 'link_failed', message: r.error };
 }
 
 /** /adopt's view of the configured hosts: `get` is the daemon's RemoteHosts.get (undefined for a name not configured). */

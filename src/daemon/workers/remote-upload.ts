@@ -2,11 +2,10 @@
 // agent run as `put` (worker/host/host-upload.ts), which writes it by the local rules. The remote command line holds
 // only the bundle's path and the verb; the session's folder, the stored name and the bytes go on stdin.
 import { createHash } from 'node:crypto';
-import { runOverSsh } from '../../platform/ssh/ssh-run.js';
-import { quoteShellArg } from '../../shared/shell-quote.js';
 import { HOST_UPLOAD_VERB, HostUploadResultSchema, hostUploadInput, type HostUploadResult } from '../../shared/host-upload-protocol.js';
 import { UploadBlocked, type OpenUploadFolder } from '../../platform/upload-dir.js';
 import type { RemoteHost } from './remote-host.js';
+import { runAgentVerb } from './remote-agent-verb.js';
 
 export const REMOTE_UPLOAD_TIMING = {
   /** One file's copy at the latest: 100 MiB (the largest a bot takes) over a slow link of ~2 Mbit/s fits in it. */
@@ -15,24 +14,10 @@ export const REMOTE_UPLOAD_TIMING = {
 
 /** Copies one file into `<cwd>/<folder>/<name>` on the host: the host's answer, or why there is none. */
 export async function putOnHost(host: RemoteHost, cwd: string, folder: string, name: string, bytes: Uint8Array): Promise<HostUploadResult> {
-  const dir = await host.bundleDir();
-  if (!dir.ok) return { ok: false, error: dir.detail };
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const stdin = hostUploadInput({ cwd, folder, name, bytes: bytes.byteLength, sha256 }, bytes);
-  const { host: cfg, places, env } = host.ssh;
-  const remote = ['exec', 'node', quoteShellArg(`${dir.dir}/host-agent.js`), HOST_UPLOAD_VERB];
-  const res = await runOverSsh(cfg, places, remote, { stdin, timeoutMs: REMOTE_UPLOAD_TIMING.timeoutMs, ...(env ? { env } : {}) });
-  if (res.failure) return { ok: false, error: res.failure.detail };
-  const line = res.stdout.trim().split('\n').pop() ?? '';
-  try {
-    const parsed = HostUploadResultSchema.safeParse(JSON.parse(line));
-    if (parsed.success) return parsed.data;
-  } catch {
-    // not JSON: the agent did not run (below)
-  }
-  // No answer from the agent: most likely its bundle is gone from the host; placed again on the next copy.
-  host.forgetBundleDir();
-  return { ok: false, error: `the copy did not run on ${cfg.name} (exit ${res.code})` };
+  const res = await runAgentVerb(host, HOST_UPLOAD_VERB, stdin, HostUploadResultSchema, { timeoutMs: REMOTE_UPLOAD_TIMING.timeoutMs });
+  return res.ok ? res.answer : res;
 }
 
 /** The upload folder of a session on `host`, as saveAttachments writes into it. */

@@ -2,6 +2,7 @@
 // answered from larkmux's own tmux server here — the one the host's workers use, derived from larkmux's folder — by
 // the same scan and link as a local /adopt (platform/adoptable-panes.ts), so an adopted pane is where the worker looks.
 import type { Readable } from 'node:stream';
+import { readCapped } from '../../platform/read-capped.js';
 import { linkPane, scanAdoptable, unlinkPane } from '../../platform/adoptable-panes.js';
 import { HostAdoptRequestSchema, type HostAdoptLinkResult, type HostAdoptListResult } from '../../shared/host-adopt-protocol.js';
 import { tmuxSocketName } from '../../shared/tmux-socket.js';
@@ -9,20 +10,11 @@ import { tmuxSocketName } from '../../shared/tmux-socket.js';
 /** A request is one short line; anything longer is refused unread. */
 const MAX_REQUEST_BYTES = 64 * 1024;
 
-async function readRequest(input: Readable): Promise<string | null> {
-  let text = '';
-  for await (const chunk of input) {
-    text += (chunk as Buffer).toString('utf8');
-    if (text.length > MAX_REQUEST_BYTES) return null;
-  }
-  return text;
-}
-
 export async function answerAdopt(input: Readable): Promise<HostAdoptListResult | HostAdoptLinkResult> {
-  const text = await readRequest(input);
+  const got = await readCapped(input, MAX_REQUEST_BYTES, { onOverflow: 'destroy' });
   let raw: unknown;
   try {
-    raw = text === null ? undefined : JSON.parse(text);
+    raw = got.kind === 'body' ? JSON.parse(got.data.toString('utf8')) : undefined;
   } catch {
     raw = undefined;
   }

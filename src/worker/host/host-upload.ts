@@ -5,26 +5,16 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { readHostUploadInput, type HostUploadResult } from '../../shared/host-upload-protocol.js';
+import { readCapped } from '../../platform/read-capped.js';
 import { UploadDir } from '../../platform/upload-dir.js';
 
 /** Above this much stdin the copy is refused unread (the daemon's own limits stop far below: 100 MiB a file). */
 const MAX_INPUT_BYTES = 1024 * 1024 * 1024;
 
-async function readAll(input: Readable): Promise<Buffer | null> {
-  const parts: Buffer[] = [];
-  let total = 0;
-  for await (const chunk of input) {
-    total += (chunk as Buffer).length;
-    if (total > MAX_INPUT_BYTES) return null;
-    parts.push(chunk as Buffer);
-  }
-  return Buffer.concat(parts);
-}
-
 export async function receiveUpload(input: Readable): Promise<HostUploadResult> {
-  const all = await readAll(input);
-  if (!all) return { ok: false, error: 'more input than any upload may have' };
-  const read = readHostUploadInput(all);
+  const got = await readCapped(input, MAX_INPUT_BYTES, { onOverflow: 'destroy' });
+  if (got.kind !== 'body') return { ok: false, error: got.kind === 'too_large' ? 'more input than any upload may have' : 'stdin could not be read' };
+  const read = readHostUploadInput(got.data);
   if (!read.ok) return { ok: false, error: read.error };
   const { header, bytes } = read;
   if (createHash('sha256').update(bytes).digest('hex') !== header.sha256) return { ok: false, error: 'the file arrived damaged (sha256 differs)' };
