@@ -50,6 +50,8 @@ export interface HostPanes {
   readonly names: readonly string[];
   /** How long a host's list may take before it is left out (seconds, said in the line that says so). */
   readonly listTimeoutSeconds: number;
+  /** The host's `workingDirs` (none: any folder): a pane whose folder is outside them is neither offered nor adopted. */
+  roots(host: string): readonly string[] | undefined;
   list(host: string, cli: CliSpec): Promise<HostAdoptListResult | { ok: false; code: 'timeout' }>;
   link(host: string, req: { action: 'link'; cli: CliSpec; paneId: string; cliPid: number; tmuxName: string } | { action: 'unlink'; tmuxName: string }): Promise<HostAdoptLinkResult>;
 }

@@ -64,6 +64,15 @@ export function isWithin(dir: string, root: string): boolean {
   return root === '/' || dir === root || dir.startsWith(root.endsWith('/') ? root : root + '/');
 }
 
+/**
+ * `dir` (absolute, normalised) is allowed by a host's `workingDirs`: any folder when none are given; a root that is
+ * not absolute (`~/work` on another host) cannot be compared here, so it admits nothing, never everything.
+ */
+export function withinHostRoots(workingDirs: readonly string[] | undefined, dir: string): boolean {
+  const given = workingDirs ?? [];
+  return given.length === 0 || given.some((r) => r.startsWith('/') && isWithin(dir, normalizeAbsolute(r)));
+}
+
 /** The known hosts' names, `local` first, as an error lists them. */
 export function knownHosts(ctx: Pick<PlaceContext, 'hosts'>): string[] {
   return [LOCAL_HOST, ...ctx.hosts.map((h) => h.name)];
@@ -89,10 +98,7 @@ export function parsePlace(raw: string, ctx: PlaceContext): PlaceResult {
     if (base === undefined || !base.startsWith('/')) return { ok: false, error: { code: 'needs_absolute', host, input: written } };
     abs = normalizeAbsolute(`${base}/${written}`);
   }
-  // A root that is not absolute (`~/work` on another host) cannot be compared here: it admits nothing, never everything.
-  const given = config?.workingDirs ?? [];
-  const roots = given.filter((r) => r.startsWith('/')).map(normalizeAbsolute);
-  if (given.length > 0 && !roots.some((r) => isWithin(abs, r))) return { ok: false, error: { code: 'outside_roots', host, dir: abs, roots: [...given] } };
+  if (!withinHostRoots(config?.workingDirs, abs)) return { ok: false, error: { code: 'outside_roots', host, dir: abs, roots: [...(config?.workingDirs ?? [])] } };
   return { ok: true, host, dir: abs };
 }
 

@@ -117,4 +117,40 @@ describe('/adopt on a host', () => {
     }
     expect(hostTmux(['list-panes', '-t', '=mine:', '-F', '#{pane_pid} #{pane_dead}']).stdout.trim()).toBe(`${panePid} 0`);
   }, 300_000);
+
+  it("a pane on b outside b's workingDirs is not offered (said in one line); one moved outside after the list is refused, and b's panes are left as they were", async () => {
+    await rig?.cleanup();
+    rig = undefined;
+    hostTmux(['kill-server']);
+    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'lmx-adopt-out-')));
+    try {
+      rig = await rigWithHosts([], [{ name: 'b', sshd, workingDirs: [dir] }], hostRoot);
+      const { fake } = rig;
+      const appId = rig.appIds[0]!;
+      const shell = (name: string, cwd: string) => hostTmux(['new-session', '-d', '-s', name, '-x', '100', '-y', '30', '-c', cwd, '--', 'bash', '--norc', '--noprofile']).status;
+      expect(shell('inroot', dir)).toBe(0);
+      expect(shell('outroot', outside)).toBe(0);
+
+      const open = await fake.injectMessage({ chatType: 'group', text: '/adopt', mentionBot: true });
+      const chatId = open.chatId;
+      const card = await fake.waitFor(() => fake.messages.find((m) => m.appId === appId && m.chatId === chatId && m.msgType === 'interactive' && buttons(m.content).length > 0), 60_000, 'adopt card');
+      const labels = buttons(card.content);
+      expect(labels).toEqual([expect.stringMatching(new RegExp(`^1\\. shell · b:inroot:0 · ${escape(dir)} `))]);
+      await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t.includes(`1 more pane(s) on b run a CLI in a folder outside that host's workingDirs (${dir}): not offered.`)), 30_000, 'the pane outside the roots said');
+
+      // The listed shell leaves the roots before the tap: the host's own answer at link time decides.
+      hostTmux(['send-keys', '-t', '=inroot:', '-l', `cd '${outside}'`]);
+      hostTmux(['send-keys', '-t', '=inroot:', 'Enter']);
+      for (let deadline = Date.now() + 10_000; hostTmux(['display-message', '-p', '-t', '=inroot:', '#{pane_current_path}']).stdout.trim() !== outside; await new Promise((r) => setTimeout(r, 100))) {
+        if (Date.now() > deadline) throw new Error('the shell on b did not move');
+      }
+      await fake.tapButton(card.messageId, labels[0]!);
+      await fake.waitFor(() => textsIn(fake, appId, chatId).some((t) => t === `Not taken over: the pane's folder ${outside} on b is outside that host's workingDirs (${dir}). Nothing changed in the pane.`), 60_000, 'the refusal');
+      // No session on b, no larkmux session linked there; both shells still run in their own sessions.
+      expect((await rig.status()).sessions.filter((s: { host?: string }) => s.host === 'b')).toEqual([]);
+      expect(hostTmux(['list-sessions', '-F', '#{session_name}']).stdout.split('\n').filter(Boolean).sort()).toEqual(['inroot', 'outroot']);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  }, 300_000);
 });

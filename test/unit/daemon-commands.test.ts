@@ -71,7 +71,7 @@ function fake(opts: { cli?: CommandBot['cli']; scan?: AdoptScan; user?: string; 
     async revokeTalk(t: GrantTarget) { f.calls.push(`revoke:${JSON.stringify(t)}`); return false; },
     async readUsage(since: number) { f.calls.push(`usage:${since}`); return { ok: true as const, entries: [] }; },
     tmuxSocket: 'lmx-test',
-    async adoptScan() { f.calls.push('adopt-scan'); return opts.scan ?? { ok: true, candidates: [], sharedWindows: 0, leftOut: [], hostTimeoutSeconds: 10 }; },
+    async adoptScan() { f.calls.push('adopt-scan'); return opts.scan ?? { ok: true, candidates: [], sharedWindows: 0, leftOut: [], hostTimeoutSeconds: 10, outsideRoots: [] }; },
     async adopt(paneId, pid, host) {
       f.calls.push(`adopt:${host ? `${host}:` : ''}${paneId}:${pid}`);
       const c = (opts.scan?.ok ? opts.scan.candidates : []).find((x) => x.paneId === paneId && x.cliPid === pid && x.host === host);
@@ -125,7 +125,7 @@ describe('card taps run their command', () => {
   });
   it('an /adopt list tap adopts the pane and marks the list answered; a stale one says why and leaves the list', async () => {
     const candidate: AdoptCandidate = { paneId: '%3', windowId: '@1', tmuxSession: 'work', windowIndex: 1, cli: 'claude-code', cliPid: 4242, panePid: 4200, cwd: '/w/app' };
-    const ok = fake({ session: null, scan: { ok: true, candidates: [candidate], sharedWindows: 0, leftOut: [], hostTimeoutSeconds: 10 } });
+    const ok = fake({ session: null, scan: { ok: true, candidates: [candidate], sharedWindows: 0, leftOut: [], hostTimeoutSeconds: 10, outsideRoots: [] } });
     await tap({ action: 'adopt', anchorKey: 'k', paneId: '%3', pid: 4242 }, ok);
     expect(ok.calls).toEqual(['adopt:%3:4242', 'update:om_card:adopt']);
     const stale = fake({ session: null });
@@ -404,7 +404,7 @@ describe('projects (real folders)', () => {
 describe('/adopt (issue 17)', () => {
   const claude = { paneId: '%3', windowId: '@2', tmuxSession: 'mine', windowIndex: 0, cli: 'claude-code' as const, cliPid: 4242, panePid: 4200, cwd: '/w/app' };
   const codex = { ...claude, paneId: '%7', windowId: '@5', tmuxSession: 'other', cli: 'codex' as const, cliPid: 5151, panePid: 5100 };
-  const scan: AdoptScan = { ok: true, candidates: [claude, codex], sharedWindows: 0, leftOut: [], hostTimeoutSeconds: 10 };
+  const scan: AdoptScan = { ok: true, candidates: [claude, codex], sharedWindows: 0, leftOut: [], hostTimeoutSeconds: 10, outsideRoots: [] };
 
   it('is for operators only: a talk-only guest is refused and nothing is scanned', async () => {
     const f = fake({ user: 'ou_guest', grants: GUEST, session: null, scan });
@@ -426,7 +426,7 @@ describe('/adopt (issue 17)', () => {
   });
   it("a host's panes are named host:session:window, its button carries the host, and a host left out is said in one line", async () => {
     const onB = { ...claude, host: 'b' };
-    const f = fake({ session: null, scan: { ok: true, candidates: [claude, onB], sharedWindows: 0, leftOut: [{ host: 'gpu', reason: null }, { host: 'c', reason: 'Connection refused' }], hostTimeoutSeconds: 10 } });
+    const f = fake({ session: null, scan: { ok: true, candidates: [claude, onB], sharedWindows: 0, leftOut: [{ host: 'gpu', reason: null }, { host: 'c', reason: 'Connection refused' }], hostTimeoutSeconds: 10, outsideRoots: [] } });
     await dispatchCommand('adopt', '', f);
     const card = f.cards[0]!;
     if (card.kind !== 'adopt') throw new Error('not an adopt card');
@@ -435,6 +435,14 @@ describe('/adopt (issue 17)', () => {
     await dispatchCommand('adopt', '2', f);
     expect(f.calls.at(-1)).toBe('adopt:b:%3:4242');
     expect(f.replies.at(-1)).toMatch(/^Adopted claude-code in b:mine:0 /);
+  });
+  it("a host's panes outside its workingDirs are said in one line; a pane that moved outside them is refused by name", async () => {
+    const f = fake({ session: null, scan: { ok: true, candidates: [claude], sharedWindows: 0, leftOut: [], hostTimeoutSeconds: 10, outsideRoots: [{ host: 'b', count: 2, roots: ['/srv', '/data'] }] } });
+    await dispatchCommand('adopt', '', f);
+    expect(f.replies.at(-1)).toBe("2 more pane(s) on b run a CLI in a folder outside that host's workingDirs (/srv, /data): not offered.");
+    f.adopt = async () => ({ ok: false, code: 'outside_roots', host: 'b', cwd: '/tmp/x', roots: ['/srv'] });
+    await dispatchCommand('adopt', '1', f);
+    expect(f.replies.at(-1)).toBe("Not taken over: the pane's folder /tmp/x on b is outside that host's workingDirs (/srv). Nothing changed in the pane.");
   });
   it('/adopt 2 takes the second pane over by pane and pid', async () => {
     const f = fake({ session: null, scan });
@@ -454,7 +462,7 @@ describe('/adopt (issue 17)', () => {
     expect(busy.calls).toEqual([]);
   });
   it("with nothing to adopt, says how to start a CLI on larkmux's server", async () => {
-    const f = fake({ session: null, scan: { ok: true, candidates: [], sharedWindows: 1, leftOut: [], hostTimeoutSeconds: 10 } });
+    const f = fake({ session: null, scan: { ok: true, candidates: [], sharedWindows: 1, leftOut: [], hostTimeoutSeconds: 10, outsideRoots: [] } });
     await dispatchCommand('adopt', '', f);
     expect(f.replies[0]).toContain('tmux -L lmx-test new-session -s mine claude');
     expect(f.replies[0]).toMatch(/1 more pane\(s\) run a CLI but share a window/);

@@ -22,8 +22,19 @@ describe('mergeAdoptLists', () => {
     expect(merged.hostTimeoutSeconds).toBe(10);
   });
 
+  it("a host's pane outside its workingDirs is not offered, only counted with the roots; a host without roots offers all", () => {
+    const at = (paneId: string, cwd: string): AdoptCandidate => ({ ...pane(paneId, 's'), cwd });
+    const merged = mergeAdoptLists({ candidates: [at('%1', '/anywhere')], notAdoptable: [] }, [
+      { host: 'b', list: { ok: true, candidates: [at('%1', '/srv/app'), at('%2', '/srv2'), at('%3', '/tmp')], notAdoptable: 0 }, roots: ['/srv'] },
+      { host: 'c', list: { ok: true, candidates: [at('%1', '/tmp')], notAdoptable: 0 } },
+      { host: 'd', list: { ok: true, candidates: [at('%1', '/home/u/work')], notAdoptable: 0 }, roots: ['~/work'] },
+    ], 10);
+    expect(merged.candidates.map((c) => `${c.host ?? '-'} ${c.cwd}`)).toEqual(['- /anywhere', 'b /srv/app', 'c /tmp']);
+    expect(merged.outsideRoots).toEqual([{ host: 'b', count: 2, roots: ['/srv'] }, { host: 'd', count: 1, roots: ['~/work'] }]);
+  });
+
   it('no host configured: this machine only, nothing left out', () => {
-    expect(mergeAdoptLists({ candidates: [], notAdoptable: [] }, [], 0)).toEqual({ ok: true, candidates: [], sharedWindows: 0, leftOut: [], hostTimeoutSeconds: 0 });
+    expect(mergeAdoptLists({ candidates: [], notAdoptable: [] }, [], 0)).toEqual({ ok: true, candidates: [], sharedWindows: 0, leftOut: [], hostTimeoutSeconds: 0, outsideRoots: [] });
   });
 });
 

@@ -19,8 +19,12 @@ export function paneWhere(c: Pick<AdoptCandidate, 'host' | 'tmuxSession' | 'wind
 }
 
 /** One line per host left out of the list (down, slow, or its scan failed): said, never waited on. */
+/** One line per host left out of the list, and per host whose panes outside its workingDirs were not offered. */
 function leftOutLines(ctx: Pick<CommandContext, 't'>, scan: Extract<BotAdoptScan, { ok: true }>): string {
-  return scan.leftOut.map((h) => `\n${ctx.t('adopt.hostUnreachable', { host: h.host, reason: h.reason ?? ctx.t('adopt.hostTimeout', { seconds: scan.hostTimeoutSeconds }) })}`).join('');
+  return [
+    ...scan.leftOut.map((h) => ctx.t('adopt.hostUnreachable', { host: h.host, reason: h.reason ?? ctx.t('adopt.hostTimeout', { seconds: scan.hostTimeoutSeconds }) })),
+    ...scan.outsideRoots.map((h) => ctx.t('adopt.outsideRoots', { host: h.host, count: h.count, roots: h.roots.join(', ') })),
+  ].map((line) => `\n${line}`).join('');
 }
 
 const FAILURE_KEYS = { has_session: 'adopt.hasSession', gone: 'adopt.gone', scan_failed: 'adopt.scanFailed', link_failed: 'adopt.linkFailed' } as const satisfies Record<string, MessageKey>;
@@ -29,7 +33,9 @@ const FAILURE_KEYS = { has_session: 'adopt.hasSession', gone: 'adopt.gone', scan
 export async function adoptAndReply(ctx: CommandContext, paneId: string, cliPid: number, host?: string): Promise<string | null> {
   const res = await ctx.adopt(paneId, cliPid, host);
   if (!res.ok) {
-    await ctx.reply(ctx.t(FAILURE_KEYS[res.code], { reason: res.message ?? '' }));
+    await ctx.reply(res.code === 'outside_roots'
+      ? ctx.t('adopt.outsideRootsRefused', { host: res.host, cwd: res.cwd, roots: res.roots.join(', ') })
+      : ctx.t(FAILURE_KEYS[res.code], { reason: res.message ?? '' }));
     return null;
   }
   const c = res.candidate;

@@ -17,16 +17,25 @@ import type { SessionService } from './session-service.js';
 import { newSessionCore, isOpenSession, type SessionCore } from '../ground/session-core.js';
 import type { AdoptCandidate } from '../../shared/adopt-candidates.js';
 import { linkPane, scanAdoptable, unlinkPane } from '../../platform/adoptable-panes.js';
+import { withinHostRoots } from '../../shared/session-place.js';
 
-/** What /adopt lists: this machine's panes first, then each host's in config order; `leftOut`: hosts that did not answer. */
+/**
+ * What /adopt lists: this machine's panes first, then each host's in config order; `leftOut`: hosts that did not
+ * answer; `outsideRoots`: per host, the panes not offered because their folder is outside its `workingDirs`.
+ */
 export type BotAdoptScan =
-  | { ok: true; candidates: AdoptCandidate[]; sharedWindows: number; leftOut: { host: string; reason: string | null }[]; hostTimeoutSeconds: number }
+  | {
+    ok: true; candidates: AdoptCandidate[]; sharedWindows: number; leftOut: { host: string; reason: string | null }[]; hostTimeoutSeconds: number;
+    outsideRoots: { host: string; count: number; roots: readonly string[] }[];
+  }
   | { ok: false; message: string };
 
 
 export type AdoptOutcome =
   | { ok: true; session: SessionCore; candidate: AdoptCandidate }
-  | { ok: false; code: 'has_session' | 'gone' | 'scan_failed' | 'link_failed'; message?: string };
+  | { ok: false; code: 'has_session' | 'gone' | 'scan_failed' | 'link_failed'; message?: string }
+  /** The pane's folder on `host` is outside the host's `workingDirs`: not taken over (its link undone). */
+  | { ok: false; code: 'outside_roots'; host: string; cwd: string; roots: readonly string[] };
 
 /** Where each offered list was posted, so a tap on it acts in that topic (in memory: after a restart, /adopt again). */
 const offers = new Map<string, Anchor>();
@@ -54,24 +63,32 @@ export async function scanForBot(rt: AdoptRuntime): Promise<BotAdoptScan> {
   // Every host at once, each bounded by its own timeout: a host that hangs never holds up this machine's list.
   const [local, ...remote] = await Promise.all([scanAdoptable(rt.tmuxSocket, rt.bot.cli), ...hosts.map((h) => rt.hostPanes!.list(h, rt.bot.cli))]);
   if (!local.ok) return local;
-  return mergeAdoptLists(local, hosts.map((host, i) => ({ host, list: remote[i]! })), rt.hostPanes?.listTimeoutSeconds ?? 0);
+  return mergeAdoptLists(local, hosts.map((host, i) => ({ host, list: remote[i]!, roots: rt.hostPanes!.roots(host) })), rt.hostPanes?.listTimeoutSeconds ?? 0);
 }
 
 /**
  * Pure: one list from this machine's scan and each host's answer, in that order. A host's panes carry its name; a host
- * that failed or did not answer in time (`reason` null) is left out and named, never failing the whole list.
+ * that failed or did not answer in time (`reason` null) is left out and named, never failing the whole list. A host's
+ * pane whose folder is outside its `roots` (its workingDirs) is not offered, only counted: sessions there stay inside them.
  */
 export function mergeAdoptLists(
   local: { candidates: readonly AdoptCandidate[]; notAdoptable: readonly unknown[] },
-  remote: readonly { host: string; list: HostAdoptListResult | { ok: false; code: 'timeout' } }[],
+  remote: readonly { host: string; list: HostAdoptListResult | { ok: false; code: 'timeout' }; roots?: readonly string[] | undefined }[],
   hostTimeoutSeconds: number,
 ): Extract<BotAdoptScan, { ok: true }> {
-  const scan = { ok: true as const, candidates: [...local.candidates], sharedWindows: local.notAdoptable.length, leftOut: [] as { host: string; reason: string | null }[], hostTimeoutSeconds };
-  for (const { host, list } of remote) {
-    if (list.ok) {
-      scan.candidates.push(...list.candidates.map((c) => ({ ...c, host })));
-      scan.sharedWindows += list.notAdoptable;
-    } else scan.leftOut.push({ host, reason: list.code === 'timeout' ? null : (list.message ?? list.code) });
+  const scan: Extract<BotAdoptScan, { ok: true }> = {
+    ok: true, candidates: [...local.candidates], sharedWindows: local.notAdoptable.length, leftOut: [], hostTimeoutSeconds, outsideRoots: [],
+  };
+  for (const { host, list, roots } of remote) {
+    if (!list.ok) {
+      scan.leftOut.push({ host, reason: list.code === 'timeout' ? null : (list.message ?? list.code) });
+      continue;
+    }
+    const inside = list.candidates.filter((c) => withinHostRoots(roots, c.cwd));
+    scan.candidates.push(...inside.map((c) => ({ ...c, host })));
+    scan.sharedWindows += list.notAdoptable;
+    const outside = list.candidates.length - inside.length;
+    if (outside > 0) scan.outsideRoots.push({ host, count: outside, roots: roots ?? [] });
   }
   return scan;
 }
@@ -135,6 +152,12 @@ async function adoptOnHost(rt: AdoptRuntime, anchor: Anchor, ownerId: string, pa
   }
   if (!linked.candidate) return { ok: false, code: 'link_failed', message: 'the host did not say which pane it linked' };
   const candidate: AdoptCandidate = { ...linked.candidate, host };
+  // The folder the host saw when it linked (not the offer's): a pane that moved outside the host's roots is given back.
+  const roots = panes.roots(host);
+  if (!withinHostRoots(roots, candidate.cwd)) {
+    await panes.link(host, { action: 'unlink', tmuxName: core.tmuxName });
+    return { ok: false, code: 'outside_roots', host, cwd: candidate.cwd, roots: roots ?? [] };
+  }
   if (isOpenSession(rt.sessions.getByKey(anchor.sessionKey))) {
     await panes.link(host, { action: 'unlink', tmuxName: core.tmuxName });
     return { ok: false, code: 'has_session' };

@@ -54,6 +54,7 @@ export function hostPanesOf(names: readonly string[], get: (name: string) => Rem
   return {
     names,
     listTimeoutSeconds: REMOTE_ADOPT_TIMING.listTimeoutMs / 1000,
+    roots: (name) => get(name)?.ssh.host.workingDirs,
     list: async (name, cli) => {
       const host = get(name);
       return host ? listOnHost(host, cli) : { ok: false, code: 'scan_failed', message: `no host ${name} is configured` };

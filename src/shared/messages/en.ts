@@ -352,6 +352,8 @@ export const en = {
   'adopt.done': 'Adopted {cli} in {where} (pid {pid}, folder {cwd}). It keeps running as it is; your next message here goes to it.',
   'adopt.hostUnreachable': 'Host {host} is left out of this list: {reason}',
   'adopt.hostTimeout': 'no answer within {seconds} s',
+  'adopt.outsideRoots': "{count} more pane(s) on {host} run a CLI in a folder outside that host's workingDirs ({roots}): not offered.",
+  'adopt.outsideRootsRefused': "Not taken over: the pane's folder {cwd} on {host} is outside that host's workingDirs ({roots}). Nothing changed in the pane.",
   'adopt.expired': 'This list is out of date (larkmux restarted since). Send /adopt again.',
   'tap.adopt': 'Taking the pane over…',
   // attachments: a lone picture waits for text; limits per bot (issue 17)

@@ -353,6 +353,8 @@ export const zhCN: Record<keyof typeof en, string> = {
   'adopt.done': '已接管 {where} 中的 {cli}（pid {pid}，目录 {cwd}）。它保持原样运行；你在本话题的下一条消息会发给它。',
   'adopt.hostUnreachable': '主机 {host} 未列入此列表：{reason}',
   'adopt.hostTimeout': '{seconds} 秒内没有应答',
+  'adopt.outsideRoots': '{host} 上另有 {count} 个窗格运行着 CLI，但其目录不在该主机的 workingDirs（{roots}）之内：未列出。',
+  'adopt.outsideRootsRefused': '未接管：该窗格在 {host} 上的目录 {cwd} 不在该主机的 workingDirs（{roots}）之内。窗格保持原样。',
   'adopt.expired': '此列表已过期（larkmux 之后重启过）。请再发送 /adopt。',
   'tap.adopt': '正在接管窗格…',
   // attachments: a lone picture waits for text; limits per bot (issue 17)
