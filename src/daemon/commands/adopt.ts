@@ -18,8 +18,10 @@ export function paneWhere(c: Pick<AdoptCandidate, 'host' | 'tmuxSession' | 'wind
   return `${c.host ? `${c.host}:` : ''}${c.tmuxSession}:${c.windowIndex}`;
 }
 
-/** One line per host left out of the list (down, slow, or its scan failed): said, never waited on. */
-/** One line per host left out of the list, and per host whose panes outside its workingDirs were not offered. */
+/**
+ * One line per host left out of the list (down, slow, or its scan failed: said, never waited on), and one per host
+ * whose panes outside its workingDirs were not offered.
+ */
 function leftOutLines(ctx: Pick<CommandContext, 't'>, scan: Extract<BotAdoptScan, { ok: true }>): string {
   return [
     ...scan.leftOut.map((h) => ctx.t('adopt.hostUnreachable', { host: h.host, reason: h.reason ?? ctx.t('adopt.hostTimeout', { seconds: scan.hostTimeoutSeconds }) })),

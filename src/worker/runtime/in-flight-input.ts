@@ -3,8 +3,8 @@
 // turn goes on without retyping (delivered now; its answer too, when the transcript already has the turn's end).
 // Absent: typed once, the composer emptied first (a worker cut off between paste and Enter leaves the text there).
 // Unknown (no transcript, a raw CLI command, no session id to find it by): not typed, and the daemon tells the topic it
-// may not have arrived. One reported delivered before the link dropped (`delivered`)
-// is never typed again nor called lost: its turn is followed, so its answer still comes.
+// may not have arrived. One reported delivered before the link dropped (`delivered`) is never typed again nor called
+// lost: its turn is followed, so its answer still comes.
 import { readFile } from 'node:fs/promises';
 import { IPC_LIMITS, type WorkerToDaemon } from '../../shared/ipc.js';
 import { failure } from '../../shared/failure.js';
