@@ -2,10 +2,11 @@
 // session's worker there, tagged by session, plus a few control frames. Defined once, parsed on receipt by both sides.
 import { z } from 'zod';
 import { SendItemsSchema, SendResultSchema, WhereResultSchema } from './control-protocol.js';
+import { HostChangesResultSchema, LinkGitRequestSchema } from './host-changes-protocol.js';
 import { DaemonToWorkerSchema, IPC_PROTOCOL_VERSION } from './ipc.js';
 
 /** Bumped whenever a frame changes shape; the agent's hello carries it and the daemon refuses another. */
-export const HOST_AGENT_PROTOCOL_VERSION = 2;
+export const HOST_AGENT_PROTOCOL_VERSION = 3;
 
 /**
  * The unix socket (0600, in larkmux's folder on the host, under run/) where the agent answers `larkmux where|send`
@@ -41,7 +42,11 @@ export const AgentPaneAnswerFrame = z.strictObject({
 });
 export type AgentPaneAnswer = z.infer<typeof AgentPaneAnswerFrame>['answer'];
 
-export const DaemonToAgentSchema = z.discriminatedUnion('kind', [AgentStartFrame, AgentSignalFrame, AgentToWorkerFrame, AgentPaneAnswerFrame]);
+/** A git question about a session's folder on the host (root or snapshot); `id` (the daemon's) comes back on its answer. */
+export const AgentGitAskFrame = z.strictObject({ kind: z.literal('git_ask'), id: z.number().int().positive(), request: LinkGitRequestSchema });
+export type AgentGitAsk = z.infer<typeof AgentGitAskFrame>;
+
+export const DaemonToAgentSchema = z.discriminatedUnion('kind', [AgentStartFrame, AgentSignalFrame, AgentToWorkerFrame, AgentPaneAnswerFrame, AgentGitAskFrame]);
 export type DaemonToAgent = z.infer<typeof DaemonToAgentSchema>;
 
 // ── agent → daemon ───────────────────────────────────────────────────────────
@@ -88,7 +93,12 @@ export type AgentPaneAsk = z.infer<typeof AgentPaneAskFrame>;
  */
 export const AgentMemoryFrame = z.strictObject({ kind: z.literal('memory'), availableBytes: z.number().int().nonnegative().nullable() });
 
-export const AgentToDaemonSchema = z.discriminatedUnion('kind', [AgentHelloFrame, AgentStartedFrame, AgentExitFrame, AgentFromWorkerFrame, AgentDroppedFrame, AgentPaneAskFrame, AgentMemoryFrame]);
+/** The answer to the daemon's git_ask of the same id: as the one-shot `changes` command would have given it. */
+export const AgentGitAnswerFrame = z.strictObject({ kind: z.literal('git_answer'), id: z.number().int().positive(), result: HostChangesResultSchema });
+
+export const AgentToDaemonSchema = z.discriminatedUnion('kind', [
+  AgentHelloFrame, AgentStartedFrame, AgentExitFrame, AgentFromWorkerFrame, AgentDroppedFrame, AgentPaneAskFrame, AgentMemoryFrame, AgentGitAnswerFrame,
+]);
 export type AgentToDaemon = z.infer<typeof AgentToDaemonSchema>;
 
 export type FrameParse<T> = { ok: true; frame: T } | { ok: false; reason: string };

@@ -14,15 +14,23 @@ const folder = z.string().startsWith('/').max(4096);
 /** A git object id (sha1 or sha256 repositories): nothing git could read as an option or a revision expression. */
 const treeId = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/);
 
-export const HostChangesRequestSchema = z.discriminatedUnion('op', [
-  /** The top folder of the work tree `cwd` is in (null: not in one). */
-  z.strictObject({ op: z.literal('root'), cwd: folder }),
-  /** The top folder of the work tree `cwd` is in and a tree id of it as it is now (one round trip for both). */
-  z.strictObject({ op: z.literal('snapshot'), cwd: folder }),
-  /** The diff between two snapshots of `top`. */
-  z.strictObject({ op: z.literal('diff'), top: folder, from: treeId, to: treeId }),
-]);
+/** The top folder of the work tree `cwd` is in (null: not in one). */
+const RootRequest = z.strictObject({ op: z.literal('root'), cwd: folder });
+/** The top folder of the work tree `cwd` is in and a tree id of it as it is now (one round trip for both). */
+const SnapshotRequest = z.strictObject({ op: z.literal('snapshot'), cwd: folder });
+/** The diff between two snapshots of `top`. */
+const DiffRequest = z.strictObject({ op: z.literal('diff'), top: folder, from: treeId, to: treeId });
+
+export const HostChangesRequestSchema = z.discriminatedUnion('op', [RootRequest, SnapshotRequest, DiffRequest]);
 export type HostChangesRequest = z.infer<typeof HostChangesRequestSchema>;
+
+/**
+ * The questions the agent serving the daemon answers on its channel (a `git_ask` frame), before a turn's prompt: small
+ * answers. A diff's answer can be megabytes and would hold up every session's screens on that channel: it stays on the
+ * one-shot `changes` command.
+ */
+export const LinkGitRequestSchema = z.discriminatedUnion('op', [RootRequest, SnapshotRequest]);
+export type LinkGitRequest = z.infer<typeof LinkGitRequestSchema>;
 
 export const TreeDiffSchema = z.strictObject({ numstat: z.string(), patch: z.string(), patchCut: z.boolean() });
 

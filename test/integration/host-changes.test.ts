@@ -3,8 +3,11 @@
 // host, the bundle placed by a RemoteHost). What came from the daemon is checked on arrival (a relative folder, a tree
 // id git would read as an option, extra fields: refused, nothing run); snapshots leave the user's index and HEAD as
 // they were; git on the host gets none of the host session's secret environment; a patch past 4 MiB is cut, one below
-// it arrives whole; an unreachable host answers null with one log line. Needs `npm run build`.
+// it arrives whole; an unreachable host answers null with one log line. With the agent's link up, root and snapshot
+// are answered on its channel (no node starts on the host for them: a wrapper `node` there notes each start), without
+// it through the one-shot command, and a link that drops while one is asked falls back to it. Needs `npm run build`.
 import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChangeTracker } from '../../src/daemon/changes/change-tracker.js';
 import { localTreeGit } from '../../src/daemon/changes/tree-git.js';
 import { remoteTreeGit } from '../../src/daemon/workers/remote-changes.js';
-import { RemoteHost } from '../../src/daemon/workers/remote-host.js';
+import { RemoteHost, type RemoteHostOptions } from '../../src/daemon/workers/remote-host.js';
 import { MANIFEST_NAME, readBundle } from '../../src/platform/bundle-manifest.js';
 import { createLogger } from '../../src/platform/log.js';
 import { knownHostsName, pinInKnownHosts } from '../../src/platform/ssh/known-hosts.js';
@@ -21,6 +24,7 @@ import { HOST_CHANGES_VERB } from '../../src/shared/host-changes-protocol.js';
 import type { HostConfig } from '../../src/shared/host-config.js';
 import { makeTestHome, type TestHome } from '../support/home.js';
 import { startTestSshd, type TestSshd } from '../support/sshd.js';
+import { until } from '../support/until.js';
 
 const BUNDLE = join(import.meta.dirname, '..', '..', 'dist', 'worker', 'bundle');
 const AGENT = join(BUNDLE, 'host-agent.js');
@@ -32,6 +36,10 @@ let home: TestHome;
 let remoteRoot: string;
 /** Where the host's `git` wrapper writes the environment each git run got. */
 let envSeen: string;
+/** Where the host's `node` wrapper writes the arguments of each start. */
+let nodeSeen: string;
+/** While this file is there, the next git run about a folder named `held-on-host` takes it and waits for `release`. */
+let holdNext: string;
 
 function gitRepo(name: string): { dir: string; git: (...args: string[]) => string } {
   const dir = join(scratch, name);
@@ -49,7 +57,10 @@ function ask(request: unknown): { code: number | null; result: any } {
   return { code: r.status, result: JSON.parse(r.stdout.trim()) };
 }
 
-function hostOf(s: TestSshd, name: string): { cfg: HostConfig; remote: RemoteHost; logFile: string } {
+/** How many times the host started the agent as the one-shot `changes` command. */
+const oneShotStarts = (): number => (existsSync(nodeSeen) ? readFileSync(nodeSeen, 'utf8').split('\n').filter((l) => l.endsWith(` ${HOST_CHANGES_VERB}`)).length : 0);
+
+function hostOf(s: TestSshd, name: string, extra: Partial<RemoteHostOptions> = {}): { cfg: HostConfig; remote: RemoteHost; logFile: string } {
   const places = sshPlaces(home.paths);
   const cfg: HostConfig = { name, ssh: s.target, port: s.port, identityFile: s.clientKey };
   const [type, blob] = readFileSync(s.hostKeyPub, 'utf8').trim().split(' ');
@@ -57,7 +68,7 @@ function hostOf(s: TestSshd, name: string): { cfg: HostConfig; remote: RemoteHos
   writeFileSync(places.knownHosts, pinInKnownHosts(known, knownHostsName('127.0.0.1', s.port), { type: type!, blob: blob! }));
   const logFile = join(scratch, `${name}.log`);
   const log = createLogger({ file: logFile, name: 'daemon' });
-  return { cfg, logFile, remote: new RemoteHost({ host: cfg, places, log, bundle: () => readBundle(BUNDLE), remoteRoot }) };
+  return { cfg, logFile, remote: new RemoteHost({ host: cfg, places, log, bundle: () => readBundle(BUNDLE), remoteRoot, ...extra }) };
 }
 
 beforeAll(async () => {
@@ -70,13 +81,19 @@ beforeAll(async () => {
   mkdirSync(bin);
   envSeen = join(scratch, 'git-env');
   const realGit = execFileSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).trim();
-  writeFileSync(join(bin, 'git'), `#!/bin/sh\nenv >> '${envSeen}'\nexec '${realGit}' "$@"\n`);
+  holdNext = join(scratch, 'hold-next');
+  const hold = `case "$*" in *'/held-on-host'*) if mv '${holdNext}' '${holdNext}.taken' 2>/dev/null; then : > '${scratch}/held'; while [ ! -f '${scratch}/release' ]; do sleep 0.05; done; fi;; esac\n`;
+  writeFileSync(join(bin, 'git'), `#!/bin/sh\nenv >> '${envSeen}'\n${hold}exec '${realGit}' "$@"\n`);
   chmodSync(join(bin, 'git'), 0o755);
+  nodeSeen = join(scratch, 'node-starts');
+  writeFileSync(join(bin, 'node'), `#!/bin/sh\nprintf '%s\\n' "$*" >> '${nodeSeen}'\nexec '${process.execPath}' "$@"\n`);
+  chmodSync(join(bin, 'node'), 0o755);
   sshd = await startTestSshd({ setEnv: { PATH: `${bin}:${process.env.PATH}`, LMX_TEST_TOKEN: SECRET } });
   home = makeTestHome('lmx-hchg-home-');
 }, 60_000);
 
 afterAll(async () => {
+  if (scratch) writeFileSync(join(scratch, 'release'), ''); // a held git of a failed run ends
   await sshd?.cleanup();
   home?.cleanup();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -210,5 +227,64 @@ describe('the git of a session on a host', () => {
     const lines = readFileSync(logFile, 'utf8').split('\n').filter((l) => l.includes('git on the host did not answer'));
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toMatchObject({ host: 'down', op: 'snapshot' });
+  });
+});
+
+describe('the git of a session on a host, on the agent\'s link', () => {
+  /** Opens the agent's link as a session's start does (its worker, waiting for an init that never comes, is detached at the end). */
+  async function linkUp(remote: RemoteHost): Promise<number> {
+    remote.startWorker(randomBytes(16).toString('hex'), {});
+    return until('the host agent up', () => remote.agentPid, 60_000);
+  }
+
+  it('with the link up, a turn\'s root and snapshots start no node on the host; its diff still is the one-shot command', { timeout: 120_000 }, async () => {
+    const { dir } = gitRepo('on-link');
+    const { remote } = hostOf(sshd, 'h5');
+    try {
+      const log = createLogger({ file: join(scratch, 'on-link.log') });
+      // No link yet: the one-shot command answers (a node start on the host).
+      let starts = oneShotStarts();
+      expect((await remoteTreeGit(remote, log).snapshot(dir))?.top).toBe(dir);
+      expect(oneShotStarts()).toBe(starts + 1);
+
+      await linkUp(remote);
+      starts = oneShotStarts();
+      const tracker = new ChangeTracker(() => dir, log, remoteTreeGit(remote, log));
+      expect(await tracker.inGit()).toBe(true);
+      await tracker.begin();
+      writeFileSync(join(dir, 'a.txt'), `one\ntwo '$(touch pwned)' 笔记 🎉\nthree\n`);
+      expect(oneShotStarts()).toBe(starts);
+      const got = await tracker.finish();
+      expect(got?.files).toEqual([{ path: 'a.txt', added: 1, deleted: 1 }]);
+      expect(got?.patch).toContain(`+two '$(touch pwned)' 笔记 🎉`);
+      expect(existsSync(join(dir, 'pwned'))).toBe(false);
+      // The turn's end: its snapshot on the link, its diff one command.
+      expect(oneShotStarts()).toBe(starts + 1);
+      expect(await remoteTreeGit(remote, log).root(scratch)).toBeNull();
+      expect(oneShotStarts()).toBe(starts + 1);
+    } finally {
+      await remote.dispose();
+    }
+  });
+
+  it('a link that drops while a snapshot is asked on it settles the ask: the one-shot command answers it', { timeout: 120_000 }, async () => {
+    const { dir } = gitRepo('held-on-host');
+    // The ask's deadline far past the test's own: only the link's close can settle it in time.
+    const { remote } = hostOf(sshd, 'h6', { gitAskTimeoutMs: 60 * 60_000 });
+    try {
+      const log = createLogger({ file: join(scratch, 'held.log') });
+      const agentPid = await linkUp(remote);
+      const starts = oneShotStarts();
+      writeFileSync(holdNext, '');
+      const asked = remoteTreeGit(remote, log).snapshot(dir);
+      await until('the agent\'s git held', () => existsSync(join(scratch, 'held')), 60_000);
+      expect(oneShotStarts()).toBe(starts);
+      process.kill(agentPid, 'SIGKILL');
+      expect(await asked).toEqual({ top: dir, tree: expect.stringMatching(/^[0-9a-f]{40}$/) });
+      expect(oneShotStarts()).toBe(starts + 1);
+    } finally {
+      writeFileSync(join(scratch, 'release'), '');
+      await remote.dispose();
+    }
   });
 });

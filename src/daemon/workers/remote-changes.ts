@@ -1,7 +1,9 @@
-// The git of a session placed on another host: each question goes over the host's ControlMaster to the bundle's agent
-// run as `changes` (worker/host/host-changes.ts), which answers it with the local git code there. The remote command
-// line holds only the bundle's path and the verb; the folder and the tree ids go on stdin. A host that cannot be
-// reached answers null (no change card for that turn) with one log line; the turn itself is not held up past the deadline.
+// The git of a session placed on another host, answered there with the local git code (worker/host/host-changes.ts).
+// `root` and `snapshot` (before a turn's prompt) go to the agent already serving the daemon, on its channel; without a
+// link up, or one that goes before the answer, and for every `diff` (megabytes, at turn end), they go over the host's
+// ControlMaster to the bundle's agent run as the one-shot `changes`: the remote command line holds only the bundle's
+// path and the verb, the folder and the tree ids go on stdin. A host that cannot be reached answers null (no change
+// card for that turn) with one log line; the turn itself is not held up past the deadline.
 import type { Logger } from '../../platform/log.js';
 import { GIT_LIMITS } from '../../platform/git-snapshot.js';
 import { HOST_CHANGES_VERB, HostChangesResultSchema, type HostChangesRequest, type HostChangesResult } from '../../shared/host-changes-protocol.js';
@@ -15,8 +17,9 @@ export const REMOTE_CHANGES_LIMITS = {
   /** The answer's line: the patch (≤ GIT_LIMITS.patchBytes) and the numstat as JSON, escapes included. */
   stdoutChars: 32 * 1024 * 1024,
   /**
-   * A folder the host said is in no work tree is believed that long: each turn's snapshot is an ssh command and a node
-   * start on the host (~0.2–0.4 s before the prompt is typed), which a folder without git should not pay on every turn.
+   * A folder the host said is in no work tree is believed that long: each turn's snapshot is a round trip to the host
+   * before the prompt is typed (an ssh command and a node start there when no link is up, ~0.2–0.4 s), which a folder
+   * without git should not pay on every turn.
    * A `git init` there shows in change cards from the first turn after it.
    */
   notInTreeTrustMs: 10 * 60_000,
@@ -24,6 +27,10 @@ export const REMOTE_CHANGES_LIMITS = {
 
 /** Asks the host's agent one question: its answer, or why there is none. */
 export async function askHostGit(host: RemoteHost, request: HostChangesRequest): Promise<HostChangesResult> {
+  if (request.op !== 'diff') {
+    const onLink = await host.askGitOnLink(request);
+    if (onLink) return onLink;
+  }
   const res = await runAgentVerb(host, HOST_CHANGES_VERB, JSON.stringify(request) + '\n', HostChangesResultSchema, REMOTE_CHANGES_LIMITS);
   return res.ok ? res.answer : res;
 }

@@ -11,10 +11,12 @@ import { closeMaster } from '../../platform/ssh/ssh-run.js';
 import { quoteShellArg } from '../../shared/shell-quote.js';
 import { encodeFrame, FrameDecoder } from '../../shared/frame-codec.js';
 import { parseAgentToDaemon, type AgentPaneAnswer, type AgentPaneAsk, type AgentToDaemon, type DaemonToAgent } from '../../shared/host-agent-protocol.js';
+import type { HostChangesResult, LinkGitRequest } from '../../shared/host-changes-protocol.js';
 import type { HostConfig } from '../../shared/host-config.js';
 import type { RemoteWorkerStarter } from './worker-pool.js';
 import { RemoteWorker } from './remote-worker.js';
 import { RemoteWebForwards } from './remote-web-forwards.js';
+import { LinkGitAsks } from './link-git-asks.js';
 
 export const REMOTE_HOST_TIMING = {
   /**
@@ -36,6 +38,8 @@ export interface RemoteHostOptions {
   sshEnv?: NodeJS.ProcessEnv;
   /** Answers `larkmux where|send` from a pane on this host (the daemon decides the session; see pane-requests.ts). */
   answerPane?: (host: string, ask: AgentPaneAsk) => Promise<AgentPaneAnswer>;
+  /** Overrides LINK_GIT_LIMITS.timeoutMs (tests). */
+  gitAskTimeoutMs?: number;
 }
 
 interface Link {
@@ -54,9 +58,12 @@ export class RemoteHost implements RemoteWorkerStarter {
   private readonly log: Logger;
   /** The workers' web terminals, reached through stream-local forwards on this host's ControlMaster. */
   private readonly webForwards: RemoteWebForwards;
+  /** Git questions about sessions' folders waiting for the agent's answer on the link. */
+  private readonly gitAsks: LinkGitAsks;
 
   constructor(private readonly opts: RemoteHostOptions) {
     this.log = opts.log.child({ host: opts.host.name });
+    this.gitAsks = new LinkGitAsks(opts.gitAskTimeoutMs);
     this.webForwards = new RemoteWebForwards({ host: opts.host, places: opts.places, log: this.log, ...(opts.sshEnv ? { sshEnv: opts.sshEnv } : {}) });
   }
 
@@ -97,6 +104,15 @@ export class RemoteHost implements RemoteWorkerStarter {
   /** larkmux's folder on the host while the link is up (its own files there are never sent); null without a link. */
   get homeOnHost(): string | null {
     return this.link?.home ?? null;
+  }
+
+  /**
+   * A git question answered by the agent on the link, with no ssh command or node start on the host; null when the
+   * link is not up or went before the answer came (the caller asks the one-shot command). Never opens a link itself.
+   */
+  askGitOnLink(request: LinkGitRequest): Promise<HostChangesResult | null> {
+    const link = this.link;
+    return this.gitAsks.ask((frame) => (link ? this.write(link, frame) : false), request);
   }
 
   /** The bundle's folder on the host, placed first if no link has placed it yet. */
@@ -176,6 +192,7 @@ export class RemoteHost implements RemoteWorkerStarter {
       if (this.link === link) this.link = null;
       this.agentPid = undefined;
       this.memoryAvailable = null;
+      this.gitAsks.giveUpAll();
       hello();
       this.dropAll(`the link to the host closed (ssh exit ${code})`);
     });
@@ -208,8 +225,14 @@ export class RemoteHost implements RemoteWorkerStarter {
       this.memoryAvailable = f.availableBytes;
       return;
     }
-    if (f.kind === 'dropped') return this.log.warn({ reason: f.reason }, 'the host agent dropped a frame of ours');
+    if (f.kind === 'dropped') {
+      // It may have been a git_ask (the agent answers even a refused one by id, so only one that does not know it): no
+      // answer is coming for any of them.
+      this.gitAsks.giveUpAll();
+      return this.log.warn({ reason: f.reason }, 'the host agent dropped a frame of ours');
+    }
     if (f.kind === 'pane_ask') return void this.answerPane(link, f);
+    if (f.kind === 'git_answer') return this.gitAsks.answered(f.id, f.result);
     const w = this.workers.get(f.session);
     if (!w) return;
     if (f.kind === 'started') w.started(f.pid);

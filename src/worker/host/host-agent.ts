@@ -3,9 +3,10 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { encodeFrame, FrameDecoder } from '../../shared/frame-codec.js';
-import { HOST_AGENT_PROTOCOL_VERSION, parseDaemonToAgent, type AgentToDaemon, type DaemonToAgent } from '../../shared/host-agent-protocol.js';
+import { HOST_AGENT_PROTOCOL_VERSION, parseDaemonToAgent, type AgentGitAsk, type AgentToDaemon, type DaemonToAgent } from '../../shared/host-agent-protocol.js';
 import { IPC_PROTOCOL_VERSION } from '../../shared/ipc.js';
 import { forkWorkerProcess } from '../../platform/worker-process.js';
+import { answerChangesInWords } from './host-changes.js';
 import { PaneAsks } from './pane-asks.js';
 
 export const HOST_AGENT_TIMING = {
@@ -104,14 +105,25 @@ export class HostAgent {
 
   private handle(raw: unknown): void {
     const parsed = parseDaemonToAgent(raw);
-    if (!parsed.ok) return this.dropped(`invalid frame: ${parsed.reason}`);
+    if (!parsed.ok) {
+      // A git question we refuse (a diff, a relative folder) is still answered by its id: its asker does not wait on it.
+      const gitId = gitAskId(raw);
+      if (gitId !== null) return this.write({ kind: 'git_answer', id: gitId, result: { ok: false, error: `refused: ${parsed.reason}`.slice(0, 500) } });
+      return this.dropped(`invalid frame: ${parsed.reason}`);
+    }
     const f: DaemonToAgent = parsed.frame;
     if (f.kind === 'start') return this.start(f.session, f.env);
     if (f.kind === 'pane_answer') return this.paneAsks.answered(f.id, f.answer);
+    if (f.kind === 'git_ask') return void this.answerGit(f);
     const w = this.workers.get(f.session);
     if (!w) return this.opts.log('warn', 'frame for a session without a worker here', { session: f.session.slice(0, 8), kind: f.kind });
     if (f.kind === 'signal') w.child.kill(f.signal);
     else if (w.child.connected) w.child.send(f.msg, (err) => err && this.opts.log('warn', 'send to worker failed', { session: f.session.slice(0, 8), err: err.message }));
+  }
+
+  /** Runs while frames keep flowing (git runs as child processes): several asks may be in flight at once. */
+  private async answerGit(ask: AgentGitAsk): Promise<void> {
+    this.write({ kind: 'git_answer', id: ask.id, result: await answerChangesInWords(ask.request) });
   }
 
   private start(session: string, env: Record<string, string>): void {
@@ -183,4 +195,10 @@ export class HostAgent {
       setTimeout(() => child.kill('SIGTERM'), HOST_AGENT_TIMING.detachGraceMs).unref();
     }
   }
+}
+
+/** The id of what looks like a git_ask, to answer even one whose question is refused; null for anything else. */
+function gitAskId(raw: unknown): number | null {
+  const f = raw as { kind?: unknown; id?: unknown } | null;
+  return typeof f === 'object' && f !== null && f.kind === 'git_ask' && Number.isSafeInteger(f.id) && (f.id as number) > 0 ? (f.id as number) : null;
 }
