@@ -3,7 +3,7 @@
 // and draws a phone card in one shared render process (RenderProcessHost, the built bundle when there is one). Typical
 // (fixture), dense and CJK screens at 120x40 and 200x60, then eight sessions at once for the render process's memory.
 // One JSON object on stdout; everything else on stderr.
-import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +12,9 @@ import { defaultRenderEntry } from '../src/daemon/workers/worker-pool.js';
 import { RenderProcessHost } from '../src/platform/render-process.js';
 import { WorkerToDaemonSchema } from '../src/shared/ipc.js';
 import { installFonts } from '../src/worker/render/fonts.js';
-import { runWorkerSide, wallMs, type BenchScreen, type BenchToWorker } from './support/render-worker-side.js';
+import { build } from 'esbuild';
+import { forkWorkerProcess } from '../src/platform/worker-process.js';
+import { wallMs, type BenchScreen, type BenchToWorker } from './support/render-worker-side.js';
 
 const ROUNDS = { fixture: 3, big: 20, warmup: 2, eightSessions: 8 } as const;
 const SIZES = { small: [120, 40], big: [200, 60] } as const;
@@ -158,6 +160,25 @@ function renderEntry(): { entry: string; kind: 'bundle' | 'source' } {
   return existsSync(bundle) ? { entry: bundle, kind: 'bundle' } : { entry: defaultRenderEntry(), kind: 'source' };
 }
 
+/**
+ * The worker's half, started as production starts a worker: a bundle (not sources under tsx) forked with the worker's
+ * V8 flags and malloc settings (forkWorkerProcess). Each capture forks a tmux client from this process, and a fork
+ * costs more the more memory the process maps: under tsx beside this script's imports it held ~130 MB and a capture
+ * took ~5.3 ms; bundled it holds ~51 MB and takes ~4. A real worker holds 57 MB idle and 62 MB after 50 frames
+ * (`bench -- idle`), a little more than this one: `workerSideRssMb` in the result says which was measured.
+ */
+async function startWorkerSide(home: string): Promise<ChildProcess> {
+  const outfile = join(home, 'render-worker-side.mjs');
+  await build({
+    entryPoints: [join(import.meta.dirname, 'support', 'render-worker-main.ts')],
+    bundle: true, format: 'esm', platform: 'node', target: ['node20'], outfile, logLevel: 'warning',
+    banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
+  });
+  const { child, stderrTail } = forkWorkerProcess(outfile, process.env, { LARKMUX_BENCH_TMUX_SOCKET: socket }, 'bench-render');
+  child.on('exit', (code, signal) => { if (code || signal) log(`worker side ended (${code ?? signal}): ${stderrTail()}`); });
+  return child;
+}
+
 /** A fresh render process drawing eight sessions' frames (screens of `targets`) all at once, round after round: its peak and last RSS. */
 async function eightSessions(worker: ChildProcess, home: string, targets: string[]) {
   const host = new RenderProcessHost({ entry: renderEntry().entry, home });
@@ -184,7 +205,7 @@ async function bench(): Promise<void> {
     tmux('new-session', '-d', '-s', name, '-x', String(cols), '-y', String(rows), '-e', 'LANG=C.UTF-8', `cat '${file}'; exec sleep 3600`);
   };
   const load0 = loadavg()[0]!;
-  const worker = fork(import.meta.filename, ['--worker-side', socket], { serialization: 'advanced', stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const worker = await startWorkerSide(home);
   const { entry, kind } = renderEntry();
   const host = new RenderProcessHost({ entry, home });
   try {
@@ -220,6 +241,7 @@ async function bench(): Promise<void> {
       ipcCrossingsPerFrame: +((daemon.crossings.screensIn + daemon.crossings.picturesOut) / daemon.crossings.frames).toFixed(2),
       renderProcessRssMb: { eightSessions: eight.peakMb, eightSessionsAfterRoundsMax: eight.afterRoundsMaxMb, afterAllFrames: mb(procStatus(host.pid!, 'VmRSS')) },
       renderProcess: kind,
+      workerSideRssMb: mb(procStatus(worker.pid!, 'VmHWM')),
       loadAverage1m: { start: +load0.toFixed(2), end: +loadavg()[0]!.toFixed(2) },
     };
     process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -233,5 +255,4 @@ async function bench(): Promise<void> {
   }
 }
 
-if (process.argv[2] === '--worker-side') runWorkerSide(process.argv[3]!);
-else await bench();
+await bench();

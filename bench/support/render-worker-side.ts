@@ -1,4 +1,4 @@
-// The worker's half of bench/render.ts, run as a child process over an IPC channel like a real worker: it captures a
+// The worker's half of bench/render.ts, bundled and forked as a worker is (render-worker-main.ts): it captures a
 // pane the way a worker does (ScreenCapturer over TmuxExecRunner: one tmux process per capture, no control client) and
 // sends each screen to its parent (the daemon's part) as the `screen` message a worker sends. It captures the next one
 // when the parent asks (`next`, the bench's pacing: a worker captures on pane output instead).
