@@ -1,5 +1,6 @@
 // End-to-end rig: a fake Feishu open platform in this process, the real daemon as its own process (larkmux start).
 import { readFileSync, existsSync } from 'node:fs';
+import { onTestFailed } from 'vitest';
 import { isAlive, readPid } from '../../src/platform/pid-lock.js';
 import { FakeFeishu, type FakeFeishuOptions } from './fake-feishu/index.js';
 import { TEST_APPS } from './fake-feishu/harness.js';
@@ -58,6 +59,9 @@ export async function startRig(opts: RigOptions = {}): Promise<E2eRig> {
   });
   apps.forEach((a, i) => (home.env[`LMX_TEST_SECRET_${i}`] = a.appSecret));
   const larkmux = (args: string[]) => runLarkmux(args, home.env, { from: opts.daemon ?? 'source' });
+  /** The daemon's log as cleanup found it (the folder goes with it), for a failed test's report. */
+  let logAtCleanup: string | undefined;
+  const readLog = () => (existsSync(home.paths.logFile) ? readFileSync(home.paths.logFile, 'utf8') : '');
   const rig: E2eRig = {
     fake, home, tmux, user, appIds: apps.map((a) => a.appId),
     async start() {
@@ -68,7 +72,7 @@ export async function startRig(opts: RigOptions = {}): Promise<E2eRig> {
     async stop() {
       await larkmux(['stop']);
     },
-    logText: () => (existsSync(home.paths.logFile) ? readFileSync(home.paths.logFile, 'utf8') : ''),
+    logText: readLog,
     async status() {
       const res = await larkmux(['status', '--json']);
       return JSON.parse(res.stdout);
@@ -79,8 +83,28 @@ export async function startRig(opts: RigOptions = {}): Promise<E2eRig> {
       if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
       await tmux.kill();
       await fake.close();
+      logAtCleanup = readLog();
       home.cleanup();
     },
   };
+  reportLogOnFailure(() => logAtCleanup ?? readLog());
   return rig;
 }
+
+/**
+ * A failed test prints the tail of its daemon's log on stderr: a failure seen only in CI (a busy machine, once) can then
+ * be read afterwards instead of guessed at. The log holds no secret (the product's own rule, tested by secret-env).
+ * A rig started outside a test (beforeAll) has no test to watch.
+ */
+function reportLogOnFailure(log: () => string): void {
+  try {
+    onTestFailed(() => {
+      const tail = log().split('\n').slice(-DAEMON_LOG_TAIL_LINES).join('\n');
+      process.stderr.write(`--- the daemon's log, last ${DAEMON_LOG_TAIL_LINES} lines ---\n${tail}\n--- end of the daemon's log ---\n`);
+    });
+  } catch {
+    /* not inside a test */
+  }
+}
+
+const DAEMON_LOG_TAIL_LINES = 200;
