@@ -4,7 +4,7 @@
 // while the CLI keeps running, and the next start attaches to it. Needs `npm run build` (the bundle is what ships).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +14,9 @@ import { MANIFEST_NAME, readBundle } from '../../src/platform/bundle-manifest.js
 import { createLogger } from '../../src/platform/log.js';
 import { larkmuxPaths } from '../../src/platform/paths.js';
 import { knownHostsName, pinInKnownHosts } from '../../src/platform/ssh/known-hosts.js';
-import { ensureRemoteBundle } from '../../src/platform/ssh/remote-bundle.js';
-import { closeMaster, sshPlaces } from '../../src/platform/ssh/ssh-run.js';
+import { tarOf } from '../../src/platform/ssh/bundle-tar.js';
+import { copyScript, ensureRemoteBundle } from '../../src/platform/ssh/remote-bundle.js';
+import { closeMaster, runProcess, sshPlaces } from '../../src/platform/ssh/ssh-run.js';
 import type { SshPlaces } from '../../src/platform/ssh/ssh-argv.js';
 import { encodeFrame, FrameDecoder, MAX_FRAME_BYTES } from '../../src/shared/frame-codec.js';
 import type { HostConfig } from '../../src/shared/host-config.js';
@@ -79,6 +80,23 @@ describe('the worker bundle on a host', () => {
     unlinkSync(join(dir, 'host-agent.js'));
     expect(await ensureRemoteBundle(host, places, bundle, remoteRoot)).toEqual({ ok: true, dir, how: 'replaced' });
     expect(readdirSync(dir).map((n) => [n, readFileSync(join(dir, n)).length])).toEqual(copiedAt);
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('a copy that finds a sound bundle placed meanwhile keeps it in place: a worker may be loading from it', { timeout: 60_000 }, async () => {
+    // Two placements that both saw the folder absent (the link's and a one-shot verb's; a quiet CI run on 2026-12-05: a worker died
+    // on "Cannot find module chunk-….js" while the second copy had moved the folder aside). The loser's copy, run by
+    // the host's sh as ssh would run it.
+    const bundle = readBundle(BUNDLE);
+    const dir = join(remoteRoot, 'bundles', bundle.sha);
+    expect((await ensureRemoteBundle(host, places, bundle, remoteRoot)).ok).toBe(true);
+    const placedIno = statSync(dir).ino;
+    // ssh hands the remote shell the words joined by blanks (the script is quoted for that shell).
+    const remoteLine = copyScript(remoteRoot, bundle.sha).join(' ');
+    const files = [...bundle.files, { name: MANIFEST_NAME, bytes: Buffer.from(bundle.text) }];
+    const late = await runProcess('sh', ['-c', remoteLine], { stdin: tarOf(files), timeoutMs: 30_000 });
+    expect({ code: late.code, out: late.stdout.trim() }).toEqual({ code: 0, out: dir });
+    expect(statSync(dir).ino).toBe(placedIno);
     expect(leftovers()).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { Logger } from '../../platform/log.js';
 import type { BundleManifest } from '../../platform/bundle-manifest.js';
-import { DEFAULT_REMOTE_ROOT, ensureRemoteBundle, hostHomeOfBundle } from '../../platform/ssh/remote-bundle.js';
+import { DEFAULT_REMOTE_ROOT, ensureRemoteBundle, hostHomeOfBundle, type RemoteBundleResult } from '../../platform/ssh/remote-bundle.js';
 import { sshArgv, type SshPlaces } from '../../platform/ssh/ssh-argv.js';
 import type { SshFailureKind } from '../../platform/ssh/ssh-failure.js';
 import { closeMaster } from '../../platform/ssh/ssh-run.js';
@@ -81,6 +81,11 @@ export class RemoteHost implements RemoteWorkerStarter {
   memoryAvailable: number | null = null;
   /** The bundle's folder on the host once placed (content-addressed: it stays valid while the daemon runs). */
   private placedDir: string | null = null;
+  /**
+   * The placement under way: the link's open and a one-shot verb (a turn's git snapshot before the link is up) both
+   * need the bundle at once on a fresh host, and must not copy it twice (25 MB, and the copies would race).
+   */
+  private placing: Promise<RemoteBundleResult> | null = null;
 
   startWorker(sessionId: string, env: Record<string, string>): RemoteWorker {
     const w: RemoteWorker = new RemoteWorker(sessionId, (socket): Promise<string | null> => (this.link?.up && this.workers.get(sessionId) === w ? this.webForwards.reach(sessionId, socket) : Promise.resolve(null)));
@@ -124,10 +129,16 @@ export class RemoteHost implements RemoteWorkerStarter {
     } catch (err) {
       return { ok: false, detail: `the worker bundle cannot be read (run \`npm run build\`): ${(err as Error).message}` };
     }
-    const placed = await ensureRemoteBundle(this.opts.host, this.opts.places, bundle, this.opts.remoteRoot ?? DEFAULT_REMOTE_ROOT, this.opts.sshEnv);
+    const placed = await this.place(bundle);
     if (!placed.ok) return { ok: false, detail: placed.detail };
     this.placedDir = placed.dir;
     return { ok: true, dir: placed.dir };
+  }
+
+  /** Places the bundle (or finds it there), joining a placement already under way. */
+  private place(bundle: BundleManifest): Promise<RemoteBundleResult> {
+    this.placing ??= ensureRemoteBundle(this.opts.host, this.opts.places, bundle, this.opts.remoteRoot ?? DEFAULT_REMOTE_ROOT, this.opts.sshEnv).finally(() => (this.placing = null));
+    return this.placing;
   }
 
   /** The bundle folder went missing on the host (someone cleaned it): the next use places it again. */
@@ -151,7 +162,6 @@ export class RemoteHost implements RemoteWorkerStarter {
 
   private async open(): Promise<void> {
     if (this.disposed) return this.dropAll('the daemon is stopping');
-    const root = this.opts.remoteRoot ?? DEFAULT_REMOTE_ROOT;
     let bundle: BundleManifest;
     try {
       bundle = this.opts.bundle();
@@ -160,7 +170,7 @@ export class RemoteHost implements RemoteWorkerStarter {
     }
     // One line per attempt: how often a host that is down is tried shows in the log (host-waits.ts paces it).
     this.log.info('connecting to the host');
-    const placed = await ensureRemoteBundle(this.opts.host, this.opts.places, bundle, root, this.opts.sshEnv);
+    const placed = await this.place(bundle);
     if (!placed.ok) return this.dropAll(`the worker bundle could not be placed: ${placed.detail}`, placed.failure?.kind);
     this.placedDir = placed.dir;
     this.log.info({ sha: bundle.sha.slice(0, 12), how: placed.how }, 'worker bundle on the host');

@@ -36,7 +36,10 @@ export function checkScript(root: string, sha: string): string[] {
   ]);
 }
 
-/** Unpacks the tar on stdin into a temp folder, verifies it, and renames it into place (a damaged copy moved aside). */
+/**
+ * Unpacks the tar on stdin into a temp folder, verifies it, and renames it into place (a damaged copy moved aside; a
+ * sound one that appeared meanwhile kept, the temp folder dropped).
+ */
 export function copyScript(root: string, sha: string): string[] {
   const bad = (why: string) => `{ echo ${quoteShellArg(why)} >&2 ; exit ${REMOTE_EXIT.badCopy} ; }`;
   return shLine([
@@ -50,6 +53,9 @@ export function copyScript(root: string, sha: string): string[] {
     `(cd "$tmp" && sha256sum -c --quiet --strict ${MANIFEST_NAME} >/dev/null 2>&1) || ${bad('the bundle arrived damaged')}`,
     `set -- $(sha256sum "$tmp/${MANIFEST_NAME}")`,
     `[ "$1" = ${sha} ] || ${bad('the bundle manifest does not have the expected sha256')}`,
+    // Another copy got there first and its folder verifies (two placements raced: a daemon's link and a one-shot
+    // verb, or two daemons): keep it. Moving it aside would pull files from under a process loading from it.
+    `if (cd ${sha} 2>/dev/null && sha256sum -c --quiet --strict ${MANIFEST_NAME} >/dev/null 2>&1 && set -- $(sha256sum ${MANIFEST_NAME}) && [ "$1" = ${sha} ]) ; then rm -rf "$tmp" ; trap - EXIT ; cd ${sha} ; pwd ; exit 0 ; fi`,
     `old=.old-${sha}-$$`,
     `if [ -e ${sha} ]; then mv ${sha} "$old"; fi`,
     `mv "$tmp" ${sha}`,
