@@ -60,7 +60,8 @@ export const SMALL_PROCESS_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALL
  * state (~270 KB per call) were mapped and unmapped every frame: 1,100-1,500 page faults per frame. With 8 MB they
  * come from the heap and are reused (measured, 8 card frames at once, 8 rounds: 1,290 → 180 faults per frame; render
  * process RSS 164 → 169-174 MB); the trim threshold keeps one frame's worth at the heap's top; one arena, since zlib's
- * pool threads only ever hold one deflate at a time here.
+ * pool threads only ever hold one deflate at a time here. (Since card frames are painted band by band on a strip, a
+ * stream's pixel copies are one band each; 1 MB thresholds instead measured the same RSS, 118 against 119-120 MB.)
  */
 export const RENDER_PROCESS_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(8 * 2 ** 20), MALLOC_TRIM_THRESHOLD_: String(8 * 2 ** 20), MALLOC_ARENA_MAX: '1' } as const;
 

@@ -76,8 +76,8 @@ function deflateBand(raw: Uint8Array, level: number): Promise<EncodedBand> {
   });
 }
 
-/** Reads the RGBA rows [y0, y1) of the image. */
-export type BandReader = (y0: number, y1: number) => Uint8Array;
+/** The RGBA rows [band.y0, band.y1) of the image, read (or painted) on demand. */
+export type BandReader<B extends EncodedSpan> = (band: B) => Uint8Array;
 
 export interface BandedFrame {
   png: Buffer;
@@ -97,12 +97,12 @@ export class BandedPngEncoder {
   }
 
   /** Band `band`'s scanlines (filter byte None + its RGBA row, each row) in lane `lane`'s buffer. */
-  private scanlines(lane: number, rgba: Uint8Array | BandReader, width: number, band: EncodedSpan): Buffer {
+  private scanlines<B extends EncodedSpan>(lane: number, rgba: Uint8Array | BandReader<B>, width: number, band: B): Buffer {
     const rowBytes = width * 4;
     const size = (rowBytes + 1) * (band.y1 - band.y0);
     let buf = this.laneBuffers[lane];
     if (!buf || buf.length < size) this.laneBuffers[lane] = buf = Buffer.allocUnsafeSlow(size);
-    const rows = typeof rgba === 'function' ? rgba(band.y0, band.y1) : rgba.subarray(band.y0 * rowBytes, band.y1 * rowBytes);
+    const rows = typeof rgba === 'function' ? rgba(band) : rgba.subarray(band.y0 * rowBytes, band.y1 * rowBytes);
     for (let y = 0; y < band.y1 - band.y0; y++) {
       buf[y * (rowBytes + 1)] = 0;
       buf.set(rows.subarray(y * rowBytes, (y + 1) * rowBytes), y * (rowBytes + 1) + 1);
@@ -116,10 +116,10 @@ export class BandedPngEncoder {
 
   /**
    * Encodes non-premultiplied RGBA rows as an RGBA PNG, reusing the bands of the stream's previous frame with equal
-   * keys. `rgba` is the whole image's rows, or reads rows [y0, y1) on demand: only changed bands are read back then
-   * (a whole card's copy is 3-7 MB and 1.5-3 ms).
+   * keys. `rgba` is the whole image's rows, or gives a band's rows on demand: only changed bands are painted and read
+   * then, each while the bands before it deflate (a whole card's copy is 3-7 MB and 1.5-3 ms).
    */
-  async encode(stream: string, rgba: Uint8Array | BandReader, width: number, height: number, bands: readonly EncodedSpan[]): Promise<BandedFrame> {
+  async encode<B extends EncodedSpan>(stream: string, rgba: Uint8Array | BandReader<B>, width: number, height: number, bands: readonly B[]): Promise<BandedFrame> {
     if (this.busy) throw new Error('BandedPngEncoder.encode called while an encode is in flight');
     this.busy = true;
     try {
@@ -127,7 +127,7 @@ export class BandedPngEncoder {
       this.streams.delete(stream);
       const level = bandLevelFor(width, height);
       const now = new Map<string, EncodedBand>();
-      const todo: EncodedSpan[] = [];
+      const todo: B[] = [];
       for (const band of bands) {
         // A band equal to one above it in the same frame (a blank row between blank rows) is deflated once.
         if (now.has(band.key)) continue;

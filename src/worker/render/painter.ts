@@ -17,8 +17,9 @@ const BATCHABLE_WIDE = /^\p{L}$/u;
 
 export const PAINTER_CANVASES = {
   /**
-   * Card canvases kept, one per image width: a session's card keeps its width while its height follows the screen,
-   * and a few sessions share the render process. Each costs width x tallest height x 4 bytes (~4-6 MB for a phone card).
+   * Canvases kept, one per image width: a lone frame's canvas (painted whole), and a stream's strip (one band at a
+   * time). A card keeps its width while its height follows the screen, and a few sessions share the render process.
+   * A whole canvas costs width x tallest height x 4 bytes (~4-6 MB for a phone card), a strip ~0.2 MB.
    */
   widthsKept: 2,
 } as const;
@@ -27,26 +28,39 @@ export function canvasSize(m: CellMetrics, frame: FrameLayout): { width: number;
   return framePixels(frame, m);
 }
 
-/** The frame's pixels (RGBA rows) out of a kept canvas at least as tall: a copy (canvas.data()) cut to its top rows. */
+/**
+ * The frame's pixels (RGBA rows) out of a kept canvas at least as tall, or a band's out of its strip: a copy of the
+ * canvas (canvas.data()) cut to its top rows.
+ */
 export function framePixelsOf(painted: { canvas: Canvas; width: number; height: number }): Uint8Array {
   return painted.canvas.data().subarray(0, painted.width * painted.height * 4);
 }
 
-/**
- * Rows [y0, y1) of a painted frame's pixels (non-premultiplied RGBA, as framePixelsOf gives them): a copy of just those
- * rows, for an encoder that needs only the bands that changed.
- */
-export function bandPixelsOf(painted: { canvas: Canvas; width: number }, y0: number, y1: number): Uint8Array {
-  const d = painted.canvas.getContext('2d').getImageData(0, y0, painted.width, y1 - y0).data;
-  return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
-}
-
-/** A frame painted on a kept canvas: its top `height` rows; how many of its bands were painted ('all': the whole frame). */
+/** A frame painted on a kept canvas: its top `height` rows. */
 export interface KeptFrame {
   canvas: Canvas;
   width: number;
   height: number;
-  paintedBands: number | 'all';
+}
+
+/** A canvas kept per width, at least as tall as anything drawn on it at that width so far. */
+interface KeptCanvas {
+  canvas: Canvas;
+  pen: Pen;
+}
+
+/** The kept canvas of `width` in `byWidth` (grown when shorter than `height`); the least recently used width goes first. */
+function keptCanvas(byWidth: Map<number, KeptCanvas>, width: number, height: number): KeptCanvas {
+  let kept = byWidth.get(width);
+  if (!kept || kept.canvas.height < height) {
+    const canvas = createCanvas(width, height);
+    kept = { canvas, pen: new Pen(canvas.getContext('2d', { alpha: false })) };
+    kept.pen.reset();
+  }
+  byWidth.delete(width);
+  byWidth.set(width, kept);
+  if (byWidth.size > PAINTER_CANVASES.widthsKept) byWidth.delete(byWidth.keys().next().value!);
+  return kept;
 }
 
 /** Clears the canvas to the theme background, then maps cell coordinates into the frame (margin, integer scale). */
@@ -65,8 +79,10 @@ export class RunPainter {
   private readonly measurer: GlyphMeasurer;
   private canvas: Canvas | null = null;
   private pen: Pen | null = null;
-  /** Per image width: the canvas, its pen, and the bands it holds now (null: unknown, the next frame paints all). */
-  private readonly byWidth = new Map<number, { canvas: Canvas; pen: Pen; held: Map<string, string> | null }>();
+  /** Lone frames' canvases, per image width. */
+  private readonly wholeByWidth = new Map<number, KeptCanvas>();
+  /** Stream bands' strips, per image width. */
+  private readonly stripByWidth = new Map<number, KeptCanvas>();
 
   constructor(measurer: GlyphMeasurer = new GlyphMeasurer()) {
     this.measurer = measurer;
@@ -85,70 +101,45 @@ export class RunPainter {
   }
 
   /**
-   * The same painting on a canvas kept per image width (at least as tall as any frame of that width so far), so card
-   * frames whose height changes with the screen reuse one canvas: a new canvas costs its allocation and page faults
-   * (paint 0.6 → 2.6 ms measured when sizes alternate). The frame is the canvas's top `height` rows (framePixelsOf).
-   * With the frame's `bands` (frameBands with this painter's inkReach), only the bands the canvas does not hold already
-   * (same place, same key: the same pixels) are cleared and painted, by the rows that reach them.
+   * The same painting on a canvas kept per image width (at least as tall as any frame of that width so far), so frames
+   * whose height changes with the screen reuse one canvas: a new canvas costs its allocation and page faults (paint
+   * 0.6 → 2.6 ms measured when sizes alternate). The frame is the canvas's top `height` rows (framePixelsOf).
    */
-  paintKept(grid: ScreenGrid, frame: FrameLayout, banded?: { bands: readonly FrameBand[]; reach: RowReach }): KeptFrame {
+  paintKept(grid: ScreenGrid, frame: FrameLayout): KeptFrame {
     const { width, height } = canvasSize(this.metrics, frame);
-    let kept = this.byWidth.get(width);
-    if (!kept || kept.canvas.height < height) {
-      const canvas = createCanvas(width, height);
-      kept = { canvas, pen: new Pen(canvas.getContext('2d', { alpha: false })), held: null };
-    }
-    // Most recently used last; the oldest width goes when there are more than PAINTER_CANVASES.widthsKept.
-    this.byWidth.delete(width);
-    this.byWidth.set(width, kept);
-    if (this.byWidth.size > PAINTER_CANVASES.widthsKept) this.byWidth.delete(this.byWidth.keys().next().value!);
-    const held = kept.held;
-    const dirty = banded && held ? banded.bands.filter((b) => held.get(`${b.y0}:${b.y1}`) !== b.key) : null;
-    let paintedBands: number | 'all' = 'all';
-    if (banded && dirty) paintedBands = this.paintBands(kept.pen, grid, frame, width, height, banded.bands, dirty, banded.reach);
-    else this.paintOn(kept.pen, grid, frame, width, height);
-    kept.held = banded ? new Map(banded.bands.map((b) => [`${b.y0}:${b.y1}`, b.key])) : null;
-    return { canvas: kept.canvas, width, height, paintedBands };
+    const kept = keptCanvas(this.wholeByWidth, width, height);
+    this.paintOn(kept.pen, grid, frame, width, height);
+    return { canvas: kept.canvas, width, height };
   }
 
   /**
-   * Clears and paints only the `dirty` bands, grown until no row's ink crosses between a painted band and a kept one;
-   * then every pixel of a painted band is drawn by the same operations, in the same order, as in a whole paint (no
-   * clip: Skia anti-aliases a clipped arc differently). A row without a band of its own (a degenerate layout) paints all.
+   * Paints one band of the frame alone, at the top of a strip kept per image width: the band's rows and every row
+   * whose ink reaches them (`reach`, as frameBands keys the band), each layer in a whole paint's order, shifted up by
+   * whole pixels. No clip (Skia anti-aliases a clipped arc differently), so the band's pixels are those of the whole
+   * frame painted at once. A stream's encoder paints only the bands its last frame lacks, one after another while
+   * earlier ones deflate; no card-sized canvas is kept for it. Read the band (framePixelsOf) before the next call.
    */
-  private paintBands(pen: Pen, grid: ScreenGrid, frame: FrameLayout, width: number, height: number, bands: readonly FrameBand[], dirty: readonly FrameBand[], reach: RowReach): number | 'all' {
+  paintBand(grid: ScreenGrid, frame: FrameLayout, band: Pick<FrameBand, 'y0' | 'y1' | 'rows'>, reach: RowReach): KeptFrame {
+    const { width } = canvasSize(this.metrics, frame);
+    const height = band.y1 - band.y0;
+    const { canvas, pen } = keptCanvas(this.stripByWidth, width, height);
     const rows = Math.min(frame.rows, grid.rows);
-    const bandOfRow = new Int32Array(rows).fill(-1);
-    bands.forEach((b, i) => { for (let r = b.rows[0]; r < Math.min(rows, b.rows[1]); r++) bandOfRow[r] = i; });
-    if (bandOfRow.includes(-1)) {
-      this.paintOn(pen, grid, frame, width, height);
-      return 'all';
-    }
-    const painted = new Uint8Array(bands.length);
-    for (const b of dirty) painted[bands.indexOf(b)] = 1;
-    const reaches: [number, number][] = [];
-    for (let o = 0; o < rows; o++) {
-      for (let d = 1; d <= reach.up[o]! && o - d >= 0; d++) reaches.push([o, o - d]);
-      for (let d = 1; d <= reach.down[o]! && o + d < rows; d++) reaches.push([o, o + d]);
-    }
-    for (let grown = true; grown; ) {
-      grown = false;
-      for (const [from, into] of reaches) {
-        const [a, b] = [bandOfRow[from]!, bandOfRow[into]!];
-        if (painted[a] !== painted[b]) [painted[a], painted[b], grown] = [1, 1, true];
-      }
-    }
-    pen.reset();
+    const [first, end] = band.rows;
+    const reaches = (o: number) => (o >= first && o < end) || (o < first ? reach.down[o]! >= first - o : reach.up[o]! >= o - (end - 1));
+    const painted: number[] = [];
+    for (let o = 0; o < rows; o++) if (reaches(o)) painted.push(o);
+    // No pen.reset() per band: the pen has tracked the strip's state since it was made, and setting the shaping again
+    // for each of a CJK frame's 38 bands made its paint 2.5 ms instead of 2.0 (bench render).
     pen.ctx.setTransform(1, 0, 0, 1, 0, 0);
     pen.setFill(grid.defaultBg);
-    bands.forEach((b, i) => painted[i] && pen.ctx.fillRect(0, b.y0, width, b.y1 - b.y0));
-    pen.ctx.setTransform(frame.scale, 0, 0, frame.scale, frame.marginPx * frame.scale, frame.marginPx * frame.scale);
+    pen.ctx.fillRect(0, 0, width, height);
+    const s = frame.scale;
+    pen.ctx.setTransform(s, 0, 0, s, frame.marginPx * s, frame.marginPx * s - band.y0);
     const cols = Math.min(frame.cols, grid.cols);
-    const paintRow = (row: number) => painted[bandOfRow[row]!] === 1;
-    for (let row = 0; row < rows; row++) if (paintRow(row)) this.paintBackgrounds(pen, grid, row, cols);
-    for (let row = 0; row < rows; row++) if (paintRow(row)) this.paintGlyphs(pen, grid, row, cols);
-    for (let row = 0; row < rows; row++) if (paintRow(row)) this.paintDecorations(pen, grid, row, cols);
-    return painted.reduce((n, p) => n + p, 0);
+    for (const row of painted) this.paintBackgrounds(pen, grid, row, cols);
+    for (const row of painted) this.paintGlyphs(pen, grid, row, cols);
+    for (const row of painted) this.paintDecorations(pen, grid, row, cols);
+    return { canvas, width, height };
   }
 
   /** How far each painted row's glyphs reach into the rows around it, measured with this painter's fonts (frameBands). */

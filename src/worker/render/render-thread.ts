@@ -2,13 +2,13 @@
 // PNG-encodes captured screens off the worker's event loop, one at a time. Init comes as argv[2] (JSON).
 import { performance } from 'node:perf_hooks';
 import { loadFonts } from './fonts.js';
-import { bandPixelsOf, canvasSize, framePixelsOf, RunPainter } from './painter.js';
+import { canvasSize, framePixelsOf, RunPainter } from './painter.js';
 import { PngEncoder } from './png-writer.js';
 import { BandedPngEncoder } from './banded-png.js';
 import { frameBands, type FrameBand } from './frame-bands.js';
 import type { RowReach } from './ink-reach.js';
 import { ScreenModel } from './screen-model.js';
-import type { CapturedScreen, FrameKind, FrameLayout, FromRenderProcess, RenderProcessInit, ToRenderProcess } from '../../shared/render-protocol.js';
+import type { CapturedScreen, FrameBandCounts, FrameKind, FrameLayout, FromRenderProcess, RenderProcessInit, ToRenderProcess } from '../../shared/render-protocol.js';
 import type { LoadedFonts } from './fonts.js';
 import { cardFrame, fullFrame, phoneCardFrame } from './card-frame.js';
 import type { ScreenGrid } from './screen-grid.js';
@@ -47,17 +47,32 @@ async function render(id: number, screen: CapturedScreen, kind: FrameKind, strea
   const grid = await model.load(screen);
   const t1 = performance.now();
   const { paint, frame } = layout(grid, screen, kind);
-  // A stream's frame is painted and encoded in bands: only the bands the canvas does not hold are painted, and only
-  // those the stream's last frame lacks are deflated (banded-png.ts); a lone frame is painted whole, deflated at once.
-  const cut = stream === undefined ? undefined : bandsOf(paint, frame);
-  const painted = painter.paintKept(paint, frame, cut);
-  const t2 = performance.now();
-  // Reading the pixels back is part of encoding (canvas.data() copies them: ~1-2 ms at 120x40, 3-9 ms at 200x60).
-  const encoded = stream === undefined || cut === undefined
-    ? { png: await encoder.encode(framePixelsOf(painted), painted.width, painted.height) }
-    : await banded.encode(stream, (y0, y1) => bandPixelsOf(painted, y0, y1), painted.width, painted.height, cut.bands);
-  const t3 = performance.now();
-  send({ type: 'rendered', id, png: encoded.png, frame, timings: { parseMs: t1 - t0, paintMs: t2 - t1, encodeMs: t3 - t2 }, ...('bands' in encoded ? { bands: encoded.bands } : {}) });
+  // A stream's frame is painted and encoded band by band: only the bands its last frame lacks are painted (each alone
+  // on a small strip, while earlier ones deflate: RunPainter.paintBand) and deflated (banded-png.ts); a lone frame is
+  // painted whole, deflated at once.
+  let encoded: { png: Buffer; bands?: FrameBandCounts };
+  let paintMs: number;
+  let encodeMs: number;
+  if (stream === undefined) {
+    const painted = painter.paintKept(paint, frame);
+    const t2 = performance.now();
+    // Reading the pixels back is part of encoding (canvas.data() copies them: ~1-2 ms at 120x40, 3-9 ms at 200x60).
+    encoded = { png: await encoder.encode(framePixelsOf(painted), painted.width, painted.height) };
+    [paintMs, encodeMs] = [t2 - t1, performance.now() - t2];
+  } else {
+    const { width, height } = canvasSize(painter.metrics, frame);
+    const cut = bandsOf(paint, frame);
+    const t2 = performance.now();
+    let bandPaintMs = 0;
+    encoded = await banded.encode(stream, (band) => {
+      const at = performance.now();
+      const strip = painter.paintBand(paint, frame, band, cut.reach);
+      bandPaintMs += performance.now() - at;
+      return framePixelsOf(strip);
+    }, width, height, cut.bands);
+    [paintMs, encodeMs] = [t2 - t1 + bandPaintMs, performance.now() - t2 - bandPaintMs];
+  }
+  send({ type: 'rendered', id, png: encoded.png, frame, timings: { parseMs: t1 - t0, paintMs, encodeMs }, ...(encoded.bands ? { bands: encoded.bands } : {}) });
   collectFrameGarbage();
 }
 
