@@ -66,6 +66,16 @@ export const SMALL_PROCESS_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '131072', MALL
 export const RENDER_PROCESS_MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: String(8 * 2 ** 20), MALLOC_TRIM_THRESHOLD_: String(8 * 2 ** 20), MALLOC_ARENA_MAX: '1' } as const;
 
 /**
+ * @napi-rs/canvas, when loaded, maps every installed font so CSS family names can find them (enableSystemFonts);
+ * the painter names only the families fonts.ts registers, and a glyph none of them has is still found on demand
+ * (Skia asks fontconfig then, and maps that one file). Measured: with the scan, 45 font files stayed mapped (Serif
+ * CJK collections, every JetBrains Mono and DejaVu weight), 21 MB of the render process's RSS against 11.5 MB
+ * without, and 8 sessions rendering 119-123 MB against 111-112; the 63 fixture screens and lines of Arabic, Thai,
+ * Devanagari and glyphs only unregistered fonts have (DejaVu Serif's ⤀, DejaVu Math's ⏜) drew the same pixels.
+ */
+export const RENDER_PROCESS_FONT_ENV = { DISABLE_SYSTEM_FONTS_LOAD: '1' } as const;
+
+/**
  * A process, not a worker thread (issue 14, measured): the canvas library, its font data and glibc's arenas stay in
  * a process for good once loaded, so a terminated thread gave back only ~25 of ~130 MB and an idle worker stayed
  * near 170 MB. A process that exits gives it all back. A .ts entry (tsx, vitest) runs under tsx like the worker.
@@ -77,7 +87,7 @@ function startRenderer(entry: string, init: RenderProcessInit): ChildProcess {
     // --expose-gc: render-thread.ts drops each frame's pixel copy at once (see collectFrameGarbage there).
     execArgv: [...(fromSource ? ['--import', 'tsx'] : []), '--expose-gc'],
     // The allowlist, never the host's whole environment: the daemon's holds the app secrets' variables.
-    env: { ...cliBaseEnv(process.env), ...RENDER_PROCESS_MALLOC_ENV },
+    env: { ...cliBaseEnv(process.env), ...RENDER_PROCESS_MALLOC_ENV, ...RENDER_PROCESS_FONT_ENV },
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
 }

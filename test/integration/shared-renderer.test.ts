@@ -5,7 +5,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defaultRenderEntry } from '../../src/daemon/workers/worker-pool.js';
-import { RENDER_PROCESS_MALLOC_ENV, RenderProcessHost } from '../../src/platform/render-process.js';
+import { RENDER_PROCESS_FONT_ENV, RENDER_PROCESS_MALLOC_ENV, RenderProcessHost } from '../../src/platform/render-process.js';
+import type { LoadedFonts } from '../../src/worker/render/fonts.js';
 import { renderChildren } from '../support/host-sampler.js';
 import { startWorkerSession, tempDir, type DrawnScreen, type WorkerSession } from '../support/worker-session.js';
 
@@ -81,10 +82,35 @@ describe.runIf(process.platform === 'linux')('shared render process', () => {
       const environ = readFileSync(`/proc/${renderer.pid}/environ`, 'utf8').split('\0');
       expect(environ.some((e) => e.includes('render-must-not-see-this'))).toBe(false);
       // Its own malloc settings (one arena, fixed mmap/trim thresholds: fewer page faults per frame), not the workers'.
-      for (const [k, v] of Object.entries(RENDER_PROCESS_MALLOC_ENV)) expect(environ).toContain(`${k}=${v}`);
+      for (const [k, v] of Object.entries({ ...RENDER_PROCESS_MALLOC_ENV, ...RENDER_PROCESS_FONT_ENV })) expect(environ).toContain(`${k}=${v}`);
       expect(environ.some((e) => e.startsWith('PATH='))).toBe(true);
     } finally {
       delete process.env.LMX_TEST_APP_SECRET;
+      renderer.dispose();
+    }
+  });
+
+  it('the render process maps the fonts it registered, not every installed one; a glyph none of them has still draws', async () => {
+    const renderer = new RenderProcessHost<LoadedFonts>({ entry: defaultRenderEntry(), home: shellHome.dir });
+    try {
+      const registered = new Set(Object.values((await renderer.fonts()).files).flat());
+      const line = (ansi: string) => ({ ansi, cursor: { x: 0, y: 0, visible: false }, cols: 40, rows: 2 });
+      const png = async (ansi: string) => {
+        const r = await renderer.render(line(ansi), 'full');
+        if (!r.ok) throw new Error(r.message);
+        return r.png;
+      };
+      const mappedFonts = () =>
+        [...new Set(readFileSync(`/proc/${renderer.pid}/maps`, 'utf8').split('\n').map((l) => l.split(/\s+/)[5] ?? '').filter((f) => /\.(ttf|otf|ttc)$/i.test(f)))];
+      await png('ls -la 你好 ✓ 🚀');
+      // Loading the canvas library once mapped all 45 installed font files here (every weight, the Serif CJK
+      // collections: ~9 MB of RSS); only the registered ones are needed up front.
+      expect(mappedFonts().filter((f) => !registered.has(f))).toEqual([]);
+      // ⤀ and ⤁ are in no registered font (DejaVu Serif has them, fonts-dejavu-core): each is found when drawn and
+      // draws itself, not the same missing-glyph box.
+      expect(Buffer.compare(await png('\u2900'), await png('\u2901'))).not.toBe(0);
+      expect(mappedFonts().filter((f) => !registered.has(f)).length).toBeGreaterThan(0);
+    } finally {
       renderer.dispose();
     }
   });
