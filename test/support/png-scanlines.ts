@@ -1,5 +1,5 @@
 // Reads back what the PNG writers wrote without a canvas: the IHDR size and the inflated, unfiltered RGBA rows
-// (inflateSync checks the zlib stream's Adler-32), so tests compare encodings byte for byte.
+// (inflateSync checks the zlib stream's Adler-32; filters None and Up undone), so tests compare encodings byte for byte.
 import { inflateSync } from 'node:zlib';
 
 export function pngPixels(png: Uint8Array): { width: number; height: number; rgba: Buffer } {
@@ -24,8 +24,12 @@ export function pngPixels(png: Uint8Array): { width: number; height: number; rgb
   if (raw.length !== row * height) throw new Error(`scanlines are ${raw.length} bytes, want ${row * height}`);
   const rgba = Buffer.alloc(width * height * 4);
   for (let y = 0; y < height; y++) {
-    if (raw[y * row] !== 0) throw new Error(`row ${y} has filter ${raw[y * row]}, the writers use None`);
-    raw.copy(rgba, y * width * 4, y * row + 1, (y + 1) * row);
+    const filter = raw[y * row];
+    if (filter === 0) raw.copy(rgba, y * width * 4, y * row + 1, (y + 1) * row);
+    else if (filter === 2 && y > 0) {
+      // Up: each byte plus the one above (the writers use it only for rows equal to the row above: all zero).
+      for (let x = 0; x < width * 4; x++) rgba[y * width * 4 + x] = (raw[y * row + 1 + x]! + rgba[(y - 1) * width * 4 + x]!) & 0xff;
+    } else throw new Error(`row ${y} has filter ${filter}, the writers use None, and Up below the first row`);
   }
   return { width, height, rgba };
 }

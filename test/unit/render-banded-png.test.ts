@@ -1,4 +1,5 @@
 // The banded encoder against the one-deflate encoder: same pixels after every frame, whichever bands changed.
+import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { adler32, adler32Combine, ADLER32_EMPTY } from '../../src/worker/render/adler32.js';
 import { BANDED_PNG, BandedPngEncoder, bandLevelFor } from '../../src/worker/render/banded-png.js';
@@ -87,6 +88,60 @@ describe('BandedPngEncoder', () => {
     expect(enc.streamCount).toBe(BANDED_PNG.streamsKept);
     expect((await enc.encode('s0', a.rgba, 64, a.height, a.bands)).bands.reused).toBe(0);
     expect((await enc.encode(`s${BANDED_PNG.streamsKept}`, a.rgba, 64, a.height, a.bands)).bands.reused).toBe(2);
+  });
+});
+
+/** A card whose bands have `pad` rows of the background above and below a label's ink rows; '' is a blank band. */
+function paddedImage(w: number, labels: string[], pad = 4, bandRows = 14): { rgba: Uint8Array; bands: FrameBand[]; height: number } {
+  const height = labels.length * bandRows;
+  const rgba = new Uint8Array(w * height * 4);
+  const bands = labels.map((label, b) => {
+    let h = 7;
+    for (const ch of label) h = (h * 131 + ch.charCodeAt(0)) >>> 0;
+    for (let r = 0; r < bandRows; r++) {
+      const ink = label !== '' && r >= pad && r < bandRows - pad;
+      for (let x = 0; x < w; x++) {
+        const on = ink && (x * 5 + r * 3 + h) % 11 < 3;
+        rgba.set(on ? [h & 0xff, (h >> 8) & 0xff, 200, 255] : [24, 26, 32, 255], ((b * bandRows + r) * w + x) * 4);
+      }
+    }
+    return { y0: b * bandRows, y1: (b + 1) * bandRows, key: `${w}/pad/${label}`, rows: [b, b + 1] as const };
+  });
+  return { rgba, bands, height };
+}
+
+/** The filter byte of each scanline of a PNG's image data. */
+function filterBytes(png: Uint8Array, width: number, height: number): number[] {
+  const buf = Buffer.from(png.buffer, png.byteOffset, png.byteLength);
+  const idat: Buffer[] = [];
+  for (let at = 8; at < buf.length; at += 12 + buf.readUInt32BE(at)) {
+    if (buf.toString('latin1', at + 4, at + 8) === 'IDAT') idat.push(buf.subarray(at + 8, at + 8 + buf.readUInt32BE(at)));
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  return Array.from({ length: height }, (_, y) => raw[y * (width * 4 + 1)]!);
+}
+
+describe('BandedPngEncoder: padding written apart from zlib', () => {
+  it('gives the pixels of a one-deflate encode, with the repeated padding rows as filter Up', async () => {
+    const enc = new BandedPngEncoder();
+    for (const [w, labels] of [[300, ['a', '', 'b', 'c']], [300, ['a', 'x', 'b', '']], [212, ['', '', 'q']]] as const) {
+      const { rgba, bands, height } = paddedImage(w, [...labels]);
+      const out = await enc.encode('pad', rgba, w, height, bands);
+      expect(pngPixels(out.png).rgba.equals(pngPixels(await encodeRgbaPng(rgba, w, height)).rgba), labels.join()).toBe(true);
+      // Per band: row 0 and the first bottom padding row are new, the other padding rows repeat (Up); a blank band
+      // is one new row and 13 repeats.
+      const want = labels.flatMap((l) => Array.from({ length: 14 }, (_, r) => (l === '' ? (r === 0 ? 0 : 2) : r === 0 || (r >= 4 && r <= 10) ? 0 : 2)));
+      expect(filterBytes(out.png, w, height), labels.join()).toEqual(want);
+    }
+  });
+
+  it('keeps the same pixels when the padding touches the card edges and bands change under it', async () => {
+    const enc = new BandedPngEncoder();
+    for (const labels of [['', 'a'], ['b', ''], ['b', 'c'], ['']]) {
+      const { rgba, bands, height } = paddedImage(120, labels, 1, 5);
+      const out = await enc.encode('edge', rgba, 120, height, bands);
+      expect(pngPixels(out.png).rgba.equals(pngPixels(await encodeRgbaPng(rgba, 120, height)).rgba), labels.join()).toBe(true);
+    }
   });
 });
 

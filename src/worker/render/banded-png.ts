@@ -2,8 +2,10 @@
 // byte boundary (a sync flush), so the bands' compressed bytes joined in order are one valid zlib stream, and a band
 // whose key is unchanged keeps last frame's bytes. Measured on spinner-only frames: compressing the changed rows takes
 // 0.3-0.6 ms instead of 4.6-19.8 ms for the whole card (issue 28).
-import { constants, createDeflate } from 'node:zlib';
-import { adler32Combine, ADLER32_EMPTY } from './adler32.js';
+import { constants, deflateRawSync } from 'node:zlib';
+import { adler32, adler32Combine, ADLER32_EMPTY } from './adler32.js';
+import { bandSegments, type BandSegment } from './band-segments.js';
+import { FINAL_EMPTY_BLOCK, LaneDeflater, type DeflatedBand } from './lane-deflater.js';
 import { assemble, deflateLevelFor, PNG_WRITER } from './png-writer.js';
 import type { FrameBand } from './frame-bands.js';
 
@@ -35,47 +37,14 @@ export function bandLevelFor(width: number, height: number): number {
   return width * height <= PNG_WRITER.smallFramePixels ? BANDED_PNG.level : deflateLevelFor(width, height);
 }
 
-interface EncodedBand {
-  /** Raw deflate blocks ending in a sync flush (no zlib header, no final block). */
-  data: Buffer;
-  /** Adler-32 of the band's scanlines and their length, for the stream's trailer. */
-  adler: number;
-  rawLength: number;
-}
+/** A band's compressed bytes: raw deflate blocks ending in a sync flush, its Adler-32 and length for the trailer. */
+type EncodedBand = DeflatedBand;
 
 /** A changed band's place in a frame until its bytes are back. */
 const PENDING: EncodedBand = { data: Buffer.alloc(0), adler: ADLER32_EMPTY, rawLength: 0 };
 
 /** A zlib stream's first two bytes: deflate, 32 KB window, no preset dictionary ((0x78 << 8 | 0x01) % 31 == 0). */
 const ZLIB_HEADER = Uint8Array.from([0x78, 0x01]);
-/** An empty final block with fixed codes: what zlib writes when a stream ends right after a sync flush. */
-const FINAL_EMPTY_BLOCK = Uint8Array.from([0x03, 0x00]);
-
-/**
- * Deflates one band in a zlib stream of its own, flushed to a byte boundary and then ended: zlib then writes the empty
- * final block and the band's Adler-32, which is read here instead of summing the band in JavaScript (~5 ms per card).
- * The write itself flushes (`flush`), and the output buffer holds a band's bytes at once: two pool trips per band,
- * not three or more.
- */
-function deflateBand(raw: Uint8Array, level: number): Promise<EncodedBand> {
-  return new Promise((resolve, reject) => {
-    const z = createDeflate({ level, flush: constants.Z_SYNC_FLUSH, chunkSize: 64 * 1024 });
-    const chunks: Buffer[] = [];
-    z.on('data', (c: Buffer) => chunks.push(c));
-    z.on('error', reject);
-    z.on('end', () => {
-      const out = Buffer.concat(chunks);
-      const tail = out.length - 6;
-      if (out.length < 8 || out[tail] !== FINAL_EMPTY_BLOCK[0] || out[tail + 1] !== FINAL_EMPTY_BLOCK[1]) {
-        reject(new Error(`zlib ended a band unexpectedly (${out.length} bytes)`));
-        return;
-      }
-      resolve({ data: out.subarray(2, tail), adler: out.readUInt32BE(tail + 2), rawLength: raw.length });
-    });
-    z.end(raw);
-  });
-}
-
 /** The RGBA rows [band.y0, band.y1) of the image, read (or painted) on demand. */
 export type BandReader<B extends EncodedSpan> = (band: B) => Uint8Array;
 
@@ -89,6 +58,9 @@ export class BandedPngEncoder {
   private readonly streams = new Map<string, Map<string, EncodedBand>>();
   /** Each lane's scanline buffer, shared by every stream (only compressed bytes and keys are kept per stream). */
   private readonly laneBuffers: Buffer[] = [];
+  private readonly constants = new ConstantSegments();
+  /** Each lane's zlib stream per level (a phone card's, a big frame's). */
+  private readonly deflaters = new Map<string, LaneDeflater>();
   private busy = false;
 
   /** Streams with bands kept (tests). */
@@ -96,18 +68,58 @@ export class BandedPngEncoder {
     return this.streams.size;
   }
 
-  /** Band `band`'s scanlines (filter byte None + its RGBA row, each row) in lane `lane`'s buffer. */
-  private scanlines<B extends EncodedSpan>(lane: number, rgba: Uint8Array | BandReader<B>, width: number, band: B): Buffer {
+  /**
+   * Band `band` as compressed bytes: its segments (band-segments.ts) in order, the rows zlib must see laid out as
+   * scanlines (filter byte None + the RGBA row) in lane `lane`'s buffer before anything is awaited (a reader may hand
+   * out the same strip again for the next band).
+   */
+  private async encodeBand<B extends EncodedSpan>(lane: number, rgba: Uint8Array | BandReader<B>, width: number, band: B, level: number): Promise<EncodedBand> {
     const rowBytes = width * 4;
-    const size = (rowBytes + 1) * (band.y1 - band.y0);
+    const count = band.y1 - band.y0;
+    const rows = typeof rgba === 'function' ? rgba(band) : rgba.subarray(band.y0 * rowBytes, band.y1 * rowBytes);
+    const segments = bandSegments(rows, rowBytes, count);
+    let size = 0;
+    for (const seg of segments) if (seg.kind === 'rows') size += (seg.to - seg.from) * (rowBytes + 1);
     let buf = this.laneBuffers[lane];
     if (!buf || buf.length < size) this.laneBuffers[lane] = buf = Buffer.allocUnsafeSlow(size);
-    const rows = typeof rgba === 'function' ? rgba(band) : rgba.subarray(band.y0 * rowBytes, band.y1 * rowBytes);
-    for (let y = 0; y < band.y1 - band.y0; y++) {
-      buf[y * (rowBytes + 1)] = 0;
-      buf.set(rows.subarray(y * rowBytes, (y + 1) * rowBytes), y * (rowBytes + 1) + 1);
+    const parts: (EncodedBand | Buffer)[] = [];
+    let at = 0;
+    for (const seg of segments) {
+      if (seg.kind !== 'rows') {
+        parts.push(this.constants.get(seg, rows, rowBytes));
+        continue;
+      }
+      const from = at;
+      for (let y = seg.from; y < seg.to; y++) {
+        buf[at] = 0;
+        buf.set(rows.subarray(y * rowBytes, (y + 1) * rowBytes), at + 1);
+        at += rowBytes + 1;
+      }
+      parts.push(buf.subarray(from, at));
     }
-    return buf.subarray(0, size);
+    const data: Buffer[] = [];
+    let adler = ADLER32_EMPTY;
+    let rawLength = 0;
+    for (const part of parts) {
+      const e = Buffer.isBuffer(part) ? await this.deflater(lane, level).deflate(part) : part;
+      data.push(e.data);
+      adler = adler32Combine(adler, e.adler, e.rawLength);
+      rawLength += e.rawLength;
+    }
+    return { data: data.length === 1 ? data[0]! : Buffer.concat(data), adler, rawLength };
+  }
+
+  private deflater(lane: number, level: number): LaneDeflater {
+    const key = `${lane}/${level}`;
+    let d = this.deflaters.get(key);
+    if (!d) this.deflaters.set(key, d = new LaneDeflater(level));
+    return d;
+  }
+
+  /** Frees the lanes' zlib streams (kept bands stay; the next encode opens streams again). */
+  dispose(): void {
+    for (const d of this.deflaters.values()) d.dispose();
+    this.deflaters.clear();
   }
 
   forget(stream: string): void {
@@ -140,7 +152,7 @@ export class BandedPngEncoder {
       const lane = async (at: number) => {
         for (let i = at; i < todo.length; i += BANDED_PNG.parallel) {
           const band = todo[i]!;
-          now.set(band.key, await deflateBand(this.scanlines(at, rgba, width, band), level));
+          now.set(band.key, await this.encodeBand(at, rgba, width, band, level));
         }
       };
       await Promise.all(Array.from({ length: Math.min(BANDED_PNG.parallel, todo.length) }, (_, at) => lane(at)));
@@ -169,4 +181,36 @@ function joinBands(encoded: readonly EncodedBand[]): Uint8Array {
   out.set(FINAL_EMPTY_BLOCK, at);
   out.writeUInt32BE(adler, at + FINAL_EMPTY_BLOCK.length);
   return out;
+}
+
+/**
+ * The compressed bytes of segments that depend only on a colour or a count and the row length (a solid row, a run of
+ * repeated rows), made once with zlib's best level: they are small and reused by every band and session.
+ */
+class ConstantSegments {
+  /** Distinct row lengths x colours x run lengths seen; a card has a few widths, colours and band heights. */
+  private static readonly kept = 512;
+  private readonly made = new Map<string, EncodedBand>();
+
+  get(seg: Exclude<BandSegment, { kind: 'rows' }>, rows: Uint8Array, rowBytes: number): EncodedBand {
+    const key = seg.kind === 'solid'
+      ? `s${rowBytes}:${Buffer.from(rows.buffer, rows.byteOffset + seg.row * rowBytes, 4).readUInt32BE(0)}`
+      : `r${rowBytes}:${seg.count}`;
+    let e = this.made.get(key);
+    if (e) return e;
+    let raw: Buffer;
+    if (seg.kind === 'solid') {
+      raw = Buffer.allocUnsafe(rowBytes + 1);
+      raw[0] = 0;
+      raw.set(rows.subarray(seg.row * rowBytes, (seg.row + 1) * rowBytes), 1);
+    } else {
+      // Filter Up (2) with zero differences: each row the same as the one above it.
+      raw = Buffer.alloc(seg.count * (rowBytes + 1));
+      for (let y = 0; y < seg.count; y++) raw[y * (rowBytes + 1)] = 2;
+    }
+    e = { data: deflateRawSync(raw, { level: 9, finishFlush: constants.Z_SYNC_FLUSH }), adler: adler32(raw), rawLength: raw.length };
+    if (this.made.size >= ConstantSegments.kept) this.made.delete(this.made.keys().next().value!);
+    this.made.set(key, e);
+    return e;
+  }
 }
