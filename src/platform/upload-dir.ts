@@ -3,7 +3,7 @@
 // The daemon uses it for a session on this machine, a host's agent for one there (worker/host/host-upload.ts), and both
 // fill the one UploadFolder shape saveAttachments writes into.
 import { constants } from 'node:fs';
-import { mkdir, open, rename, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PROC_FD_DIR } from './proc-fd.js';
 
@@ -72,15 +72,27 @@ export class UploadDir {
     return nameIn(this.handle, this.path, name);
   }
 
-  /** Writes a new file: aside (`.part`, created new, never through a link), then renamed within this folder. */
+  /**
+   * Writes a new file: aside under a hidden name (`.<name>.part`, created new, never through a link), then renamed
+   * within this folder. Whoever lists the folder the usual way (ls, a CLI, a watcher skipping dotfiles) sees the file
+   * whole or not at all; an aside name without the dot was listed beside finished files while it was written. A write
+   * that fails leaves no aside file behind.
+   */
   async write(name: string, bytes: Uint8Array): Promise<void> {
-    const part = await open(this.at(`${name}.part`), NEW_FILE_FLAGS, 0o600);
+    const aside = this.at(`.${name}.part`);
     try {
-      await part.writeFile(bytes);
-    } finally {
-      await part.close();
+      const part = await open(aside, NEW_FILE_FLAGS, 0o600);
+      try {
+        await part.writeFile(bytes);
+      } finally {
+        await part.close();
+      }
+      await rename(aside, this.at(name));
+    } catch (e) {
+      // EEXIST: the aside name was someone else's (never removed here); anything else: ours, half written or unrenamed.
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') await unlink(aside).catch(() => { /* not created */ });
+      throw e;
     }
-    await rename(this.at(`${name}.part`), this.at(name));
   }
 
   close(): Promise<void> {

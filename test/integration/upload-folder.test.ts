@@ -1,6 +1,6 @@
 // Uploads never follow a link (issue 31 item 5) and stay out of the person's commits: real files, real links, real git.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { typedForTurn } from '../../src/daemon/inbound/attachment-turn.js';
 import { uploadFolder } from '../../src/daemon/inbound/attachment-plan.js';
 import { excludeUploads, withUploadsExcluded } from '../../src/daemon/inbound/git-exclude.js';
 import { saveAttachments } from '../../src/daemon/inbound/save-attachments.js';
+import { UploadDir } from '../../src/platform/upload-dir.js';
 import type { ImAdapter, InboundAttachment, InboundMessage } from '../../src/daemon/im/types.js';
 
 const BODY = Buffer.from('uploaded bytes\n');
@@ -99,6 +100,42 @@ describe('the upload folder', () => {
     expect(texts).toEqual([expect.stringMatching(/^Nothing was saved: \.larkmux in the session's folder is a symbolic link/)]);
     expect(typed.text).toBe('look\n\n(not saved: a file: the upload folder is a link)');
     expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it('a file being written is never listed under a visible name: a watcher skipping dotfiles sees it whole or not at all', async () => {
+    const cwd = tmp('lmx-up-aside-');
+    const folder = uploadFolder(now);
+    const opened = await UploadDir.open(cwd, folder);
+    if (!opened.ok) throw new Error(`refused ${opened.refused}`);
+    const seen = new Set<string>();
+    const watcher = watch(join(cwd, folder), (_event, name) => { if (name) seen.add(String(name)); });
+    try {
+      const bytes = Buffer.alloc(4 * 1024 * 1024, 7);
+      await opened.dir.write('120000-abcdef.bin', bytes);
+      await opened.dir.write('120001-abcdef.png', bytes.subarray(0, 1000));
+      // inotify delivers the events on the next turns of the loop.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(readFileSync(join(cwd, folder, '120000-abcdef.bin')).equals(bytes)).toBe(true);
+    } finally {
+      watcher.close();
+      await opened.dir.close();
+    }
+    const visible = [...seen].filter((n) => !n.startsWith('.')).sort();
+    expect(visible).toEqual(['120000-abcdef.bin', '120001-abcdef.png']);
+    expect([...seen].length).toBeGreaterThan(2);
+    expect(readdirSync(join(cwd, folder)).sort()).toEqual(['120000-abcdef.bin', '120001-abcdef.png']);
+  });
+
+  it('a write that fails leaves no aside file behind', async () => {
+    const cwd = tmp('lmx-up-fail-');
+    const folder = uploadFolder(now);
+    const opened = await UploadDir.open(cwd, folder);
+    if (!opened.ok) throw new Error(`refused ${opened.refused}`);
+    // A non-empty folder at the file's name: the rename fails after the bytes were written aside.
+    mkdirSync(join(cwd, folder, '120002-abcdef.bin', 'inside'), { recursive: true });
+    await expect(opened.dir.write('120002-abcdef.bin', Buffer.from('x'))).rejects.toThrow();
+    await opened.dir.close();
+    expect(readdirSync(join(cwd, folder))).toEqual(['120002-abcdef.bin']);
   });
 });
 
