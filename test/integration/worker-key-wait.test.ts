@@ -47,7 +47,9 @@ describe('a screen that waits for a key larkmux does not know', () => {
     const sel = await s.waitFor((m): m is Sel => m.type === 'selection', 30_000);
     expect(sel.title).toBe('Something unexpected happened while doing: deploy');
     expect(sel.options.map((o) => o.label)).toEqual(['Carry on (Enter)', 'Give up (Esc)']);
-    const waiting = s.messages.findIndex(isStatus('waiting'));
+    // The worker sends the status right after the selection, but the two can arrive in separate reads of the channel
+    // (a busy machine): wait for it rather than expect it already there (this failed twice in one CI run).
+    const waiting = s.messages.indexOf(await s.waitFor(isStatus('waiting'), 10_000));
     expect(waiting).toBeGreaterThanOrEqual(0);
 
     s.send({ type: 'selection_choice', promptId: sel.promptId, optionIndex: 0 });
