@@ -93,7 +93,7 @@ const OF = { claude: claudeUsageLimitOf, codex: codexUsageLimitOf, gemini: gemin
 
 describe.each(CASES)('%s usage limit: %s %s', (cli, fixture, text, zone, want) => {
   it(want ? `${want.state}` : 'none', () => {
-    const got = OF[cli]!(fixture ? screen(fixture) : text, at(NOW), zone);
+    const got = OF[cli]!(fixture ? screen(fixture) : text, at(NOW), () => zone);
     if (!want) return expect(got).toBeNull();
     expect(got?.state).toBe(want.state);
     expect(got?.untilMs).toBe(want.untilMs ? at(want.untilMs) : undefined);
@@ -109,4 +109,22 @@ it('a shell or a custom program has no vendor limit to read', () => {
   expect(custom.ok && custom.adapter.usageLimitOf).toBeFalsy();
   const claude = adapterFor('claude-code');
   expect(claude.ok && claude.adapter.usageLimitOf).toBe(claudeUsageLimitOf);
+});
+
+// The zone is asked for only when a limit line gives a clock time: resolving one loads ICU's time-zone data into the
+// worker (~6.5 MB of RSS), which an idle worker or an ordinary screen must not pay for.
+describe.each([
+  ['claude', 'claude-06-reply.txt', '', 0],
+  ['codex', 'codex-05-reply.txt', '', 0],
+  ['gemini', 'gemini-05-reply.txt', '', 0],
+  ['claude', 'claude-30-limit-gave-up.txt', '', 0],
+  ['gemini', null, '✕ [API Error: You exceeded your current quota, please check your plan and billing details. Please retry in 30s.]', 0],
+  ['claude', 'claude-29-limit-retrying.txt', '', 1],
+  ['claude', null, "You've hit your limit · resets 3pm (Asia/Shanghai)", 1],
+] as const)('%s asks for the time zone: %s %s', (cli, fixture, text, asks) => {
+  it(`${asks} time(s)`, () => {
+    let asked = 0;
+    OF[cli]!(fixture ? screen(fixture) : text, at(NOW), () => { asked++; return 'UTC'; });
+    expect(asked).toBe(asks);
+  });
 });

@@ -35,6 +35,6 @@ export const GEMINI_LIMIT_PHRASES: UsageLimitPhrases = {
   followLines: 2,
 };
 
-export const claudeUsageLimitOf = (text: string, now: number, timeZone: string): UsageLimitSeen | null => usageLimitIn(text, CLAUDE_LIMIT_PHRASES, now, timeZone);
-export const codexUsageLimitOf = (text: string, now: number, timeZone: string): UsageLimitSeen | null => usageLimitIn(text, CODEX_LIMIT_PHRASES, now, timeZone);
-export const geminiUsageLimitOf = (text: string, now: number, timeZone: string): UsageLimitSeen | null => usageLimitIn(text, GEMINI_LIMIT_PHRASES, now, timeZone);
+export const claudeUsageLimitOf = (text: string, now: number, zone: () => string): UsageLimitSeen | null => usageLimitIn(text, CLAUDE_LIMIT_PHRASES, now, zone);
+export const codexUsageLimitOf = (text: string, now: number, zone: () => string): UsageLimitSeen | null => usageLimitIn(text, CODEX_LIMIT_PHRASES, now, zone);
+export const geminiUsageLimitOf = (text: string, now: number, zone: () => string): UsageLimitSeen | null => usageLimitIn(text, GEMINI_LIMIT_PHRASES, now, zone);

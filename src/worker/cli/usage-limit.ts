@@ -32,11 +32,11 @@ export const THROTTLE_MAX_MS = 60_000;
 const EXCERPT_MAX = 300;
 
 /** Where the reset time sits in a line: after "resets", "reset at", "try again at/in", "retry in", or in parentheses. */
-function resetOf(text: string, now: number, timeZone: string): ShownReset | undefined {
+function resetOf(text: string, now: number, zone: () => string): ShownReset | undefined {
   const at = /(?:resets?(?:\s+at)?|try again at|available again at|until)\s+(.+)$/i.exec(text)?.[1]
     ?? /\((\d{1,2}(?::\d{2}){0,2}\s*[ap]\.?m\.?[^)]*)\)/i.exec(text)?.[1];
   if (at) {
-    const clock = clockTime(at, now, timeZone);
+    const clock = clockTime(at, now, zone());
     if (clock !== null) return clock;
     const inIt = /^in\s+(.+)$/i.exec(at.trim())?.[1];
     const d = inIt ? durationMs(inIt) : null;
@@ -62,16 +62,18 @@ function messageFrom(lines: string[], i: number, follow: number): string {
 }
 
 /**
- * The last limit message in `text` (the newest on screen), or null. `now` and `timeZone` (the zone the CLI printed
- * its clock times in) turn "10pm" or "in 2 hours" into epoch ms.
+ * The last limit message in `text` (the newest on screen), or null. `now` and `zone()` (the zone the CLI printed its
+ * clock times in) turn "10pm" or "in 2 hours" into epoch ms. `zone` is called only when a limit line gives a reset
+ * time: naming a zone makes V8 load ICU's time-zone data, ~6.5 MB of RSS that a worker would otherwise carry from its
+ * first screen (issue 14's idle worker: 49 → 56 MB).
  */
-export function usageLimitIn(text: string, phrases: UsageLimitPhrases, now: number, timeZone: string): UsageLimitSeen | null {
+export function usageLimitIn(text: string, phrases: UsageLimitPhrases, now: number, zone: () => string): UsageLimitSeen | null {
   const lines = text.split('\n');
   for (let i = lines.length - 1; i >= 0; i--) {
     if (!phrases.limit.test(lines[i]!)) continue;
     const joined = messageFrom(lines, i, phrases.followLines ?? 0);
     const excerpt = joined.replace(/\s+/g, ' ').trim().slice(0, EXCERPT_MAX);
-    const reset = resetOf(joined, now, timeZone);
+    const reset = resetOf(joined, now, zone);
     const untilMs = reset ? resetEnd(reset) : undefined;
     // Codex says it retries on the line above its 429 ("Server is busy, reconnecting 2/5" over "└ Exceeded retry limit").
     const retrying = phrases.retrying?.test(`${lines[i - 1] ?? ''} ${joined}`) ?? false;

@@ -9,12 +9,14 @@ import { limitReportStep, type LimitEvent, type LimitReportState } from '../life
 export class UsageLimitWatch {
   private state: LimitReportState = { told: null };
   private lastTurnId: string | undefined;
-  private readonly timeZone: string;
+  private timeZone: string | null = null;
+  /**
+   * The CLI prints clock times in its own zone: the worker's, unless the bot's environment sets TZ. Resolved on the
+   * first reset time read, not at start: resolving a zone loads ICU's time-zone data (~6.5 MB RSS per worker).
+   */
+  private readonly zone = (): string => (this.timeZone ??= cliTimeZone({ ...process.env, ...this.deps.env }));
 
-  constructor(private readonly deps: { adapter: CliAdapter; env: Record<string, string>; log: Logger; send(msg: WorkerToDaemon): void }) {
-    // The CLI prints clock times in its own zone: the worker's, unless the bot's environment sets TZ.
-    this.timeZone = cliTimeZone({ ...process.env, ...deps.env });
-  }
+  constructor(private readonly deps: { adapter: CliAdapter; env: Record<string, string>; log: Logger; send(msg: WorkerToDaemon): void }) {}
 
   /** A message went into the CLI: a limit seen from now on is this turn's. */
   noteTurn(turnId: string): void {
@@ -25,13 +27,13 @@ export class UsageLimitWatch {
     const of = this.deps.adapter.usageLimitOf;
     if (!of) return;
     const now = Date.now();
-    this.apply({ type: 'screen', seen: of(text, now, this.timeZone), now, ...(this.lastTurnId ? { turnId: this.lastTurnId } : {}) });
+    this.apply({ type: 'screen', seen: of(text, now, this.zone), now, ...(this.lastTurnId ? { turnId: this.lastTurnId } : {}) });
   }
 
   turnEnded(turnId: string | undefined, finalText: string): void {
     const of = this.deps.adapter.usageLimitOf;
     if (!of) return;
-    this.apply({ type: 'turn_end', ...(turnId ? { turnId } : {}), finalText, limitInText: of(finalText, Date.now(), this.timeZone) !== null });
+    this.apply({ type: 'turn_end', ...(turnId ? { turnId } : {}), finalText, limitInText: of(finalText, Date.now(), this.zone) !== null });
   }
 
   private apply(ev: LimitEvent): void {
