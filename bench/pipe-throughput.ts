@@ -36,6 +36,7 @@ function median(xs: number[]): number {
 
 async function main(): Promise<void> {
   const socket = `lmx-b-${randomBytes(5).toString('hex')}`;
+  const socketPath = join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket);
   const home = mkdtempSync(join(tmpdir(), 'lmx-bench-'));
   const backend = new TmuxBackend({ sessionId: newSessionId(), home, socket });
   let observedChars = 0;
@@ -56,7 +57,9 @@ async function main(): Promise<void> {
       const channel = `lmx-bench-${run}`;
       const out = join(home, `ms-${run}`);
       // Timed inside the pane; completion is signalled with `tmux wait-for`, so the bench's own latency is not counted.
-      const cmd = `S=$(date +%s%N); seq 1 ${SEQ_MAX}; E=$(date +%s%N); echo $(( (E - S) / 1000000 )) > '${out}'; tmux wait-for -S ${channel}`;
+      // The pane's shell has no TMUX variable (the backend's environment policy leaves it out), so it names the server's
+      // socket by path.
+      const cmd = `S=$(date +%s%N); seq 1 ${SEQ_MAX}; E=$(date +%s%N); echo $(( (E - S) / 1000000 )) > '${out}'; tmux -S '${socketPath}' wait-for -S ${channel}`;
       const before = observedChars;
       const cpuBefore = process.cpuUsage();
       const waiting = tmux(socket, ['wait-for', channel]);
@@ -75,7 +78,7 @@ async function main(): Promise<void> {
   } finally {
     await backend.dispose();
     await tmux(socket, ['kill-server']).catch(() => undefined);
-    rmSync(join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
+    rmSync(socketPath, { force: true });
     rmSync(home, { recursive: true, force: true });
   }
   const without = times.without;
