@@ -81,7 +81,8 @@ describe.runIf(process.platform === 'linux')('shared render process', () => {
       await renderer.fonts();
       const environ = readFileSync(`/proc/${renderer.pid}/environ`, 'utf8').split('\0');
       expect(environ.some((e) => e.includes('render-must-not-see-this'))).toBe(false);
-      // Its own malloc settings (one arena, fixed mmap/trim thresholds: fewer page faults per frame), not the workers'.
+      // Its own malloc settings (one arena, fixed mmap/trim thresholds: fewer page faults per frame), not the workers', and
+      // its font settings (only the registered fonts are mapped).
       for (const [k, v] of Object.entries({ ...RENDER_PROCESS_MALLOC_ENV, ...RENDER_PROCESS_FONT_ENV })) expect(environ).toContain(`${k}=${v}`);
       expect(environ.some((e) => e.startsWith('PATH='))).toBe(true);
     } finally {

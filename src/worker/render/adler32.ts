@@ -22,7 +22,10 @@ export function adler32Combine(first: number, second: number, secondLength: numb
   return ((b << 16) | a) >>> 0;
 }
 
-/** The plain checksum, byte by byte: for tests (production takes each band's from zlib). */
+/**
+ * The plain checksum, byte by byte: for the encoder's constant segments (made once, kept) and tests; a band's rows take
+ * theirs from zlib.
+ */
 export function adler32(bytes: Uint8Array): number {
   let a = 1;
   let b = 0;

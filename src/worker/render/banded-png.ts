@@ -59,7 +59,7 @@ export class BandedPngEncoder {
   /** Each lane's scanline buffer, shared by every stream (only compressed bytes and keys are kept per stream). */
   private readonly laneBuffers: Buffer[] = [];
   private readonly constants = new ConstantSegments();
-  /** Each lane's zlib stream per level (a phone card's, a big frame's). */
+  /** Each lane's zlib stream per level (a phone card's, a big frame's), kept for the process's life: one encoder per render thread. */
   private readonly deflaters = new Map<string, LaneDeflater>();
   private busy = false;
 
@@ -114,12 +114,6 @@ export class BandedPngEncoder {
     let d = this.deflaters.get(key);
     if (!d) this.deflaters.set(key, d = new LaneDeflater(level));
     return d;
-  }
-
-  /** Frees the lanes' zlib streams (kept bands stay; the next encode opens streams again). */
-  dispose(): void {
-    for (const d of this.deflaters.values()) d.dispose();
-    this.deflaters.clear();
   }
 
   forget(stream: string): void {
