@@ -6,6 +6,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newSessionId } from '../src/shared/session-key.js';
 import { TmuxBackend } from '../src/worker/backend/tmux.js';
+import { tmuxSocketPath } from '../test/support/tmux.js';
 
 const SEQ_MAX = 3_000_000;
 const runsArg = process.argv.indexOf('--runs');
@@ -36,7 +37,7 @@ function median(xs: number[]): number {
 
 async function main(): Promise<void> {
   const socket = `lmx-b-${randomBytes(5).toString('hex')}`;
-  const socketPath = join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket);
+  const socketPath = tmuxSocketPath(socket);
   const home = mkdtempSync(join(tmpdir(), 'lmx-bench-'));
   const backend = new TmuxBackend({ sessionId: newSessionId(), home, socket });
   let observedChars = 0;

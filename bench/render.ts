@@ -15,6 +15,7 @@ import { installFonts } from '../src/worker/render/fonts.js';
 import { build } from 'esbuild';
 import { forkWorkerProcess } from '../src/platform/worker-process.js';
 import { wallMs, type BenchScreen, type BenchToWorker } from './support/render-worker-side.js';
+import { tmuxSocketPath } from '../test/support/tmux.js';
 
 const ROUNDS = { fixture: 3, big: 20, warmup: 2, eightSessions: 8 } as const;
 const SIZES = { small: [120, 40], big: [200, 60] } as const;
@@ -249,8 +250,7 @@ async function bench(): Promise<void> {
     host.dispose();
     worker.send({ type: 'stop' } satisfies BenchToWorker);
     try { tmux('kill-server'); } catch { /* gone */ }
-    // tmux leaves the socket file of a killed server behind.
-    rmSync(join(process.env.TMUX_TMPDIR ?? '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
+    rmSync(tmuxSocketPath(socket), { force: true });
     rmSync(home, { recursive: true, force: true });
   }
 }

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registeredTestTmuxSockets, TMUX_REGISTRY_ENV } from './tmux-registry.js';
-import { alive } from './tmux.js';
+import { alive, tmuxSocketPath } from './tmux.js';
 
 /** A server that got kill-server is given this long to exit before SIGKILL. */
 const SERVER_EXIT_WAIT_MS = 2_000;
@@ -44,7 +44,7 @@ async function killServer(socket: string, pid: number): Promise<void> {
   await tmux(socket, ['kill-server']);
   for (let waited = 0; pid > 0 && alive(pid) && waited < SERVER_EXIT_WAIT_MS; waited += 50) await new Promise((r) => setTimeout(r, 50));
   if (pid > 0 && alive(pid)) process.kill(pid, 'SIGKILL');
-  rmSync(join(process.env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
+  rmSync(tmuxSocketPath(socket), { force: true });
 }
 
 /** Finds, reports and kills the recorded servers that still run; true when there were any. */

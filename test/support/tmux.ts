@@ -30,6 +30,14 @@ export function alive(pid: number): boolean {
   }
 }
 
+/**
+ * The file of the `-L <socket>` server, where tmux puts it: $TMUX_TMPDIR (when set and not empty) or /tmp, then
+ * tmux-<uid>. tmux leaves it behind when its server is killed; a `-S` path reaches that server from anywhere.
+ */
+export function tmuxSocketPath(socket: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket);
+}
+
 /** A fresh random test socket name, recorded for the end-of-run check that no test server survives (tmux-leak-check.ts). */
 export function testTmuxSocket(): string {
   return registerTestTmuxSocket(`lmx-t-${randomBytes(5).toString('hex')}`);
@@ -56,7 +64,7 @@ export function makeTmuxServer(socket = testTmuxSocket()): TestTmuxServer {
       for (let i = 0; i < 20 && alive(pid); i++) await new Promise((r) => setTimeout(r, 50));
       if (alive(pid)) process.kill(pid, 'SIGKILL');
     }
-    rmSync(join(env.TMUX_TMPDIR || '/tmp', `tmux-${process.getuid?.() ?? 0}`, socket), { force: true });
+    rmSync(tmuxSocketPath(socket, env), { force: true });
   };
   return { socket, run, kill };
 }

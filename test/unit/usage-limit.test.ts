@@ -31,7 +31,7 @@ describe('reset times', () => {
     { text: '8:54:30 PM', now: '2026-12-04T20:03:00Z', zone: 'UTC', want: '2026-12-04T20:54:30Z', precision: 'second' },
     { text: 'Dec 5, 2026 3:04:05 AM', now: '2026-12-04T20:00:00Z', zone: 'UTC', want: '2026-12-05T03:04:05Z', precision: 'second' },
   ])('$text at $now ($zone)', ({ text, now, zone, want, precision }) => {
-    expect(clockTime(text, at(now), zone)).toEqual({ atMs: at(want), precision: precision ?? 'minute' });
+    expect(clockTime(text, at(now), () => zone)).toEqual({ atMs: at(want), precision: precision ?? 'minute' });
   });
 
   // The latest moment a shown reset may mean: a minute's end, a second's end, a count from now as it is.
@@ -46,8 +46,8 @@ describe('reset times', () => {
   ])('duration %s', (text, ms) => expect(durationMs(text)).toBe(ms));
 
   it('no clock time in a bare count or a version', () => {
-    expect(clockTime('attempt 6/10', 0, 'UTC')).toBeNull();
-    expect(clockTime('gemini-3.5-flash-lite', 0, 'UTC')).toBeNull();
+    expect(clockTime('attempt 6/10', 0, () => 'UTC')).toBeNull();
+    expect(clockTime('gemini-3.5-flash-lite', 0, () => 'UTC')).toBeNull();
   });
 
   it('a wall-clock time over a DST change', () => {
@@ -120,7 +120,11 @@ describe.each([
   ['claude', 'claude-30-limit-gave-up.txt', '', 0],
   ['gemini', null, '✕ [API Error: You exceeded your current quota, please check your plan and billing details. Please retry in 30s.]', 0],
   ['claude', 'claude-29-limit-retrying.txt', '', 1],
-  ['claude', null, "You've hit your limit · resets 3pm (Asia/Shanghai)", 1],
+  ['claude', null, "You've hit your limit · resets 11pm", 1],
+  // A reset counted from now, or in a zone the line names itself, needs no zone of the CLI's.
+  ['claude', null, "You've hit your limit · resets in 2 hours", 0],
+  ['codex', null, "■ You've hit your usage limit. Try again in 2 hours 5 minutes.", 0],
+  ['claude', null, "You've hit your limit · resets 3pm (Asia/Shanghai)", 0],
 ] as const)('%s asks for the time zone: %s %s', (cli, fixture, text, asks) => {
   it(`${asks} time(s)`, () => {
     let asked = 0;

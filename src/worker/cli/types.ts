@@ -179,7 +179,7 @@ export interface CliAdapter {
   /**
    * Pure: the vendor's usage or rate limit as the CLI words it in `text` (screen or a transcript line), the reset read
    * as a time in `zone()` after `now`; null when the text shows none. Absent for programs with no vendor (shell, custom).
-   * `zone` is asked only when a limit line names a clock time (see usage-limit.ts).
+   * `zone` is asked only when a limit line names a clock time (see clockTime in limit-time.ts).
    */
   usageLimitOf?(text: string, now: number, zone: () => string): UsageLimitSeen | null;
   /** null when the program keeps no transcript (shell, custom): final output then comes from the screen. */

@@ -36,7 +36,7 @@ function resetOf(text: string, now: number, zone: () => string): ShownReset | un
   const at = /(?:resets?(?:\s+at)?|try again at|available again at|until)\s+(.+)$/i.exec(text)?.[1]
     ?? /\((\d{1,2}(?::\d{2}){0,2}\s*[ap]\.?m\.?[^)]*)\)/i.exec(text)?.[1];
   if (at) {
-    const clock = clockTime(at, now, zone());
+    const clock = clockTime(at, now, zone);
     if (clock !== null) return clock;
     const inIt = /^in\s+(.+)$/i.exec(at.trim())?.[1];
     const d = inIt ? durationMs(inIt) : null;
@@ -63,9 +63,8 @@ function messageFrom(lines: string[], i: number, follow: number): string {
 
 /**
  * The last limit message in `text` (the newest on screen), or null. `now` and `zone()` (the zone the CLI printed its
- * clock times in) turn "10pm" or "in 2 hours" into epoch ms. `zone` is called only when a limit line gives a reset
- * time: naming a zone makes V8 load ICU's time-zone data, ~6.5 MB of RSS that a worker would otherwise carry from its
- * first screen (issue 14's idle worker: 49 → 56 MB).
+ * clock times in) turn "10pm" or "in 2 hours" into epoch ms. `zone` is called only when a limit line gives a clock
+ * time (why: clockTime).
  */
 export function usageLimitIn(text: string, phrases: UsageLimitPhrases, now: number, zone: () => string): UsageLimitSeen | null {
   const lines = text.split('\n');

@@ -12,7 +12,7 @@ export class UsageLimitWatch {
   private timeZone: string | null = null;
   /**
    * The CLI prints clock times in its own zone: the worker's, unless the bot's environment sets TZ. Resolved on the
-   * first reset time read, not at start: resolving a zone loads ICU's time-zone data (~6.5 MB RSS per worker).
+   * first clock time read, not at start (why: clockTime in cli/limit-time.ts).
    */
   private readonly zone = (): string => (this.timeZone ??= cliTimeZone({ ...process.env, ...this.deps.env }));
 
