@@ -180,15 +180,19 @@ async function startWorkerSide(home: string): Promise<ChildProcess> {
   return child;
 }
 
-/** A fresh render process drawing eight sessions' frames (screens of `targets`) all at once, round after round: its peak and last RSS. */
-async function eightSessions(worker: ChildProcess, home: string, targets: string[]) {
+/**
+ * A fresh render process drawing eight sessions' frames (screens of `targets`) all at once, round after round: its peak
+ * and last RSS. With `cjk`, session 0 draws that screen every other round, as a Chinese-speaking user's session shows
+ * Chinese: the first CJK glyphs make the CJK fonts' pages resident in the render process (~16 MB per weight, measured).
+ */
+async function eightSessions(worker: ChildProcess, home: string, targets: string[], cjk?: string) {
   const host = new RenderProcessHost({ entry: renderEntry().entry, home });
   try {
     const daemon = new DaemonSide(worker, host);
     let rssMaxKb = 0;
     for (let round = 0; round < ROUNDS.eightSessions; round++) {
       // Session k draws a different screen each round (its stream's bands mostly change), as busy sessions do.
-      await daemon.frames(Array.from({ length: 8 }, (_, k) => ({ target: targets[(k * 7 + round) % targets.length]!, stream: `session-${k}` })));
+      await daemon.frames(Array.from({ length: 8 }, (_, k) => ({ target: cjk && k === 0 && round % 2 === 0 ? cjk : targets[(k * 7 + round) % targets.length]!, stream: `session-${k}` })));
       rssMaxKb = Math.max(rssMaxKb, procStatus(host.pid!, 'VmRSS'));
     }
     return { peakMb: mb(procStatus(host.pid!, 'VmHWM')), afterRoundsMaxMb: mb(rssMaxKb), frames: daemon.crossings.frames };
@@ -231,6 +235,8 @@ async function bench(): Promise<void> {
 
     log(`render process: ${kind} (${entry}); ${fixtures.length} fixtures x ${ROUNDS.fixture}, dense and CJK x ${ROUNDS.big} at two sizes`);
     const eight = await eightSessions(worker, home, fxTargets);
+    const cjkFixture = fixtures.findIndex((f) => f.startsWith('synthetic-cjk'));
+    const eightCjk = cjkFixture >= 0 ? await eightSessions(worker, home, fxTargets, `fx${cjkFixture}`) : null;
     const daemon = new DaemonSide(worker, host);
     const result = {
       typical120x40: await measure(daemon, host, fxDraws, ROUNDS.fixture),
@@ -240,7 +246,7 @@ async function bench(): Promise<void> {
       dense200x60: await measure(daemon, host, whole('dense-big'), ROUNDS.big),
       cjk200x60: await measure(daemon, host, whole('cjk-big'), ROUNDS.big),
       ipcCrossingsPerFrame: +((daemon.crossings.screensIn + daemon.crossings.picturesOut) / daemon.crossings.frames).toFixed(2),
-      renderProcessRssMb: { eightSessions: eight.peakMb, eightSessionsAfterRoundsMax: eight.afterRoundsMaxMb, afterAllFrames: mb(procStatus(host.pid!, 'VmRSS')) },
+      renderProcessRssMb: { eightSessions: eight.peakMb, eightSessionsAfterRoundsMax: eight.afterRoundsMaxMb, ...(eightCjk ? { eightSessionsWithCjk: eightCjk.peakMb } : {}), afterAllFrames: mb(procStatus(host.pid!, 'VmRSS')) },
       renderProcess: kind,
       workerSideRssMb: mb(procStatus(worker.pid!, 'VmHWM')),
       loadAverage1m: { start: +load0.toFixed(2), end: +loadavg()[0]!.toFixed(2) },
