@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installFonts, loadFonts } from '../../src/worker/render/fonts.js';
-import { phoneCardFrame } from '../../src/worker/render/card-frame.js';
+import { fullFrame, phoneCardFrame } from '../../src/worker/render/card-frame.js';
 import { RunPainter } from '../../src/worker/render/painter.js';
 import { RenderThread } from '../../src/worker/render/render-thread-host.js';
 import { ScreenModel, type CapturedScreen } from '../../src/worker/render/screen-model.js';
@@ -77,7 +77,25 @@ describe('RenderThread', () => {
 
   it('reports the fonts it registered, with the Simplified Chinese face from LARKMUX_HOME', async () => {
     const fonts = await thread.fonts();
-    expect(fonts.files.cjk[0]).toBe(join(home, 'fonts', 'NotoSansMonoCJKsc-Regular.otf'));
+    // One weight only: bold hanzi are emboldened from it (fonts.ts CJK_WEIGHTS; the next test).
+    expect(fonts.files.cjk).toEqual([join(home, 'fonts', 'NotoSansMonoCJKsc-Regular.otf')]);
+  });
+
+  it('draws bold hanzi bolder than regular ones, from the one CJK face', async () => {
+    const inkOf = async (ansi: string): Promise<number> => {
+      const model = new ScreenModel();
+      const grid = await model.load({ ansi, cursor: { x: 0, y: 0, visible: false }, cols: 20, rows: 2 });
+      const painted = new RunPainter().paint(grid, fullFrame(grid));
+      model.dispose();
+      const px = painted.data();
+      let ink = 0;
+      for (let i = 0; i < px.length; i += 4) if (px[i] !== px[0] || px[i + 1] !== px[1] || px[i + 2] !== px[2]) ink++;
+      return ink;
+    };
+    const regular = await inkOf('终端截图渲染');
+    const bold = await inkOf('\x1b[1m终端截图渲染\x1b[0m');
+    expect(regular).toBeGreaterThan(500);
+    expect(bold).toBeGreaterThan(regular * 1.2);
   });
 
   it('answers frames after dispose with a closed result', async () => {
