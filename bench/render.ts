@@ -183,7 +183,7 @@ async function startWorkerSide(home: string): Promise<ChildProcess> {
 /**
  * A fresh render process drawing eight sessions' frames (screens of `targets`) all at once, round after round: its peak
  * and last RSS. With `cjk`, session 0 draws that screen every other round, as a Chinese-speaking user's session shows
- * Chinese: the first CJK glyphs make the CJK fonts' pages resident in the render process (~16 MB per weight, measured).
+ * Chinese: the first few dozen hanzi make the whole CJK face file resident in the render process (~16 MB, measured).
  */
 async function eightSessions(worker: ChildProcess, home: string, targets: string[], cjk?: string) {
   const host = new RenderProcessHost({ entry: renderEntry().entry, home });

@@ -1,5 +1,5 @@
 // `larkmux fonts install|status` and the doctor's font lines, run from source in a fresh LARKMUX_HOME.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeTestHome, type TestHome } from '../support/home.js';
@@ -50,6 +50,17 @@ describe('larkmux fonts', () => {
     const status = await runLarkmux(['fonts', 'status', '--json'], home.env);
     expect(status.code).toBe(0);
     expect((JSON.parse(status.stdout) as { tier: string; file: string }[]).find((t) => t.tier === 'cjk')!.file).toBe(sc);
+  });
+
+  it('install deletes the Bold CJK face an older larkmux copied out, and says so', async () => {
+    const bold = join(home.dir, 'fonts', 'NotoSansMonoCJKsc-Bold.otf');
+    mkdirSync(join(home.dir, 'fonts'), { recursive: true });
+    writeFileSync(bold, Buffer.alloc(64 * 1024, 1));
+    const install = await runLarkmux(['fonts', 'install'], home.env, 180_000);
+    expect(install.code).toBe(0);
+    expect(install.stdout).toContain(`removed ${bold}`);
+    expect(existsSync(bold)).toBe(false);
+    expect(existsSync(join(home.dir, 'fonts', 'NotoSansMonoCJKsc-Regular.otf'))).toBe(true);
   });
 
   it('an unknown subcommand is a usage error', async () => {

@@ -1,6 +1,6 @@
 // Font discovery, registration under fixed aliases (TermMono → TermSymbols → TermCJK → TermEmoji), doctor report and offline install.
 import { copyFile, mkdir, symlink } from 'node:fs/promises';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { GlobalFonts } from '@napi-rs/canvas';
 import { extractCollectionFace } from './ttc-face.js';
@@ -34,6 +34,8 @@ const LATIN_FACES = ['Regular', 'Bold', 'Italic', 'BoldItalic'] as const;
  */
 const CJK_WEIGHTS = ['Regular'] as const;
 const scFile = (w: string) => `NotoSansMonoCJKsc-${w}.otf`;
+/** Faces larkmux once copied into LARKMUX_HOME/fonts and no longer reads (the Bold CJK face: 16 MB of disk). */
+const RETIRED_FILES = [scFile('Bold')] as const;
 const EMOJI_FILE = 'NotoColorEmoji.ttf';
 
 const PACKAGES = {
@@ -150,9 +152,30 @@ function prepareScFaces(home: string): ScFacePrep[] {
   });
 }
 
-/** Registers the font chain under the fixed aliases once per process, preparing the Simplified Chinese faces first. */
+/**
+ * Deletes the faces of RETIRED_FILES from LARKMUX_HOME/fonts, returning the files removed. Only regular files there
+ * are ours (extracted by an older larkmux); a symlink is someone's choice and stays. Failures are ignored: the file is
+ * unused either way.
+ */
+export function removeRetiredFaces(home: string): string[] {
+  const removed: string[] = [];
+  for (const name of RETIRED_FILES) {
+    const file = join(home, 'fonts', name);
+    try {
+      if (!lstatSync(file).isFile()) continue;
+      unlinkSync(file);
+      removed.push(file);
+    } catch {
+      // absent, or not ours to delete: nothing to do
+    }
+  }
+  return removed;
+}
+
+/** Registers the font chain under the fixed aliases once per process, preparing the Simplified Chinese face first. */
 export function loadFonts(home: string): LoadedFonts {
   if (loaded) return loaded;
+  removeRetiredFaces(home);
   const sc = prepareScFaces(home);
   const r = resolveFonts(home);
   const register = (files: string[], alias: string) => files.filter((f) => GlobalFonts.registerFromPath(f, alias) !== null);
@@ -191,13 +214,17 @@ async function linkOrCopy(src: string, dst: string): Promise<string> {
   }
 }
 
-/** Prepares LARKMUX_HOME/fonts offline: extracts the Simplified Chinese faces and links the Latin and emoji fonts. */
+/**
+ * Prepares LARKMUX_HOME/fonts offline: extracts the Simplified Chinese face, links the Latin and emoji fonts and
+ * removes the faces an older larkmux copied there and this one never reads.
+ */
 export async function installFonts(home: string): Promise<InstallFontsResult> {
   const dir = join(home, 'fonts');
   await mkdir(dir, { recursive: true, mode: 0o700 }); // may create LARKMUX_HOME itself, which holds tokens: owner only
   const actions: string[] = [];
   const problems: FontTierReport[] = [];
 
+  for (const file of removeRetiredFaces(home)) actions.push(`removed ${file} (no longer used: bold hanzi are drawn from the Regular face)`);
   for (const p of prepareScFaces(home)) {
     if (p.kind === 'present') actions.push(`already present ${p.file}`);
     else if (p.kind === 'extracted') actions.push(`extracted ${p.file} from ${p.from}`);
