@@ -29,7 +29,7 @@ const SYSTEM = {
 const LATIN_FACES = ['Regular', 'Bold', 'Italic', 'BoldItalic'] as const;
 /**
  * One CJK weight: bold hanzi are emboldened from Regular by the canvas library. The Bold face drew bold text from a
- * second 16 MB file, and a few dozen glyphs make a CJK face's whole file resident (CFF subroutines spread over it):
+ * second 16 MB file, and a CJK face's file becomes resident as hanzi are drawn, up to all of it:
  * measured (bench render), 8 sessions rendering, one showing Chinese: render process 147 → 128-130 MB RSS; Latin only 113-115 → 107-110.
  */
 const CJK_WEIGHTS = ['Regular'] as const;
