@@ -163,10 +163,9 @@ function renderEntry(): { entry: string; kind: 'bundle' | 'source' } {
 
 /**
  * The worker's half, started as production starts a worker: a bundle (not sources under tsx) forked with the worker's
- * V8 flags and malloc settings (forkWorkerProcess). Each capture forks a tmux client from this process, and a fork
- * costs more the more memory the process maps: under tsx beside this script's imports it held ~130 MB and a capture
- * took ~5.3 ms; bundled it holds ~51 MB and takes ~4. A real worker holds 57 MB idle and 62 MB after 50 frames
- * (`bench -- idle`), a little more than this one: `workerSideRssMb` in the result says which was measured.
+ * V8 flags and malloc settings (forkWorkerProcess), capturing through the worker's capture runner (its tmux clients
+ * started by a small sh, TmuxLauncher, not forked from this process). A real worker holds 57 MB idle and 62 MB after
+ * 50 frames (`bench -- idle`), a little more than this one: `workerSideRssMb` in the result says which was measured.
  */
 async function startWorkerSide(home: string): Promise<ChildProcess> {
   const outfile = join(home, 'render-worker-side.mjs');

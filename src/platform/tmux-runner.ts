@@ -4,7 +4,8 @@
 // Node effects that more than one side needs live here, so neither side imports the other.
 // Not here: the interactive attach client under a pty (worker/webterm.ts) — a tmux client of another kind, started
 // with the same env policy. Lint (scripts/eslint/one-tmux-runner.js) keeps every other tmux process here.
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { tmuxClientEnv } from '../shared/env-policy.js';
 
 export const TMUX_RUN_LIMITS = {
@@ -28,6 +29,11 @@ export interface TmuxRunOptions {
   timeoutMs?: number;
   /** The tmux binary; default `tmux` from PATH. */
   binary?: string;
+  /**
+   * A long-lived launcher to start this tmux client from (TmuxLauncher: cheaper than a fork of this process). A call
+   * it cannot carry (stdin input, an argument with a line break) or made after its disposal runs as its own process.
+   */
+  launcher?: TmuxLauncher;
 }
 
 /**
@@ -72,18 +78,31 @@ export function runTmux(args: readonly string[], options: TmuxRunOptions): Promi
 export function runTmuxChain(commands: readonly (readonly string[])[], options: TmuxRunOptions): Promise<TmuxResult> {
   const binary = options.binary ?? 'tmux';
   const timeout = options.timeoutMs ?? TMUX_RUN_LIMITS.timeoutMs;
+  const argv = tmuxArgv(options.socket, commands);
+  const launcher = options.launcher;
+  if (launcher && options.input === undefined && TmuxLauncher.carries([binary, ...argv])) {
+    return launcher.run([binary, ...argv], timeout).then((r) => {
+      if (r === 'unavailable') return runTmuxChain(commands, { ...options, launcher: undefined });
+      if (r === 'timeout') return timedOut(commands, timeout);
+      if (r === 'lost') return { ok: false, code: 'tmux_error', message: `the shell starting tmux ${commands[0]?.[0] ?? ''} exited before it answered` };
+      if (r.status === 0) return { ok: true, stdout: r.stdout };
+      if (r.status === TmuxLauncher.notFoundStatus) return missing(binary);
+      const text = r.stderr.trim() || `tmux exited with status ${r.status}`;
+      return { ok: false, code: classifyTmuxError(text), message: text };
+    });
+  }
   // The shared policy: a server this command happens to start gets the inherited names only, never larkmux's own.
   const env = tmuxClientEnv(process.env);
   return new Promise((resolve) => {
     const child = execFile(
       binary,
-      tmuxArgv(options.socket, commands),
+      argv,
       { env, timeout, killSignal: 'SIGKILL', maxBuffer: TMUX_RUN_LIMITS.maxOutputBytes, encoding: 'utf8' },
       (err, stdout, stderr) => {
         if (!err) return resolve({ ok: true, stdout });
         const e = err as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null };
-        if (e.code === 'ENOENT') return resolve({ ok: false, code: 'tmux_missing', message: `${binary} is not installed or not on PATH` });
-        if (e.killed || e.signal === 'SIGKILL') return resolve({ ok: false, code: 'timeout', message: `tmux ${commands[0]?.[0] ?? ''} did not answer within ${timeout} ms` });
+        if (e.code === 'ENOENT') return resolve(missing(binary));
+        if (e.killed || e.signal === 'SIGKILL') return resolve(timedOut(commands, timeout));
         const text = stderr.trim() || e.message;
         return resolve({ ok: false, code: classifyTmuxError(text), message: text });
       },
@@ -92,4 +111,163 @@ export function runTmuxChain(commands: readonly (readonly string[])[], options: 
     if (options.input !== undefined) child.stdin?.end(options.input);
     else child.stdin?.end();
   });
+}
+
+const missing = (binary: string): TmuxResult => ({ ok: false, code: 'tmux_missing', message: `${binary} is not installed or not on PATH` });
+
+const timedOut = (commands: readonly (readonly string[])[], timeout: number): TmuxResult =>
+  ({ ok: false, code: 'timeout', message: `tmux ${commands[0]?.[0] ?? ''} did not answer within ${timeout} ms` });
+
+/** What a launcher hands back for one tmux client: its exit status and output, or why it has none. */
+type LaunchResult =
+  | { status: number; stdout: string; stderr: string }
+  | 'timeout'
+  /** No shell to run it (disposed, or it could not start): the call was not run. */
+  | 'unavailable'
+  /** The shell died during the call: the client may or may not have run, so it is not run again. */
+  | 'lost';
+
+/**
+ * The launcher's loop (POSIX sh). Per call: a line with a fresh random mark, a line with the argument count, one
+ * argument per line; the arguments are run as they are ("$@": never parsed by the shell). Then the mark and the exit
+ * status on stdout and the mark on stderr: a client's output may hold any byte, but cannot hold a mark made after it
+ * started. A closed stdin (its owner is gone) ends the loop.
+ */
+const LAUNCHER_LOOP = [
+  'while IFS= read -r mark && IFS= read -r n; do',
+  '  set --',
+  '  while [ "$n" -gt 0 ]; do IFS= read -r a || exit 0; set -- "$@" "$a"; n=$((n - 1)); done',
+  '  "$@" </dev/null',
+  '  printf \'%s %s\\n\' "$mark" "$?"',
+  '  printf \'%s\\n\' "$mark" >&2',
+  'done',
+].join('\n');
+
+/**
+ * Reads one call's part of a launcher's stream: the bytes before the call's mark are the client's; the mark ends
+ * them, and the line it starts (up to its newline) is the shell's word after it.
+ */
+class MarkedStream {
+  private readonly parts: Buffer[] = [];
+  private seen: Buffer = Buffer.alloc(0);
+  private output: Buffer | null = null;
+  /** The text between the mark and its newline, once the newline came. */
+  trailer: string | null = null;
+
+  constructor(private readonly mark: Buffer) {}
+
+  push(chunk: Buffer): void {
+    if (this.output === null) {
+      // The mark may straddle two chunks: search the last mark-length bytes seen before this one too.
+      const keep = Math.min(this.seen.length, this.mark.length - 1);
+      const window = Buffer.concat([this.seen.subarray(this.seen.length - keep), chunk]);
+      const at = window.indexOf(this.mark);
+      if (at < 0) {
+        this.parts.push(chunk);
+        this.seen = window;
+        return;
+      }
+      const all = Buffer.concat([...this.parts, chunk]);
+      const markAt = all.length - window.length + at;
+      this.output = all.subarray(0, markAt);
+      this.seen = all.subarray(markAt + this.mark.length);
+    } else this.seen = Buffer.concat([this.seen, chunk]);
+    const end = this.seen.indexOf(0x0a);
+    if (end >= 0) this.trailer = this.seen.subarray(0, end).toString('latin1').trim();
+  }
+
+  text(): string {
+    return (this.output ?? Buffer.alloc(0)).toString('utf8');
+  }
+}
+
+/**
+ * A small long-lived shell that starts tmux clients for this process, one at a time. Node starts a child by forking
+ * itself (libuv on Linux), and copying the page tables of a 50-200 MB process costs more than tmux's own work:
+ * measured on a 120x40 capture, execFile took 2.6 ms from a bare Node, 3.6 ms with 60 MB more mapped and 5.5 ms with
+ * 200 MB, and the same command started by this shell 1.8 ms at every size. A worker captures its pane for every frame
+ * of a running turn, so its capture runner keeps one (one `sh` of ~1 MB per worker).
+ * The environment is the env policy's, taken when the shell starts. The shell and a client it started are one
+ * process group: a client that does not answer in time is killed with the shell, and the next call starts another.
+ */
+export class TmuxLauncher {
+  /** The shell's status for a program it could not find. */
+  static readonly notFoundStatus = 127;
+  private child: ChildProcess | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+
+  /** The shell's pid while it runs (tests). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Whether an argv can go through the launcher: one argument per line, so none may hold a line break. */
+  static carries(argv: readonly string[]): boolean {
+    return argv.every((a) => !/[\r\n]/.test(a));
+  }
+
+  /** Runs argv (the program first) once the calls before it are done. */
+  run(argv: readonly string[], timeoutMs: number): Promise<LaunchResult> {
+    const next = this.queue.then(() => this.runNow(argv, timeoutMs));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Ends the shell (and a client it is running); later calls run as their own processes. */
+  dispose(): void {
+    this.disposed = true;
+    this.kill();
+  }
+
+  private runNow(argv: readonly string[], timeoutMs: number): Promise<LaunchResult> {
+    const child = this.disposed ? null : (this.child ?? this.start());
+    if (!child || !child.stdin || !child.stdout || !child.stderr) return Promise.resolve('unavailable');
+    const { stdin, stdout, stderr } = child;
+    const mark = `larkmux-launch-${randomBytes(12).toString('hex')}`;
+    const out = new MarkedStream(Buffer.from(mark));
+    const err = new MarkedStream(Buffer.from(mark));
+    return new Promise<LaunchResult>((resolve) => {
+      const finish = (r: LaunchResult) => {
+        clearTimeout(timer);
+        stdout.off('data', onOut);
+        stderr.off('data', onErr);
+        child.off('exit', onExit);
+        if (r === 'timeout' || r === 'lost') this.kill();
+        resolve(r);
+      };
+      const settle = () => {
+        if (out.trailer === null || err.trailer === null) return;
+        finish(/^\d+$/.test(out.trailer) ? { status: Number(out.trailer), stdout: out.text(), stderr: err.text() } : 'lost');
+      };
+      const onOut = (c: Buffer) => { out.push(c); settle(); };
+      const onErr = (c: Buffer) => { err.push(c); settle(); };
+      const onExit = () => finish('lost');
+      const timer = setTimeout(() => finish('timeout'), timeoutMs);
+      stdout.on('data', onOut);
+      stderr.on('data', onErr);
+      child.once('exit', onExit);
+      stdin.write(`${mark}\n${argv.length}\n${argv.map((a) => `${a}\n`).join('')}`);
+    });
+  }
+
+  private start(): ChildProcess {
+    // detached: its own process group, so a hung client dies with it. Unref'd (and its pipes): a call in flight holds
+    // the process up through its timer, an idle launcher never does; a closed stdin ends its loop when we exit.
+    const child = spawn('/bin/sh', ['-c', LAUNCHER_LOOP], { env: tmuxClientEnv(process.env), stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    child.on('error', () => { if (this.child === child) this.child = null; });
+    child.on('exit', () => { if (this.child === child) this.child = null; });
+    child.stdin?.on('error', () => { /* the shell is gone; its exit ends the call in flight */ });
+    child.unref();
+    for (const s of [child.stdin, child.stdout, child.stderr]) (s as unknown as { unref?: () => void } | null)?.unref?.();
+    this.child = child;
+    return child;
+  }
+
+  private kill(): void {
+    const child = this.child;
+    this.child = null;
+    if (!child?.pid) return;
+    try { process.kill(-child.pid, 'SIGKILL'); } catch { /* already gone */ }
+  }
 }

@@ -2,7 +2,7 @@
 // again by a random marker. (A control-mode client used to sit here; attaching one can crash the whole tmux server — see
 // runtime/display.ts — so production stopped using it and issue 28 removed it.)
 import { randomBytes } from 'node:crypto';
-import { runTmuxChain, type TmuxFailureCode } from '../../platform/tmux-runner.js';
+import { runTmuxChain, TmuxLauncher, type TmuxFailureCode } from '../../platform/tmux-runner.js';
 
 /** A command's output lines; a failure is the runner's own (src/platform/tmux-runner.ts), so one result type and codes. */
 export type TmuxLinesResult =
@@ -32,8 +32,13 @@ export function quoteTmuxArg(arg: string): string | null {
   return `'${arg.split("'").join(`'"'"'`)}'`;
 }
 
-/** One `tmux` process per call (12–48 ms each here); the worker's capture runner. */
+/**
+ * One `tmux` process per call, started by a launcher kept for the runner's life (platform/tmux-runner.ts: a fork of
+ * the worker costs more than tmux's work); the worker's capture runner.
+ */
 export class TmuxExecRunner implements TmuxCommandRunner {
+  private readonly launcher = new TmuxLauncher();
+
   constructor(private readonly opts: { socket?: string; tmuxBin?: string } = {}) {}
 
   run(command: readonly string[]): Promise<TmuxLinesResult> {
@@ -65,12 +70,17 @@ export class TmuxExecRunner implements TmuxCommandRunner {
   }
 
   private async runChain(chain: readonly (readonly string[])[]): Promise<TmuxLinesResult> {
-    const res = await runTmuxChain(chain, { socket: this.opts.socket ?? null, timeoutMs: TMUX_CAPTURE_LIMITS.commandTimeoutMs, ...(this.opts.tmuxBin ? { binary: this.opts.tmuxBin } : {}) });
+    const res = await runTmuxChain(chain, {
+      socket: this.opts.socket ?? null, timeoutMs: TMUX_CAPTURE_LIMITS.commandTimeoutMs, launcher: this.launcher,
+      ...(this.opts.tmuxBin ? { binary: this.opts.tmuxBin } : {}),
+    });
     if (!res.ok) return res;
     const lines = res.stdout.split('\n');
     if (lines.at(-1) === '') lines.pop();
     return { ok: true, lines };
   }
 
-  dispose(): void {}
+  dispose(): void {
+    this.launcher.dispose();
+  }
 }
