@@ -118,7 +118,10 @@ describe('TmuxBackend launch', () => {
 
   it('keeps a CLI that exits at once as lmx-diag-<id>, with a clear error and no live-named session', async () => {
     const id = newSessionId();
-    const res = await backend(id).start({ argv: ['sh', '-c', 'echo "fatal: no API key configured"; exit 7'], cwd: home, env: {}, cols: 80, rows: 24 });
+    // The CLI lives 0.1 s after its last words, well inside the launch grace. One that exits in the same instant can
+    // lose them under load: tmux closed the dead pane's pty before it had read the CLI's last write (seen once in a
+    // full suite on two cores: the message held only "Pane is dead (status 7, …)"), which the backend cannot undo.
+    const res = await backend(id).start({ argv: ['sh', '-c', 'echo "fatal: no API key configured"; sleep 0.1; exit 7'], cwd: home, env: {}, cols: 80, rows: 24 });
     expect(res.ok).toBe(false);
     if (res.ok) return;
     expect(res.code).toBe('launch_exited');
