@@ -79,6 +79,8 @@ interface Sample {
   captureMs: number;
   /** Worker → daemon: the screen message's trip and its schema check. */
   ipcMs: number;
+  /** Daemon → render process → daemon: the screen's and the PNG's trips and the wait in its queue (the time the daemon waited beyond the render process's own parse + paint + encode). */
+  handoffMs: number;
   parseMs: number;
   paintMs: number;
   encodeMs: number;
@@ -122,11 +124,13 @@ class DaemonSide {
     const ipcMs = wallMs() - m.startedAt - m.captureMs;
     // forget goes to the render process before the frame, on the same channel: the frame starts with no bands.
     if (d.fresh) this.host.forget(d.stream);
+    const asked = wallMs();
     const r = await this.host.render(parsed.data.screen, 'card', d.stream);
     if (!r.ok) throw new Error(`render ${m.target} failed: ${r.message}`);
+    const handoffMs = wallMs() - asked - (r.timings.parseMs + r.timings.paintMs + r.timings.encodeMs);
     this.crossings.frames += 1;
     const bands = r.bands ?? { total: 1, reused: 0 };
-    return { captureMs: m.captureMs, ipcMs, ...r.timings, totalMs: wallMs() - m.startedAt, bytes: r.png.length, bands: bands.total, bandsReused: bands.reused };
+    return { captureMs: m.captureMs, ipcMs, handoffMs, ...r.timings, totalMs: wallMs() - m.startedAt, bytes: r.png.length, bands: bands.total, bandsReused: bands.reused };
   }
 }
 
@@ -140,7 +144,7 @@ async function measure(daemon: DaemonSide, host: RenderProcessHost, draws: Draw[
   const f = (k: keyof Sample) => ({ median: pct(out.map((x) => x[k]), 50), p90: pct(out.map((x) => x[k]), 90), p95: pct(out.map((x) => x[k]), 95) });
   return {
     frames: out.length,
-    captureMs: f('captureMs'), ipcMs: f('ipcMs'), parseMs: f('parseMs'), paintMs: f('paintMs'), encodeMs: f('encodeMs'), totalMs: f('totalMs'),
+    captureMs: f('captureMs'), ipcMs: f('ipcMs'), handoffMs: f('handoffMs'), parseMs: f('parseMs'), paintMs: f('paintMs'), encodeMs: f('encodeMs'), totalMs: f('totalMs'),
     // The render process's own CPU and page faults per frame: its cost whatever else the machine runs (/proc, 10 ms ticks).
     renderProcessPerFrame: { cpuMs: +((after.cpuMs - before.cpuMs) / out.length).toFixed(2), minorFaults: Math.round((after.minflt - before.minflt) / out.length) },
     pngBytes: { median: pct(out.map((x) => x.bytes), 50), max: Math.max(...out.map((x) => x.bytes)) },

@@ -84,6 +84,7 @@ export function runTmuxChain(commands: readonly (readonly string[])[], options: 
     return launcher.run([binary, ...argv], timeout).then((r) => {
       if (r === 'unavailable') return runTmuxChain(commands, { ...options, launcher: undefined });
       if (r === 'timeout') return timedOut(commands, timeout);
+      if (r === 'overflow') return tooMuchOutput(commands);
       if (r === 'lost') return { ok: false, code: 'tmux_error', message: `the shell starting tmux ${commands[0]?.[0] ?? ''} exited before it answered` };
       if (r.status === 0) return { ok: true, stdout: r.stdout };
       if (r.status === TmuxLauncher.notFoundStatus) return missing(binary);
@@ -102,6 +103,8 @@ export function runTmuxChain(commands: readonly (readonly string[])[], options: 
         if (!err) return resolve({ ok: true, stdout });
         const e = err as NodeJS.ErrnoException & { killed?: boolean; signal?: string | null };
         if (e.code === 'ENOENT') return resolve(missing(binary));
+        // Node ends a client that writes more than maxBuffer; the launcher's path says the same words for it.
+        if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return resolve(tooMuchOutput(commands));
         if (e.killed || e.signal === 'SIGKILL') return resolve(timedOut(commands, timeout));
         const text = stderr.trim() || e.message;
         return resolve({ ok: false, code: classifyTmuxError(text), message: text });
@@ -115,6 +118,9 @@ export function runTmuxChain(commands: readonly (readonly string[])[], options: 
 
 const missing = (binary: string): TmuxResult => ({ ok: false, code: 'tmux_missing', message: `${binary} is not installed or not on PATH` });
 
+const tooMuchOutput = (commands: readonly (readonly string[])[]): TmuxResult =>
+  ({ ok: false, code: 'tmux_error', message: `tmux ${commands[0]?.[0] ?? ''} wrote more than ${TMUX_RUN_LIMITS.maxOutputBytes / 2 ** 20} MB` });
+
 const timedOut = (commands: readonly (readonly string[])[], timeout: number): TmuxResult =>
   ({ ok: false, code: 'timeout', message: `tmux ${commands[0]?.[0] ?? ''} did not answer within ${timeout} ms` });
 
@@ -122,6 +128,8 @@ const timedOut = (commands: readonly (readonly string[])[], timeout: number): Tm
 type LaunchResult =
   | { status: number; stdout: string; stderr: string }
   | 'timeout'
+  /** The client wrote more than TMUX_RUN_LIMITS.maxOutputBytes: it was killed with the shell. */
+  | 'overflow'
   /** No shell to run it (disposed, or it could not start): the call was not run. */
   | 'unavailable'
   /** The shell died during the call: the client may or may not have run, so it is not run again. */
@@ -151,6 +159,8 @@ class MarkedStream {
   private readonly parts: Buffer[] = [];
   private seen: Buffer = Buffer.alloc(0);
   private output: Buffer | null = null;
+  /** Bytes held before the mark came. */
+  private held = 0;
   /** The text between the mark and its newline, once the newline came. */
   trailer: string | null = null;
 
@@ -164,6 +174,7 @@ class MarkedStream {
       const at = window.indexOf(this.mark);
       if (at < 0) {
         this.parts.push(chunk);
+        this.held += chunk.length;
         this.seen = window;
         return;
       }
@@ -174,6 +185,11 @@ class MarkedStream {
     } else this.seen = Buffer.concat([this.seen, chunk]);
     const end = this.seen.indexOf(0x0a);
     if (end >= 0) this.trailer = this.seen.subarray(0, end).toString('latin1').trim();
+  }
+
+  /** More output than a client may write (execFile's maxBuffer on the other path) and no mark yet. */
+  get overflowed(): boolean {
+    return this.held > TMUX_RUN_LIMITS.maxOutputBytes;
   }
 
   text(): string {
@@ -233,10 +249,11 @@ export class TmuxLauncher {
         stdout.off('data', onOut);
         stderr.off('data', onErr);
         child.off('exit', onExit);
-        if (r === 'timeout' || r === 'lost') this.kill();
+        if (r === 'timeout' || r === 'overflow' || r === 'lost') this.kill();
         resolve(r);
       };
       const settle = () => {
+        if (out.overflowed || err.overflowed) return finish('overflow');
         if (out.trailer === null || err.trailer === null) return;
         finish(/^\d+$/.test(out.trailer) ? { status: Number(out.trailer), stdout: out.text(), stderr: err.text() } : 'lost');
       };

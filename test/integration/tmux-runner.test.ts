@@ -289,6 +289,27 @@ describe('the launcher: a long-lived shell that starts the worker\'s tmux client
     }
   });
 
+  it('a client that writes more than 64 MB fails as a tmux error on either path (not as one that did not answer)', async () => {
+    await tmux.run(['new-session', '-d', '-s', 'main']);
+    const dir = tempDir('lmx-flood-tmux-');
+    const flood = join(dir.dir, 'tmux-flood');
+    writeFileSync(flood, '#!/bin/sh\nexec head -c 70000000 /dev/zero\n');
+    chmodSync(flood, 0o755);
+    const launcher = new TmuxLauncher();
+    try {
+      const expected = { ok: false, code: 'tmux_error', message: 'tmux capture-pane wrote more than 64 MB' };
+      const args = ['capture-pane', '-p', '-S', '-'];
+      expect(await runTmux(args, { socket: tmux.socket, binary: flood, timeoutMs: 30_000 })).toEqual(expected);
+      expect(await runTmux(args, { socket: tmux.socket, launcher, binary: flood, timeoutMs: 30_000 })).toEqual(expected);
+      // The flood was killed with its shell; the next call starts another and is answered.
+      expect(launcher.pid).toBeUndefined();
+      expect(await runTmux(['list-sessions', '-F', '#{session_name}'], { socket: tmux.socket, launcher })).toEqual({ ok: true, stdout: 'main\n' });
+    } finally {
+      launcher.dispose();
+      dir.remove();
+    }
+  });
+
   it('a shell that died between calls is replaced; one that dies during a call fails that call, which is not run twice', async () => {
     await tmux.run(['new-session', '-d', '-s', 'main']);
     const launcher = new TmuxLauncher();
