@@ -153,10 +153,13 @@ const LAUNCHER_LOOP = [
 
 /**
  * Reads one call's part of a launcher's stream: the bytes before the call's mark are the client's; the mark ends
- * them, and the line it starts (up to its newline) is the shell's word after it.
+ * them, and the line it starts (up to its newline) is the shell's word after it. Exported for its unit test.
  */
-class MarkedStream {
+export class MarkedStream {
   private readonly parts: Buffer[] = [];
+  /** Before the mark: the last bytes held (fewer than the mark's length), where a mark split over two chunks starts. */
+  private tail: Buffer = Buffer.alloc(0);
+  /** After the mark: the bytes seen since it. */
   private seen: Buffer = Buffer.alloc(0);
   private output: Buffer | null = null;
   /** Bytes held before the mark came. */
@@ -168,23 +171,33 @@ class MarkedStream {
 
   push(chunk: Buffer): void {
     if (this.output === null) {
-      // The mark may straddle two chunks: search the last mark-length bytes seen before this one too.
-      const keep = Math.min(this.seen.length, this.mark.length - 1);
-      const window = Buffer.concat([this.seen.subarray(this.seen.length - keep), chunk]);
-      const at = window.indexOf(this.mark);
-      if (at < 0) {
+      const markAt = this.findMark(chunk);
+      if (markAt < 0) {
         this.parts.push(chunk);
         this.held += chunk.length;
-        this.seen = window;
+        const keep = this.mark.length - 1;
+        this.tail = chunk.length >= keep ? chunk.subarray(chunk.length - keep) : Buffer.concat([this.tail, chunk]).subarray(-keep);
         return;
       }
       const all = Buffer.concat([...this.parts, chunk]);
-      const markAt = all.length - window.length + at;
       this.output = all.subarray(0, markAt);
       this.seen = all.subarray(markAt + this.mark.length);
     } else this.seen = Buffer.concat([this.seen, chunk]);
     const end = this.seen.indexOf(0x0a);
     if (end >= 0) this.trailer = this.seen.subarray(0, end).toString('latin1').trim();
+  }
+
+  /**
+   * Where the mark starts, counted from the first byte held, or -1. Only a window of under twice the mark's length is
+   * copied (a mark that began in the bytes held before this chunk); the chunk itself is searched where it lies.
+   */
+  private findMark(chunk: Buffer): number {
+    if (this.tail.length > 0) {
+      const straddle = Buffer.concat([this.tail, chunk.subarray(0, this.mark.length - 1)]).indexOf(this.mark);
+      if (straddle >= 0) return this.held - this.tail.length + straddle;
+    }
+    const at = chunk.indexOf(this.mark);
+    return at < 0 ? -1 : this.held + at;
   }
 
   /** More output than a client may write (execFile's maxBuffer on the other path) and no mark yet. */

@@ -2,7 +2,7 @@
 // literally, failures come back as one result type with a code, and a server it starts gets the env policy only.
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { listTmuxSessions, killTmuxSessions } from '../../src/platform/tmux-sessions.js';
 import { listPanes } from '../../src/platform/tmux-panes.js';
 import { linkPane, scanAdoptable } from '../../src/platform/adoptable-panes.js';
@@ -159,6 +159,10 @@ describe('every caller goes through it (one result type)', () => {
 });
 
 describe('the launcher: a long-lived shell that starts the worker\'s tmux clients', () => {
+  let launcher: TmuxLauncher;
+  beforeEach(() => { launcher = new TmuxLauncher(); });
+  afterEach(() => launcher.dispose());
+
   /** A program that logs its parent pid and its arguments (one per line), then runs the real tmux. */
   function parentLoggingTmux(): { bin: string; parents: () => number[]; remove: () => void } {
     const shim = makeTmuxShim();
@@ -172,192 +176,149 @@ describe('the launcher: a long-lived shell that starts the worker\'s tmux client
 
   it('hostile, empty and space-edged arguments arrive literally, each started by the same shell', async () => {
     await tmux.run(['new-session', '-d', '-s', 'main']);
-    const launcher = new TmuxLauncher();
     const logged = parentLoggingTmux();
-    try {
-      const opts = { socket: tmux.socket, launcher, binary: logged.bin };
-      for (const text of [...HOSTILE, '  spaces both ends  ', 'back\\slash \\n not a break', '-n', '\t tab']) {
-        expect(await runTmux(['set-buffer', '-b', 'b', '--', text], opts)).toEqual({ ok: true, stdout: '' });
-        expect(await runTmux(['show-buffer', '-b', 'b'], opts)).toEqual({ ok: true, stdout: text });
-      }
-      const parents = logged.parents();
-      expect(parents).toHaveLength(2 * (HOSTILE.length + 4));
-      expect(new Set(parents)).toEqual(new Set([launcher.pid]));
-    } finally {
-      launcher.dispose();
-      logged.remove();
+    onTestFinished(logged.remove);
+    const opts = { socket: tmux.socket, launcher, binary: logged.bin };
+    for (const text of [...HOSTILE, '  spaces both ends  ', 'back\\slash \\n not a break', '-n', '\t tab']) {
+      expect(await runTmux(['set-buffer', '-b', 'b', '--', text], opts)).toEqual({ ok: true, stdout: '' });
+      expect(await runTmux(['show-buffer', '-b', 'b'], opts)).toEqual({ ok: true, stdout: text });
     }
+    const parents = logged.parents();
+    expect(parents).toHaveLength(2 * (HOSTILE.length + 4));
+    expect(new Set(parents)).toEqual(new Set([launcher.pid]));
   });
 
   it('the program gets exactly the argv (empty arguments too), and output with NUL bytes or a lookalike mark comes back whole', async () => {
     const dir = tempDir('lmx-args-');
+    onTestFinished(dir.remove);
     const echo = join(dir.dir, 'args-echo');
     writeFileSync(echo, `#!/bin/sh\nfor a; do printf '[%s]\\n' "$a"; done\nprintf 'nul\\000byte larkmux-launch-0123 0\\n'\nprintf 'to stderr\\000\\n' >&2\nexit 3\n`);
     chmodSync(echo, 0o755);
-    const launcher = new TmuxLauncher();
-    try {
-      const args = ['', 'a b', ' ', '$(id)', "'", '"', '\\', '中文 🙂', '-', ';'];
-      const res = await runTmux(args, { socket: null, launcher, binary: echo });
-      expect(res).toEqual({ ok: false, code: 'tmux_error', message: 'to stderr\0' });
-      const ok = await runTmux(args, { socket: 'sock', launcher, binary: join(dir.dir, 'args-echo-ok') });
-      expect(ok).toMatchObject({ ok: false, code: 'tmux_missing' });
-      writeFileSync(join(dir.dir, 'args-echo-ok'), `#!/bin/sh\nfor a; do printf '[%s]\\n' "$a"; done\nprintf 'nul\\000byte larkmux-launch-0123 0\\n'\n`);
-      chmodSync(join(dir.dir, 'args-echo-ok'), 0o755);
-      expect(await runTmux(args, { socket: 'sock', launcher, binary: join(dir.dir, 'args-echo-ok') })).toEqual({
-        ok: true,
-        stdout: `${['-u', '-L', 'sock', ...args.map((a) => (a === ';' ? '\\;' : a))].map((a) => `[${a}]\n`).join('')}nul\0byte larkmux-launch-0123 0\n`,
-      });
-    } finally {
-      launcher.dispose();
-      dir.remove();
-    }
+    const args = ['', 'a b', ' ', '$(id)', "'", '"', '\\', '中文 🙂', '-', ';'];
+    const res = await runTmux(args, { socket: null, launcher, binary: echo });
+    expect(res).toEqual({ ok: false, code: 'tmux_error', message: 'to stderr\0' });
+    const ok = await runTmux(args, { socket: 'sock', launcher, binary: join(dir.dir, 'args-echo-ok') });
+    expect(ok).toMatchObject({ ok: false, code: 'tmux_missing' });
+    writeFileSync(join(dir.dir, 'args-echo-ok'), `#!/bin/sh\nfor a; do printf '[%s]\\n' "$a"; done\nprintf 'nul\\000byte larkmux-launch-0123 0\\n'\n`);
+    chmodSync(join(dir.dir, 'args-echo-ok'), 0o755);
+    expect(await runTmux(args, { socket: 'sock', launcher, binary: join(dir.dir, 'args-echo-ok') })).toEqual({
+      ok: true,
+      stdout: `${['-u', '-L', 'sock', ...args.map((a) => (a === ';' ? '\\;' : a))].map((a) => `[${a}]\n`).join('')}nul\0byte larkmux-launch-0123 0\n`,
+    });
   });
 
   it('the worker\'s capture runner starts its tmux clients from one shell, not by forking the worker', async () => {
     await tmux.run(['new-session', '-d', '-s', 'main', '-x', '40', '-y', '5']);
     const logged = parentLoggingTmux();
+    onTestFinished(logged.remove);
     const runner = new TmuxExecRunner({ socket: tmux.socket, tmuxBin: logged.bin });
-    try {
-      for (let i = 0; i < 3; i++) {
-        const [cap, size] = await runner.runMany([['capture-pane', '-p', '-t', 'main'], ['display-message', '-p', '-t', 'main', '#{pane_width}x#{pane_height}']]);
-        expect(cap).toMatchObject({ ok: true, lines: expect.any(Array) });
-        expect(size).toEqual({ ok: true, lines: ['40x5'] });
-      }
-      const parents = logged.parents();
-      expect(parents).toHaveLength(3);
-      expect(new Set(parents).size).toBe(1);
-      expect(parents[0]).not.toBe(process.pid);
-    } finally {
-      runner.dispose();
-      logged.remove();
+    onTestFinished(() => runner.dispose());
+    for (let i = 0; i < 3; i++) {
+      const [cap, size] = await runner.runMany([['capture-pane', '-p', '-t', 'main'], ['display-message', '-p', '-t', 'main', '#{pane_width}x#{pane_height}']]);
+      expect(cap).toMatchObject({ ok: true, lines: expect.any(Array) });
+      expect(size).toEqual({ ok: true, lines: ['40x5'] });
     }
+    const parents = logged.parents();
+    expect(parents).toHaveLength(3);
+    expect(new Set(parents).size).toBe(1);
+    expect(parents[0]).not.toBe(process.pid);
   });
 
   it('an argument with a line break, or stdin input, runs as its own process and arrives intact', async () => {
     await tmux.run(['new-session', '-d', '-s', 'main']);
-    const launcher = new TmuxLauncher();
     const logged = parentLoggingTmux();
-    try {
-      const opts = { socket: tmux.socket, launcher, binary: logged.bin };
-      expect(await runTmux(['set-buffer', '-b', 'b', '--', 'line one\nline two\r\n'], opts)).toEqual({ ok: true, stdout: '' });
-      expect(await runTmux(['load-buffer', '-b', 'c', '-'], { ...opts, input: '粘贴\n$(id)\n' })).toEqual({ ok: true, stdout: '' });
-      expect(await runTmux(['show-buffer', '-b', 'b'], opts)).toEqual({ ok: true, stdout: 'line one\nline two\r\n' });
-      expect(await runTmux(['show-buffer', '-b', 'c'], opts)).toEqual({ ok: true, stdout: '粘贴\n$(id)\n' });
-      const parents = logged.parents();
-      expect(parents.slice(0, 2)).not.toContain(launcher.pid);
-      expect(parents.slice(2)).toEqual([launcher.pid, launcher.pid]);
-    } finally {
-      launcher.dispose();
-      logged.remove();
-    }
+    onTestFinished(logged.remove);
+    const opts = { socket: tmux.socket, launcher, binary: logged.bin };
+    expect(await runTmux(['set-buffer', '-b', 'b', '--', 'line one\nline two\r\n'], opts)).toEqual({ ok: true, stdout: '' });
+    expect(await runTmux(['load-buffer', '-b', 'c', '-'], { ...opts, input: '粘贴\n$(id)\n' })).toEqual({ ok: true, stdout: '' });
+    expect(await runTmux(['show-buffer', '-b', 'b'], opts)).toEqual({ ok: true, stdout: 'line one\nline two\r\n' });
+    expect(await runTmux(['show-buffer', '-b', 'c'], opts)).toEqual({ ok: true, stdout: '粘贴\n$(id)\n' });
+    const parents = logged.parents();
+    expect(parents.slice(0, 2)).not.toContain(launcher.pid);
+    expect(parents.slice(2)).toEqual([launcher.pid, launcher.pid]);
   });
 
   it('fails with the same codes as a process of its own: no server, no such session, no tmux binary', async () => {
-    const launcher = new TmuxLauncher();
-    try {
-      expect(await runTmux(['list-sessions'], { socket: tmux.socket, launcher })).toMatchObject({ ok: false, code: 'no_server' });
-      await tmux.run(['new-session', '-d', '-s', 'main']);
-      expect(await runTmux(['kill-session', '-t', '=nope'], { socket: tmux.socket, launcher })).toMatchObject({ ok: false, code: 'not_found', message: expect.stringMatching(/can't find session/) });
-      expect(await runTmux(['-V'], { socket: null, launcher, binary: 'tmux-not-installed-here' })).toEqual({ ok: false, code: 'tmux_missing', message: 'tmux-not-installed-here is not installed or not on PATH' });
-      expect(await runTmux(['list-sessions', '-F', '#{session_name}'], { socket: tmux.socket, launcher })).toEqual({ ok: true, stdout: 'main\n' });
-    } finally {
-      launcher.dispose();
-    }
+    expect(await runTmux(['list-sessions'], { socket: tmux.socket, launcher })).toMatchObject({ ok: false, code: 'no_server' });
+    await tmux.run(['new-session', '-d', '-s', 'main']);
+    expect(await runTmux(['kill-session', '-t', '=nope'], { socket: tmux.socket, launcher })).toMatchObject({ ok: false, code: 'not_found', message: expect.stringMatching(/can't find session/) });
+    expect(await runTmux(['-V'], { socket: null, launcher, binary: 'tmux-not-installed-here' })).toEqual({ ok: false, code: 'tmux_missing', message: 'tmux-not-installed-here is not installed or not on PATH' });
+    expect(await runTmux(['list-sessions', '-F', '#{session_name}'], { socket: tmux.socket, launcher })).toEqual({ ok: true, stdout: 'main\n' });
   });
 
   it('a client that does not answer in time is killed with its shell, and the next call starts a new shell', async () => {
     await tmux.run(['new-session', '-d', '-s', 'main']);
     const dir = tempDir('lmx-hung-tmux-');
+    onTestFinished(dir.remove);
     const hung = join(dir.dir, 'tmux-hung');
     const pidFile = join(dir.dir, 'pid');
     writeFileSync(hung, `#!/bin/sh\necho $$ > '${pidFile}'\nsleep 30\n`);
     chmodSync(hung, 0o755);
-    const launcher = new TmuxLauncher();
-    try {
-      // 2 s: the client has long started (and written its pid) when it is found hung, even on a busy machine.
-      const call = runTmux(['list-sessions'], { socket: tmux.socket, launcher, binary: hung, timeoutMs: 2_000 });
-      await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), { timeout: 5_000 }).toBe(true);
-      expect(await call).toEqual({ ok: false, code: 'timeout', message: 'tmux list-sessions did not answer within 2000 ms' });
-      const client = Number(readFileSync(pidFile, 'utf8'));
-      await expect.poll(() => alive(client), { timeout: 5_000 }).toBe(false);
-      expect(launcher.pid).toBeUndefined();
-      expect(await runTmux(['list-sessions', '-F', '#{session_name}'], { socket: tmux.socket, launcher })).toEqual({ ok: true, stdout: 'main\n' });
-      expect(launcher.pid).toBeGreaterThan(0);
-    } finally {
-      launcher.dispose();
-      dir.remove();
-    }
+    // 2 s: the client has long started (and written its pid) when it is found hung, even on a busy machine.
+    const call = runTmux(['list-sessions'], { socket: tmux.socket, launcher, binary: hung, timeoutMs: 2_000 });
+    await expect.poll(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8').endsWith('\n'), { timeout: 5_000 }).toBe(true);
+    expect(await call).toEqual({ ok: false, code: 'timeout', message: 'tmux list-sessions did not answer within 2000 ms' });
+    const client = Number(readFileSync(pidFile, 'utf8'));
+    await expect.poll(() => alive(client), { timeout: 5_000 }).toBe(false);
+    expect(launcher.pid).toBeUndefined();
+    expect(await runTmux(['list-sessions', '-F', '#{session_name}'], { socket: tmux.socket, launcher })).toEqual({ ok: true, stdout: 'main\n' });
+    expect(launcher.pid).toBeGreaterThan(0);
   });
 
   it('a client that writes more than 64 MB fails as a tmux error on either path (not as one that did not answer)', async () => {
     await tmux.run(['new-session', '-d', '-s', 'main']);
     const dir = tempDir('lmx-flood-tmux-');
+    onTestFinished(dir.remove);
     const flood = join(dir.dir, 'tmux-flood');
     writeFileSync(flood, '#!/bin/sh\nexec head -c 70000000 /dev/zero\n');
     chmodSync(flood, 0o755);
-    const launcher = new TmuxLauncher();
-    try {
-      const expected = { ok: false, code: 'tmux_error', message: 'tmux capture-pane wrote more than 64 MB' };
-      const args = ['capture-pane', '-p', '-S', '-'];
-      expect(await runTmux(args, { socket: tmux.socket, binary: flood, timeoutMs: 30_000 })).toEqual(expected);
-      expect(await runTmux(args, { socket: tmux.socket, launcher, binary: flood, timeoutMs: 30_000 })).toEqual(expected);
-      // The flood was killed with its shell; the next call starts another and is answered.
-      expect(launcher.pid).toBeUndefined();
-      expect(await runTmux(['list-sessions', '-F', '#{session_name}'], { socket: tmux.socket, launcher })).toEqual({ ok: true, stdout: 'main\n' });
-    } finally {
-      launcher.dispose();
-      dir.remove();
-    }
+    const expected = { ok: false, code: 'tmux_error', message: 'tmux capture-pane wrote more than 64 MB' };
+    const args = ['capture-pane', '-p', '-S', '-'];
+    expect(await runTmux(args, { socket: tmux.socket, binary: flood, timeoutMs: 30_000 })).toEqual(expected);
+    expect(await runTmux(args, { socket: tmux.socket, launcher, binary: flood, timeoutMs: 30_000 })).toEqual(expected);
+    // The flood was killed with its shell; the next call starts another and is answered.
+    expect(launcher.pid).toBeUndefined();
+    expect(await runTmux(['list-sessions', '-F', '#{session_name}'], { socket: tmux.socket, launcher })).toEqual({ ok: true, stdout: 'main\n' });
   });
 
   it('a shell that died between calls is replaced; one that dies during a call fails that call, which is not run twice', async () => {
     await tmux.run(['new-session', '-d', '-s', 'main']);
-    const launcher = new TmuxLauncher();
     const dir = tempDir('lmx-lost-tmux-');
-    try {
-      const opts = { socket: tmux.socket, launcher };
-      expect(await runTmux(['display-message', '-p', 'first'], opts)).toEqual({ ok: true, stdout: 'first\n' });
-      const first = launcher.pid!;
-      process.kill(first, 'SIGKILL');
-      await expect.poll(() => launcher.pid, { timeout: 5_000 }).toBeUndefined();
-      expect(await runTmux(['display-message', '-p', 'second'], opts)).toEqual({ ok: true, stdout: 'second\n' });
-      expect(launcher.pid).toBeGreaterThan(0);
-      expect(launcher.pid).not.toBe(first);
+    onTestFinished(dir.remove);
+    const opts = { socket: tmux.socket, launcher };
+    expect(await runTmux(['display-message', '-p', 'first'], opts)).toEqual({ ok: true, stdout: 'first\n' });
+    const first = launcher.pid!;
+    process.kill(first, 'SIGKILL');
+    await expect.poll(() => launcher.pid, { timeout: 5_000 }).toBeUndefined();
+    expect(await runTmux(['display-message', '-p', 'second'], opts)).toEqual({ ok: true, stdout: 'second\n' });
+    expect(launcher.pid).toBeGreaterThan(0);
+    expect(launcher.pid).not.toBe(first);
 
-      const slow = join(dir.dir, 'tmux-slow');
-      const runs = join(dir.dir, 'runs');
-      writeFileSync(slow, `#!/bin/sh\necho run >> '${runs}'\nsleep 30\n`);
-      chmodSync(slow, 0o755);
-      const during = runTmux(['send-keys', '-t', 'main', 'x'], { ...opts, binary: slow, timeoutMs: 20_000 });
-      await expect.poll(() => (existsSync(runs) ? readFileSync(runs, 'utf8') : ''), { timeout: 5_000 }).toBe('run\n');
-      process.kill(-launcher.pid!, 'SIGKILL');
-      expect(await during).toEqual({ ok: false, code: 'tmux_error', message: 'the shell starting tmux send-keys exited before it answered' });
-      expect(readFileSync(runs, 'utf8')).toBe('run\n');
+    const slow = join(dir.dir, 'tmux-slow');
+    const runs = join(dir.dir, 'runs');
+    writeFileSync(slow, `#!/bin/sh\necho run >> '${runs}'\nsleep 30\n`);
+    chmodSync(slow, 0o755);
+    const during = runTmux(['send-keys', '-t', 'main', 'x'], { ...opts, binary: slow, timeoutMs: 20_000 });
+    await expect.poll(() => (existsSync(runs) ? readFileSync(runs, 'utf8') : ''), { timeout: 5_000 }).toBe('run\n');
+    process.kill(-launcher.pid!, 'SIGKILL');
+    expect(await during).toEqual({ ok: false, code: 'tmux_error', message: 'the shell starting tmux send-keys exited before it answered' });
+    expect(readFileSync(runs, 'utf8')).toBe('run\n');
 
-      launcher.dispose();
-      expect(await runTmux(['display-message', '-p', 'after dispose'], opts)).toEqual({ ok: true, stdout: 'after dispose\n' });
-      expect(launcher.pid).toBeUndefined();
-    } finally {
-      launcher.dispose();
-      dir.remove();
-    }
+    launcher.dispose();
+    expect(await runTmux(['display-message', '-p', 'after dispose'], opts)).toEqual({ ok: true, stdout: 'after dispose\n' });
+    expect(launcher.pid).toBeUndefined();
   });
 
   it('calls made at once are answered one by one, each with its own output; a long history comes back whole', async () => {
     await tmux.run(['new-session', '-d', '-s', 'main', '-x', '80', '-y', '24']);
-    const launcher = new TmuxLauncher();
-    try {
-      const opts = { socket: tmux.socket, launcher };
-      const texts = Array.from({ length: 20 }, (_, i) => `buffer ${i} 中文 ${'x'.repeat(i * 100)}`);
-      await Promise.all(texts.map((t, i) => runTmux(['set-buffer', '-b', `b${i}`, '--', t], opts)));
-      expect(await Promise.all(texts.map((_, i) => runTmux(['show-buffer', '-b', `b${i}`], opts)))).toEqual(texts.map((t) => ({ ok: true, stdout: t })));
-      // 1.2 MB: many reads of the shell's stdout before the status (stdin input goes around the launcher).
-      const big = '长'.repeat(400_000);
-      expect(await runTmux(['load-buffer', '-b', 'big', '-'], { ...opts, input: big })).toEqual({ ok: true, stdout: '' });
-      expect(await runTmux(['show-buffer', '-b', 'big'], opts)).toEqual({ ok: true, stdout: big });
-    } finally {
-      launcher.dispose();
-    }
+    const opts = { socket: tmux.socket, launcher };
+    const texts = Array.from({ length: 20 }, (_, i) => `buffer ${i} 中文 ${'x'.repeat(i * 100)}`);
+    await Promise.all(texts.map((t, i) => runTmux(['set-buffer', '-b', `b${i}`, '--', t], opts)));
+    expect(await Promise.all(texts.map((_, i) => runTmux(['show-buffer', '-b', `b${i}`], opts)))).toEqual(texts.map((t) => ({ ok: true, stdout: t })));
+    // 1.2 MB: many reads of the shell's stdout before the status (stdin input goes around the launcher).
+    const big = '长'.repeat(400_000);
+    expect(await runTmux(['load-buffer', '-b', 'big', '-'], { ...opts, input: big })).toEqual({ ok: true, stdout: '' });
+    expect(await runTmux(['show-buffer', '-b', 'big'], opts)).toEqual({ ok: true, stdout: big });
   });
 });
 

@@ -15,13 +15,13 @@ import type { ScreenGrid } from './screen-grid.js';
 
 if (!process.send) throw new Error('render-thread.ts must run as a child process with an IPC channel');
 const init = JSON.parse(process.argv[2] ?? '{}') as RenderProcessInit;
-const send = (m: FromRenderProcess<LoadedFonts>): void => { process.send?.(m); };
 /**
- * Sends and resolves once the message is written out (or could not be: Node calls back either way). A PNG is 0.1-0.4
- * MB, more than the socket takes at once: its tail goes out from the event loop, so work done right after send()
- * (the frame's garbage collection) would hold the daemon's copy back by as long (1.4 → 0.7 ms for a CJK card).
+ * Sends `m`; resolves once it is written out (or could not be: Node calls back either way). A PNG is 0.1-0.4 MB, more
+ * than the socket takes at once: its tail goes out from the event loop, so work done right after a send (the frame's
+ * garbage collection) would hold the daemon's copy back by as long (bench render's handoffMs for a CJK card: 1.6-2.0
+ * → 1.0 ms). Callers that need not wait write `void send(…)`.
  */
-const sendAndFlush = (m: FromRenderProcess<LoadedFonts>): Promise<void> =>
+const send = (m: FromRenderProcess<LoadedFonts>): Promise<void> =>
   new Promise((resolve) => {
     if (process.send) process.send(m, undefined, undefined, () => resolve());
     else resolve();
@@ -82,7 +82,7 @@ async function render(id: number, screen: CapturedScreen, kind: FrameKind, strea
     }, width, height, cut.bands);
     [paintMs, encodeMs] = [t2 - t1 + bandPaintMs, performance.now() - t2 - bandPaintMs];
   }
-  await sendAndFlush({ type: 'rendered', id, png: encoded.png, frame, timings: { parseMs: t1 - t0, paintMs, encodeMs }, ...(encoded.bands ? { bands: encoded.bands } : {}) });
+  await send({ type: 'rendered', id, png: encoded.png, frame, timings: { parseMs: t1 - t0, paintMs, encodeMs }, ...(encoded.bands ? { bands: encoded.bands } : {}) });
   collectFrameGarbage();
 }
 
@@ -105,4 +105,4 @@ process.on('message', (m: ToRenderProcess) => {
   }
   queue = queue.then(() => render(m.id, m.screen, m.frame, m.stream)).catch((err: unknown) => send({ type: 'failed', id: m.id, message: err instanceof Error ? err.message : String(err) }));
 });
-send({ type: 'ready', fonts });
+void send({ type: 'ready', fonts });
